@@ -1,0 +1,26 @@
+"""boto3 clients, built once per cold start, with the local stack's endpoint overrides."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING
+
+import boto3
+from botocore.config import Config
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+    from mypy_boto3_events import EventBridgeClient
+
+# Fail fast inside a Lambda's time budget; standard retry mode backs off with jitter on throttling.
+_CONFIG = Config(connect_timeout=2, read_timeout=5, retries={"mode": "standard", "max_attempts": 3})
+
+
+@cache
+def dynamodb_client(region: str, endpoint_url: str | None = None) -> DynamoDBClient:
+    return boto3.client("dynamodb", region_name=region, endpoint_url=endpoint_url, config=_CONFIG)
+
+
+@cache
+def events_client(region: str, endpoint_url: str | None = None) -> EventBridgeClient:
+    return boto3.client("events", region_name=region, endpoint_url=endpoint_url, config=_CONFIG)

@@ -1,0 +1,65 @@
+"""Valhalla over HTTP (the container service in AWS, ``valhalla_service`` locally)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from tripagent.errors import NoRoute, RoutingUnavailable
+
+# Valhalla answers 400 with these error codes when the graph has no path between the locations.
+_NO_PATH_CODES = {442, 443, 171, 170}
+
+
+@dataclass(frozen=True, slots=True)
+class RouteSummary:
+    distance_km: float
+    duration_s: float
+    shape: str  # encoded polyline, precision 6
+    raw: dict[str, Any]
+
+
+class ValhallaClient:
+    def __init__(self, base_url: str, *, timeout_s: float = 5.0, retries: int = 1) -> None:
+        self._http = httpx.Client(
+            base_url=base_url.rstrip("/"),
+            timeout=httpx.Timeout(timeout_s, connect=min(2.0, timeout_s)),
+            transport=httpx.HTTPTransport(retries=retries),  # retries connection failures only
+        )
+
+    def _post(self, action: str, body: dict[str, Any]) -> dict[str, Any]:
+        try:
+            response = self._http.post(f"/{action}", json=body)
+        except httpx.HTTPError as exc:
+            raise RoutingUnavailable(f"The routing service is unreachable ({type(exc).__name__}).") from exc
+        if response.status_code >= 500:
+            raise RoutingUnavailable(f"The routing service failed (HTTP {response.status_code}).")
+        payload: dict[str, Any] = response.json()
+        if response.status_code >= 400:
+            if payload.get("error_code") in _NO_PATH_CODES:
+                raise NoRoute(str(payload.get("error", "No route between these places.")))
+            raise RoutingUnavailable(f"The routing service refused the request: {payload.get('error')}")
+        return payload
+
+    def route(
+        self, points: list[tuple[float, float]], *, costing: str = "bicycle", options: dict[str, Any] | None = None
+    ) -> RouteSummary:
+        body: dict[str, Any] = {
+            "locations": [{"lat": lat, "lon": lon} for lat, lon in points],
+            "costing": costing,
+            "costing_options": {costing: options or {}},
+            "units": "kilometers",
+            "directions_type": "none",
+        }
+        trip = self._post("route", body)["trip"]
+        return RouteSummary(
+            distance_km=float(trip["summary"]["length"]),
+            duration_s=float(trip["summary"]["time"]),
+            shape=trip["legs"][0]["shape"] if len(trip["legs"]) == 1 else "",
+            raw=trip,
+        )
+
+    def status(self) -> dict[str, Any]:
+        return self._post("status", {})

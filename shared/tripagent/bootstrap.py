@@ -1,0 +1,26 @@
+"""The composition root: settings → real adapters → what use cases need. Built lazily, once per cold start."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from tripagent.ports import HealthProbe
+
+
+@cache
+def health_probes() -> tuple[HealthProbe, ...]:
+    from tripagent.adapters.aws import dynamodb_client, events_client
+    from tripagent.adapters.health_probes import EventBusProbe, RoutingProbe, TableProbe
+    from tripagent.adapters.valhalla import ValhallaClient
+    from tripagent.settings import health_settings
+
+    s = health_settings()
+    points = [tuple(float(x) for x in p.split(",")) for p in s.health_route.split(";")]
+    return (
+        TableProbe(dynamodb_client(s.region, s.dynamodb_endpoint_url), s.table_name),
+        EventBusProbe(events_client(s.region, s.events_endpoint_url), s.event_bus_name),
+        RoutingProbe(
+            ValhallaClient(s.valhalla_url, timeout_s=s.valhalla_timeout_s),
+            [(lat, lon) for lat, lon in points],
+        ),
+    )

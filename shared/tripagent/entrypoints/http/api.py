@@ -1,0 +1,101 @@
+"""The HTTP side every API function shares: the resolver, the error mapping and the caller.
+
+A function's ``app.py`` builds its resolver from its routers with :func:`http_handler`; the OpenAPI
+function builds one resolver from every router (``entrypoints.http.catalog``) to describe the whole API.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from http import HTTPStatus
+from typing import Any
+
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.event_handler.exceptions import NotFoundError
+from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+
+from tripagent.errors import AppError, InvalidJson, NotFound, Unauthorized, ValidationFailed
+from tripagent.observability import HTTP_CORRELATION_ID, LambdaHandler, instrument, logger
+
+JSON = "application/json"
+
+
+def error_response(error: AppError) -> Response[Any]:
+    return Response(
+        status_code=error.status, content_type=JSON, body=error.body(), headers=dict(error.headers)
+    )
+
+
+def _validation_details(errors: Any) -> list[dict[str, Any]]:
+    # Never echo the input back: it may hold a secret (an API key) or a very large body.
+    return [
+        {"loc": [str(p) for p in err.get("loc", ())], "msg": err.get("msg", ""), "type": err.get("type", "")}
+        for err in errors
+    ]
+
+
+def build_resolver(*routers: Router) -> APIGatewayHttpResolver:
+    resolver = APIGatewayHttpResolver(enable_validation=True)
+    for router in routers:
+        resolver.include_router(router)
+
+    @resolver.exception_handler(AppError)
+    def _app_error(exc: AppError) -> Response[Any]:
+        if exc.status >= 500:
+            logger.exception("request failed", extra={"error": exc.code})
+        else:
+            logger.info("request refused", extra={"error": exc.code, "status": exc.status})
+        return error_response(exc)
+
+    @resolver.exception_handler(RequestValidationError)
+    def _invalid_request(exc: RequestValidationError) -> Response[Any]:
+        errors = exc.errors()
+        if any(err.get("type") == "json_invalid" for err in errors):
+            return error_response(InvalidJson("The request body is not valid JSON."))
+        return error_response(
+            ValidationFailed("The request does not match the schema.", details=_validation_details(errors))
+        )
+
+    @resolver.not_found
+    def _no_route(_: NotFoundError) -> Response[Any]:
+        return error_response(NotFound("No such resource."))
+
+    @resolver.exception_handler(Exception)
+    def _unexpected(exc: Exception) -> Response[Any]:
+        logger.exception("unhandled error")
+        return Response(
+            status_code=HTTPStatus.INTERNAL_SERVER_ERROR,
+            content_type=JSON,
+            body={"error": "internal_error", "message": "Something went wrong on our side.", "details": []},
+        )
+
+    return resolver
+
+
+def http_handler(*routers: Router) -> LambdaHandler:
+    """The Lambda handler of an API function serving ``routers``."""
+    resolver = build_resolver(*routers)
+
+    def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+        return resolver.resolve(event, context)
+
+    return instrument(handler, correlation_id_path=HTTP_CORRELATION_ID)
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who is calling: the JWT's ``sub`` as verified by the authorizer in front of the function."""
+
+    user_id: str
+
+
+def current_caller(router: Router | APIGatewayHttpResolver) -> Caller:
+    event = router.current_event
+    authorizer = event.get("requestContext", {}).get("authorizer") or {}
+    claims = (authorizer.get("jwt") or {}).get("claims") or {}
+    sub = claims.get("sub")
+    if not isinstance(sub, str) or not sub:
+        # Only reachable if a route is deployed without the authorizer: refuse rather than guess.
+        raise Unauthorized("A valid bearer token is required.")
+    return Caller(user_id=sub)

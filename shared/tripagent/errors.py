@@ -1,0 +1,78 @@
+"""Typed errors. Each carries the stable code and HTTP status of the contract (docs/api.md).
+
+The HTTP layer maps them to ``{error, message, details}`` in one place; event consumers let them raise
+so that Lambda retries and the on-failure destination see them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+
+class AppError(Exception):
+    """Base of every error the API reports with a stable code."""
+
+    code: ClassVar[str] = "internal_error"
+    status: ClassVar[int] = 500
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        details: list[Any] | None = None,
+        headers: dict[str, str] | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details or []
+        self.headers = headers or {}
+        # Top-level fields the contract adds for some codes (for example ``currentVersion``).
+        self.extra = extra or {}
+
+    def body(self) -> dict[str, Any]:
+        return {"error": self.code, "message": self.message, "details": self.details, **self.extra}
+
+
+class InvalidJson(AppError):
+    code, status = "invalid_json", 400
+
+
+class Unauthorized(AppError):
+    code, status = "unauthorized", 401
+
+
+class Forbidden(AppError):
+    code, status = "forbidden", 403
+
+
+class NotFound(AppError):
+    code, status = "not_found", 404
+
+
+class PayloadTooLarge(AppError):
+    code, status = "payload_too_large", 413
+
+
+class ValidationFailed(AppError):
+    code, status = "validation_error", 422
+
+
+class RateLimited(AppError):
+    code, status = "rate_limited", 429
+
+    def __init__(self, message: str, *, retry_after_s: int) -> None:
+        super().__init__(message, headers={"Retry-After": str(max(1, retry_after_s))})
+        self.retry_after_s = retry_after_s
+
+
+class ConfigurationError(Exception):
+    """Raised at cold start when the environment is missing or invalid: the function must not start."""
+
+
+class RoutingUnavailable(AppError):
+    code, status = "routing_unavailable", 503
+
+
+class NoRoute(AppError):
+    code, status = "no_route", 422

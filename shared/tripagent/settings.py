@@ -1,0 +1,63 @@
+"""Environment models, read once per cold start.
+
+Each function declares the settings it needs as a subclass of :class:`Settings`; field aliases are the
+environment variable names. ``load()`` validates the environment and names every missing or invalid
+variable in one :class:`ConfigurationError`, so a misconfigured function fails at cold start, not on
+the first request that happens to need the value.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from functools import cache
+from typing import Self
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from tripagent.errors import ConfigurationError
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(frozen=True, populate_by_name=False, extra="ignore")
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Self:
+        env = os.environ if environ is None else environ
+        # Empty strings count as unset: SAM and CloudFormation turn absent optional parameters into "".
+        values = {k: v for k, v in env.items() if v != ""}
+        try:
+            return cls.model_validate(values)
+        except ValidationError as exc:
+            problems = []
+            for err in exc.errors():
+                name = ".".join(str(part) for part in err["loc"])
+                problems.append(f"{name}: {err['msg']}")
+            raise ConfigurationError(
+                f"{cls.__name__}: invalid environment: " + "; ".join(problems)
+            ) from exc
+
+
+class AwsSettings(Settings):
+    """Where the AWS services are. Endpoint overrides are set only by the local stack."""
+
+    region: str = Field("eu-west-1", alias="AWS_REGION")
+    dynamodb_endpoint_url: str | None = Field(None, alias="DYNAMODB_ENDPOINT_URL")
+    events_endpoint_url: str | None = Field(None, alias="EVENTS_ENDPOINT_URL")
+
+
+class TableSettings(AwsSettings):
+    table_name: str = Field(alias="TABLE_NAME", min_length=3)
+
+
+class HealthSettings(TableSettings):
+    event_bus_name: str = Field(alias="EVENT_BUS_NAME", min_length=1)
+    valhalla_url: str = Field(alias="VALHALLA_URL", min_length=1)
+    valhalla_timeout_s: float = Field(5.0, alias="VALHALLA_TIMEOUT_S", gt=0)
+    # Two points the routing data must connect: Andorra la Vella → Canillo by default.
+    health_route: str = Field("42.5075,1.5218;42.5667,1.6000", alias="HEALTH_ROUTE")
+
+
+@cache
+def health_settings() -> HealthSettings:
+    return HealthSettings.from_env()
