@@ -1,0 +1,137 @@
+"""``tripagent``: the local stack's command line.
+
+  tripagent dev [--port N] [--persist]        run the whole system locally (make dev)
+  tripagent token USER [--ttl S]              print a valid development token for USER
+  tripagent invoke FunctionId --event FILE    invoke one function with an event, as `sam local invoke`
+  tripagent put-event --detail-type T --source S --detail JSON   put an event on the running local bus
+  tripagent tiles [--force]                   build Valhalla tiles and elevation from valhalla/data
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from tripagent_local import devauth
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tripagent", description="Tripagent's local stack")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    dev = sub.add_parser("dev", help="run the whole system locally")
+    dev.add_argument("--port", type=int, default=int(os.environ.get("PORT", 3000)))
+    dev.add_argument("--persist", action="store_true", help="keep DynamoDB Local data in .local/dynamodb")
+    dev.add_argument("--quiet", action="store_true", help="no banner (tests)")
+
+    token = sub.add_parser("token", help="print a development token")
+    token.add_argument("user")
+    token.add_argument("--ttl", type=int, default=devauth.TOKEN_TTL_S)
+
+    invoke = sub.add_parser("invoke", help="invoke one function with an event")
+    invoke.add_argument("function_id")
+    invoke.add_argument("--event", type=Path, required=True)
+
+    put = sub.add_parser("put-event", help="put an event on the running local bus")
+    put.add_argument("--source", required=True)
+    put.add_argument("--detail-type", required=True)
+    put.add_argument("--detail", required=True, help="JSON object")
+    put.add_argument("--url", default=f"http://127.0.0.1:{os.environ.get('PORT', 3000)}")
+
+    tiles = sub.add_parser("tiles", help="build Valhalla tiles")
+    tiles.add_argument("--force", action="store_true")
+
+    args = parser.parse_args(argv)
+    if args.command == "token":
+        print(devauth.mint_token(args.user, ttl_s=args.ttl))
+        return 0
+    if args.command == "tiles":
+        from tripagent_local.tiles import build
+
+        print(build(force=args.force))
+        return 0
+    if args.command == "invoke":
+        return _invoke(args.function_id, args.event)
+    if args.command == "put-event":
+        return _put_event(args.url, args.source, args.detail_type, args.detail)
+    return _dev(args.port, args.persist, args.quiet)
+
+
+def _invoke(function_id: str, event_path: Path) -> int:
+    from tripagent_local.stack import LocalStack, StackConfig
+
+    stack = LocalStack(StackConfig.from_env(start_engines=False))
+    if function_id not in stack.functions.specs:
+        print(f"no function {function_id}; the template has: {', '.join(stack.functions.specs)}", file=sys.stderr)
+        return 2
+    stack.start()  # environment only: the engines of a running `make dev` are used if present
+    event = json.loads(event_path.read_text())
+    result = stack.functions.invoke(function_id, event)
+    print(json.dumps(result, indent=2, default=str))
+    return 0
+
+
+def _put_event(url: str, source: str, detail_type: str, detail: str) -> int:
+    import boto3
+
+    client: Any = boto3.client(
+        "events", endpoint_url=url, region_name="eu-west-1", aws_access_key_id="local", aws_secret_access_key="local"
+    )
+    from tripagent_local.stack import STACK_NAME
+
+    result = client.put_events(
+        Entries=[{"Source": source, "DetailType": detail_type, "Detail": detail, "EventBusName": f"{STACK_NAME}-bus"}]
+    )
+    print(json.dumps({k: v for k, v in result.items() if k != "ResponseMetadata"}))
+    return 1 if result["FailedEntryCount"] else 0
+
+
+def _dev(port: int, persist: bool, quiet: bool) -> int:
+    import uvicorn
+
+    from tripagent_local.gateway import create_app
+    from tripagent_local.stack import LocalStack, StackConfig
+
+    stack = LocalStack(StackConfig.from_env(port=port, persist=persist))
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    try:
+        stack.start()
+        if not quiet:
+            print(_banner(stack), flush=True)
+        uvicorn.run(create_app(stack), host="127.0.0.1", port=port, log_level="warning", access_log=False)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stack.stop()
+        if not quiet:
+            print("tripagent: every process stopped", flush=True)
+    return 0
+
+
+def _banner(stack: Any) -> str:
+    token = devauth.mint_token("alice", state_dir=stack.config.state_dir)
+    url = stack.url
+    storage = f"persistent ({stack.config.state_dir / 'dynamodb'})" if stack.config.persist else "in memory"
+    return f"""
+Tripagent is running at {url}  (DynamoDB Local: {storage}; AI provider: {os.environ.get('AI_PROVIDER', 'rules')})
+  API docs   {url}/docs
+  health     {url}/health
+
+A development token for user "alice" (valid 12 h; another: make token USER=bob):
+  export TOKEN={token}
+
+Try:
+  curl -s {url}/health
+  curl -s -H "Authorization: Bearer $TOKEN" {url}/me
+
+Ctrl-C stops every process.
+"""
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

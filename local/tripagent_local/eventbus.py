@@ -1,0 +1,183 @@
+"""A local EventBridge bus: ``PutEvents`` from real boto3 clients, rules and patterns from template.yaml.
+
+Matching uses moto's implementation of EventBridge patterns (prefix, anything-but, numeric, exists, $or,
+...). Delivery is asynchronous, like EventBridge → Lambda: each matching rule's function is invoked on a
+worker thread; a failure is retried (``attempts`` in all, with backoff) and then written to the
+dead-letter log (``.local/dead-letters.jsonl``, and ``GET /_local/dead-letters`` on the gateway).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import traceback
+import uuid
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from moto.events.models import EventPattern
+
+from tripagent_local.lambdas import ACCOUNT, REGION
+
+
+@dataclass(frozen=True)
+class LocalRule:
+    name: str
+    function_id: str
+    bus_name: str
+    pattern: dict[str, Any]
+
+    def matches(self, event: dict[str, Any]) -> bool:
+        return bool(EventPattern.load(json.dumps(self.pattern)).matches_event(event))
+
+
+class PutEventsError(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class LocalEventBus:
+    def __init__(
+        self,
+        bus_names: set[str],
+        rules: list[LocalRule],
+        invoke: Callable[[str, dict[str, Any]], Any],
+        dead_letter_path: Path,
+        *,
+        attempts: int = 3,
+        backoff_s: float = 0.5,
+    ) -> None:
+        self.bus_names = bus_names | {"default"}
+        self.rules = rules
+        self._invoke = invoke
+        self.dead_letter_path = dead_letter_path
+        self.attempts = attempts
+        self.backoff_s = backoff_s
+        self.deliveries: list[dict[str, Any]] = []
+        self.dead_letters: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+        self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="eventbus")
+        self._pending: set[Future[None]] = set()
+
+    # ------------------------------------------------------------------ EventBridge API
+    def handle(self, target: str, body: dict[str, Any]) -> dict[str, Any]:
+        action = target.removeprefix("AWSEvents.")
+        if action == "PutEvents":
+            return self.put_events(body.get("Entries", []))
+        if action == "DescribeEventBus":
+            name = body.get("Name") or "default"
+            if name not in self.bus_names:
+                raise PutEventsError("ResourceNotFoundException", f"Event bus {name} does not exist.")
+            return {"Name": name, "Arn": self.bus_arn(name)}
+        raise PutEventsError("UnknownOperationException", f"The local bus does not implement {action}.")
+
+    @staticmethod
+    def bus_arn(name: str) -> str:
+        return f"arn:aws:events:{REGION}:{ACCOUNT}:event-bus/{name}"
+
+    def put_events(self, entries: list[dict[str, Any]]) -> dict[str, Any]:
+        if not 1 <= len(entries) <= 10:
+            raise PutEventsError("ValidationException", "PutEvents takes between 1 and 10 entries.")
+        results: list[dict[str, Any]] = []
+        for entry in entries:
+            bus = (entry.get("EventBusName") or "default").rsplit("/", 1)[-1]
+            missing = [k for k in ("Source", "DetailType", "Detail") if not entry.get(k)]
+            if missing:
+                results.append({"ErrorCode": "InvalidArgument", "ErrorMessage": f"Missing {', '.join(missing)}"})
+                continue
+            if bus not in self.bus_names:
+                results.append({"ErrorCode": "ResourceNotFoundException", "ErrorMessage": f"No bus {bus}"})
+                continue
+            try:
+                detail = json.loads(entry["Detail"])
+            except json.JSONDecodeError:
+                results.append({"ErrorCode": "MalformedDetail", "ErrorMessage": "Detail is not valid JSON"})
+                continue
+            event = {
+                "version": "0",
+                "id": str(uuid.uuid4()),
+                "detail-type": entry["DetailType"],
+                "source": entry["Source"],
+                "account": ACCOUNT,
+                "time": _event_time(entry.get("Time")),
+                "region": REGION,
+                "resources": entry.get("Resources", []),
+                "detail": detail,
+            }
+            self.publish(bus, event)
+            results.append({"EventId": event["id"]})
+        failed = sum(1 for r in results if "ErrorCode" in r)
+        return {"FailedEntryCount": failed, "Entries": results}
+
+    # ------------------------------------------------------------------ delivery
+    def publish(self, bus: str, event: dict[str, Any]) -> list[str]:
+        """Schedule delivery of ``event`` to every matching rule's function; return those functions."""
+        targets = [r for r in self.rules if r.bus_name == bus and r.matches(event)]
+        for rule in targets:
+            future = self._pool.submit(self._deliver, rule, event)
+            with self._lock:
+                self._pending.add(future)
+            future.add_done_callback(self._done)
+        return [r.function_id for r in targets]
+
+    def _done(self, future: Future[None]) -> None:
+        with self._lock:
+            self._pending.discard(future)
+
+    def _deliver(self, rule: LocalRule, event: dict[str, Any]) -> None:
+        error = ""
+        for attempt in range(1, self.attempts + 1):
+            try:
+                self._invoke(rule.function_id, event)
+            except Exception:
+                error = traceback.format_exc(limit=5)
+                if attempt < self.attempts:
+                    time.sleep(self.backoff_s * attempt)
+                continue
+            self._record(self.deliveries, rule, event, attempt, "delivered")
+            return
+        record = self._record(self.dead_letters, rule, event, self.attempts, "failed", error)
+        self.dead_letter_path.parent.mkdir(parents=True, exist_ok=True)
+        with self.dead_letter_path.open("a") as fh:
+            fh.write(json.dumps(record) + "\n")
+
+    def _record(
+        self, log: list[dict[str, Any]], rule: LocalRule, event: dict[str, Any], attempts: int, status: str,
+        error: str = "",
+    ) -> dict[str, Any]:
+        record = {
+            "eventId": event["id"], "rule": rule.name, "function": rule.function_id, "status": status,
+            "attempts": attempts, "at": datetime.now(UTC).isoformat(), "event": event,
+        }
+        if error:
+            record["error"] = error
+        with self._lock:
+            log.append(record)
+        return record
+
+    def wait_idle(self, timeout_s: float = 10.0) -> bool:
+        """Wait until no delivery is in flight (tests, and the CLI's put-event)."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            with self._lock:
+                if not self._pending:
+                    return True
+            time.sleep(0.02)
+        return False
+
+    def shutdown(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _event_time(value: Any) -> str:
+    if isinstance(value, (int, float)):
+        return datetime.fromtimestamp(value, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if isinstance(value, str) and value:
+        return value
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -1,0 +1,299 @@
+"""The local API Gateway: the template's HTTP API routes on 127.0.0.1, as AWS would serve them.
+
+- Routes, methods and path parameters come from the ``HttpApi`` events of template.yaml.
+- The JWT authorizer is emulated (signature, iss, aud, exp; ``alg: none`` refused): 401 before any
+  handler runs, with API Gateway's own body. Routes with ``Auth: Authorizer: NONE`` skip it.
+- Each request becomes an API Gateway HTTP API v2.0 event, claims in
+  ``requestContext.authorizer.jwt.claims`` (as strings, as AWS passes them), and the function's handler
+  runs in-process on a worker thread within its timeout.
+- A function whose module exports ``asgi_app`` (the streaming path, see docs/adr) is served as ASGI,
+  so its response streams to the client chunk by chunk, with the same v2.0 event in ``scope["aws.event"]``.
+- Requests carrying ``X-Amz-Target: AWSEvents.*`` are EventBridge API calls for the local bus.
+- Extras: ``/docs`` (Swagger UI over ``/openapi.json``), ``/.well-known/jwks.json`` (the local key),
+  ``/_local/deliveries`` and ``/_local/dead-letters`` (the bus's delivery log).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import time
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import parse_qsl
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.types import Receive, Scope, Send
+
+from tripagent.errors import Unauthorized
+from tripagent_local import devauth
+from tripagent_local.eventbus import PutEventsError
+from tripagent_local.lambdas import ACCOUNT, LambdaContext
+from tripagent_local.paths import REPO_ROOT
+from tripagent_local.stack import LocalStack
+from tripagent_local.template import HttpRoute
+
+TEXT_TYPES = ("text/", "application/json", "application/xml", "application/gpx", "application/javascript")
+SWAGGER_DIR = REPO_ROOT / "local" / "node_modules" / "swagger-ui-dist"
+
+
+class Gateway:
+    def __init__(self, stack: LocalStack) -> None:
+        self.stack = stack
+        self.routes = stack.template.http_routes()
+        self.cors = self._cors_config()
+
+    def _cors_config(self) -> dict[str, Any]:
+        for res in self.stack.template.resources.values():
+            if res.get("Type") == "AWS::Serverless::HttpApi":
+                raw = res.get("Properties", {}).get("CorsConfiguration") or {}
+                resolved = self.stack.template.resolve(raw, self.stack.context)
+                return resolved if isinstance(resolved, dict) else {}
+        return {}
+
+    # ------------------------------------------------------------------ matching
+    def match(self, method: str, path: str) -> tuple[HttpRoute, dict[str, str]] | None:
+        for route in self.routes:
+            found = route.regex().match(path)
+            if found and route.method in (method, "ANY"):
+                return route, found.groupdict()
+        return None
+
+    # ------------------------------------------------------------------ ASGI entry
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return
+        request = Request(scope, receive)
+        response = await self.dispatch(request, scope, receive, send)
+        if response is not None:
+            await response(scope, receive, send)
+
+    async def dispatch(self, request: Request, scope: Scope, receive: Receive, send: Send) -> Response | None:
+        target = request.headers.get("x-amz-target", "")
+        if request.method == "POST" and target.startswith("AWSEvents."):
+            return await self.eventbridge(request, target)
+        local = self.local_routes().get((request.method, request.url.path))
+        if local is not None:
+            return await local(request)
+        if request.method == "OPTIONS" and self.cors:
+            return self.preflight(request)
+        matched = self.match(request.method, request.url.path)
+        if matched is None:
+            return JSONResponse({"message": "Not Found"}, status_code=404)
+        route, path_params = matched
+        claims: dict[str, Any] | None = None
+        if not route.public:
+            try:
+                claims = self.stack.verifier.verify_header(request.headers.get("authorization"))
+            except Unauthorized:
+                return JSONResponse(
+                    {"message": "Unauthorized"},
+                    status_code=401,
+                    headers={"www-authenticate": 'Bearer error="invalid_token"'},
+                )
+        body = await request.body()
+        event = build_http_event(request, route, path_params, claims, body)
+        module = await run_in_threadpool(self.stack.functions.module, route.function_id)
+        asgi_app = getattr(module, "asgi_app", None)
+        if asgi_app is not None:
+            await self.serve_asgi(asgi_app, event, body, scope, send)
+            return None
+        return with_cors(await self.invoke(route, event), self.cors, request)
+
+    async def invoke(self, route: HttpRoute, event: dict[str, Any]) -> Response:
+        spec = self.stack.functions.specs[route.function_id]
+        handler = await run_in_threadpool(self.stack.functions.handler, route.function_id)
+        context = LambdaContext(route.function_id, spec.timeout)
+        try:
+            result = await asyncio.wait_for(run_in_threadpool(handler, event, context), timeout=spec.timeout)
+        except TimeoutError:
+            return JSONResponse({"message": "Service Unavailable"}, status_code=503)
+        except Exception:
+            import logging
+
+            logging.getLogger("tripagent.gateway").exception("%s failed", route.function_id)
+            return JSONResponse({"message": "Internal Server Error"}, status_code=500)
+        return lambda_result_to_response(result)
+
+    async def serve_asgi(
+        self, app: Any, event: dict[str, Any], body: bytes, scope: Scope, send: Send
+    ) -> None:
+        sent = False
+
+        async def receive_once() -> dict[str, Any]:
+            nonlocal sent
+            if sent:
+                await asyncio.Event().wait()  # no more body: wait for disconnect
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        inner = dict(scope)
+        inner["aws.event"] = event
+        inner["aws.context"] = LambdaContext(event["requestContext"]["routeKey"], 900)
+        await app(inner, receive_once, send)
+
+    # ------------------------------------------------------------------ extras
+    def local_routes(self) -> dict[tuple[str, str], Any]:
+        return {
+            ("GET", "/docs"): self.docs,
+            ("GET", "/.well-known/jwks.json"): self.jwks,
+            ("GET", "/_local/deliveries"): self.deliveries,
+            ("GET", "/_local/dead-letters"): self.dead_letters,
+        } | {("GET", f"/docs/{name}"): self.swagger_asset for name in _SWAGGER_ASSETS}
+
+    async def jwks(self, _: Request) -> Response:
+        return JSONResponse(devauth.jwks(self.stack.config.state_dir))
+
+    async def deliveries(self, _: Request) -> Response:
+        return JSONResponse({"deliveries": self.stack.bus.deliveries})
+
+    async def dead_letters(self, _: Request) -> Response:
+        return JSONResponse({"deadLetters": self.stack.bus.dead_letters})
+
+    async def docs(self, _: Request) -> Response:
+        return HTMLResponse(_SWAGGER_PAGE)
+
+    async def swagger_asset(self, request: Request) -> Response:
+        name = request.url.path.rsplit("/", 1)[-1]
+        return FileResponse(SWAGGER_DIR / name)
+
+    async def eventbridge(self, request: Request, target: str) -> Response:
+        try:
+            payload = json.loads(await request.body() or b"{}")
+            result = await run_in_threadpool(self.stack.bus.handle, target, payload)
+        except PutEventsError as exc:
+            return JSONResponse({"__type": exc.code, "message": str(exc)}, status_code=400)
+        return JSONResponse(result, media_type="application/x-amz-json-1.1")
+
+    def preflight(self, request: Request) -> Response:
+        return with_cors(Response(status_code=204), self.cors, request, preflight=True)
+
+
+_SWAGGER_ASSETS = ("swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js", "favicon-32x32.png")
+_SWAGGER_PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><title>Tripagent API</title>
+<link rel="stylesheet" href="/docs/swagger-ui.css"></head>
+<body><div id="ui"></div>
+<script src="/docs/swagger-ui-bundle.js"></script>
+<script>SwaggerUIBundle({url: "/openapi.json", dom_id: "#ui", persistAuthorization: true});</script>
+</body></html>"""
+
+
+def build_http_event(
+    request: Request,
+    route: HttpRoute,
+    path_params: dict[str, str],
+    claims: dict[str, Any] | None,
+    body: bytes,
+) -> dict[str, Any]:
+    """An API Gateway HTTP API payload v2.0 event, as AWS builds it."""
+    headers: dict[str, str] = {}
+    cookies: list[str] = []
+    for key, value in request.headers.items():
+        if key == "cookie":
+            cookies.extend(c.strip() for c in value.split(";") if c.strip())
+            continue
+        headers[key] = f"{headers[key]},{value}" if key in headers else value
+    query: dict[str, str] = {}
+    for key, value in parse_qsl(request.url.query, keep_blank_values=True):
+        query[key] = f"{query[key]},{value}" if key in query else value
+    now = datetime.now(UTC)
+    content_type = request.headers.get("content-type", "")
+    is_text = not body or any(content_type.startswith(t) for t in TEXT_TYPES) or content_type == ""
+    try:
+        text_body = body.decode() if is_text else None
+    except UnicodeDecodeError:
+        text_body = None
+    event: dict[str, Any] = {
+        "version": "2.0",
+        "routeKey": route.route_key,
+        "rawPath": request.url.path,
+        "rawQueryString": request.url.query,
+        "headers": headers,
+        "requestContext": {
+            "accountId": ACCOUNT,
+            "apiId": "local",
+            "domainName": request.url.hostname or "127.0.0.1",
+            "domainPrefix": "local",
+            "http": {
+                "method": request.method,
+                "path": request.url.path,
+                "protocol": f"HTTP/{request.scope.get('http_version', '1.1')}",
+                "sourceIp": request.client.host if request.client else "127.0.0.1",
+                "userAgent": request.headers.get("user-agent", ""),
+            },
+            "requestId": str(uuid.uuid4()),
+            "routeKey": route.route_key,
+            "stage": "$default",
+            "time": now.strftime("%d/%b/%Y:%H:%M:%S +0000"),
+            "timeEpoch": int(time.time() * 1000),
+        },
+        "isBase64Encoded": False,
+    }
+    if cookies:
+        event["cookies"] = cookies
+    if query:
+        event["queryStringParameters"] = query
+    if path_params:
+        event["pathParameters"] = path_params
+    if claims is not None:
+        event["requestContext"]["authorizer"] = {"jwt": {"claims": stringify_claims(claims), "scopes": None}}
+    if body:
+        if text_body is None:
+            event["body"] = base64.b64encode(body).decode()
+            event["isBase64Encoded"] = True
+        else:
+            event["body"] = text_body
+    return event
+
+
+def stringify_claims(claims: dict[str, Any]) -> dict[str, str]:
+    """API Gateway hands claims to the function as strings; lists become ``[a b]``."""
+    out = {}
+    for key, value in claims.items():
+        if isinstance(value, list):
+            out[key] = "[" + " ".join(str(v) for v in value) + "]"
+        elif isinstance(value, bool):
+            out[key] = str(value).lower()
+        else:
+            out[key] = str(value)
+    return out
+
+
+def lambda_result_to_response(result: Any) -> Response:
+    """Map a handler's return value as the HTTP API does for payload format 2.0."""
+    if not isinstance(result, dict) or "statusCode" not in result:
+        return JSONResponse(result)
+    headers = {k.lower(): str(v) for k, v in (result.get("headers") or {}).items()}
+    for key, values in (result.get("multiValueHeaders") or {}).items():
+        headers[key.lower()] = ",".join(map(str, values))
+    body = result.get("body") or ""
+    raw = base64.b64decode(body) if result.get("isBase64Encoded") else str(body).encode()
+    response = Response(raw, status_code=int(result["statusCode"]), headers=headers)
+    for cookie in result.get("cookies") or []:
+        response.headers.append("set-cookie", cookie)
+    return response
+
+
+def with_cors(response: Response, cors: dict[str, Any], request: Request, *, preflight: bool = False) -> Response:
+    origin = request.headers.get("origin")
+    if not cors or not origin:
+        return response
+    allowed = cors.get("AllowOrigins") or []
+    if "*" in allowed or origin in allowed:
+        response.headers["access-control-allow-origin"] = "*" if "*" in allowed else origin
+        if cors.get("ExposeHeaders"):
+            response.headers["access-control-expose-headers"] = ",".join(cors["ExposeHeaders"])
+        if preflight:
+            response.headers["access-control-allow-methods"] = ",".join(cors.get("AllowMethods") or [])
+            response.headers["access-control-allow-headers"] = ",".join(cors.get("AllowHeaders") or [])
+            response.headers["access-control-max-age"] = str(cors.get("MaxAge", 0))
+    return response
+
+
+def create_app(stack: LocalStack) -> Gateway:
+    return Gateway(stack)

@@ -1,0 +1,155 @@
+"""The whole local stack: engines, the template's functions and the event bus, wired together."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tripagent_local import devauth, engines, tiles
+from tripagent_local.eventbus import LocalEventBus, LocalRule
+from tripagent_local.lambdas import ACCOUNT, REGION, FunctionRegistry, apply_environment
+from tripagent_local.paths import STATE_DIR, TEMPLATE
+from tripagent_local.template import ResolveContext, Template
+
+STACK_NAME = "tripagent-local"
+
+
+@dataclass
+class StackConfig:
+    port: int = 3000
+    dynamodb_port: int = 8011
+    valhalla_port: int = 8002
+    state_dir: Path = STATE_DIR
+    template_path: Path = TEMPLATE
+    persist: bool = False  # keep DynamoDB Local's data in state_dir/dynamodb
+    start_engines: bool = True
+    overrides: dict[str, str] = field(default_factory=dict)  # extra environment for the functions
+
+    @classmethod
+    def from_env(cls, **kwargs: Any) -> StackConfig:
+        env = os.environ
+        config = cls(
+            port=int(env.get("PORT", 3000)),
+            dynamodb_port=int(env.get("DYNAMODB_PORT", 8011)),
+            valhalla_port=int(env.get("VALHALLA_PORT", 8002)),
+            persist=env.get("PERSIST", "") not in ("", "0", "false"),
+        )
+        for key, value in kwargs.items():
+            setattr(config, key, value)
+        return config
+
+
+class LocalStack:
+    def __init__(self, config: StackConfig) -> None:
+        self.config = config
+        self.template = Template(config.template_path)
+        self.processes: list[engines.EngineProcess] = []
+        self.url = f"http://127.0.0.1:{config.port}"
+        self.table_names = {
+            logical_id: f"{STACK_NAME}-{logical_id}" for logical_id in self.template.table_definitions()
+        }
+        self.context = self._resolve_context()
+        self.functions = FunctionRegistry(self.template, self.context)
+        self.bus = LocalEventBus(
+            set(self.bus_names.values()),
+            self._rules(),
+            self.functions.invoke,
+            config.state_dir / "dead-letters.jsonl",
+        )
+        self.verifier = devauth.verifier(config.state_dir)
+
+    # ------------------------------------------------------------------ wiring from the template
+    def _parameters(self) -> dict[str, Any]:
+        params: dict[str, Any] = {
+            name: spec.get("Default", "") for name, spec in self.template.raw.get("Parameters", {}).items()
+        }
+        params.update(
+            {
+                "JwtIssuer": devauth.ISSUER,
+                "JwtAudience": [devauth.AUDIENCE],
+                "ValhallaUrl": f"http://127.0.0.1:{self.config.valhalla_port}",
+                "AWS::StackName": STACK_NAME,
+                "AWS::Region": REGION,
+                "AWS::AccountId": ACCOUNT,
+                "AWS::Partition": "aws",
+                "AWS::URLSuffix": "amazonaws.com",
+            }
+        )
+        return params
+
+    def _resolve_context(self) -> ResolveContext:
+        params = self._parameters()
+        bus_names = {
+            logical_id: str(
+                self.template.resolve(
+                    res.get("Properties", {}).get("Name", f"{STACK_NAME}-{logical_id}"),
+                    ResolveContext(params, {}),
+                )
+            )
+            for logical_id, res in self.template.resources.items()
+            if res.get("Type") == "AWS::Events::EventBus"
+        }
+        self.bus_names = bus_names
+        resources: dict[str, Any] = {**self.table_names, **bus_names}
+        attributes: dict[tuple[str, str], Any] = {}
+        for logical_id, name in self.table_names.items():
+            attributes[(logical_id, "Arn")] = f"arn:aws:dynamodb:{REGION}:{ACCOUNT}:table/{name}"
+        for logical_id, name in bus_names.items():
+            attributes[(logical_id, "Arn")] = LocalEventBus.bus_arn(name)
+            attributes[(logical_id, "Name")] = name
+        return ResolveContext(params, resources, attributes)
+
+    def _rules(self) -> list[LocalRule]:
+        rules = []
+        for rule in self.template.event_rules():
+            bus = self.template.resolve(rule.bus, self.context) if rule.bus else "default"
+            rules.append(LocalRule(f"{rule.function_id}.{rule.name}", rule.function_id, str(bus), rule.pattern))
+        return rules
+
+    def environment(self) -> dict[str, str]:
+        env = self.functions.environment()
+        env.update(
+            {
+                "AWS_REGION": REGION,
+                "AWS_DEFAULT_REGION": REGION,
+                "AWS_ACCESS_KEY_ID": "local",
+                "AWS_SECRET_ACCESS_KEY": "local",
+                "DYNAMODB_ENDPOINT_URL": f"http://127.0.0.1:{self.config.dynamodb_port}",
+                "EVENTS_ENDPOINT_URL": self.url,
+                "POWERTOOLS_TRACE_DISABLED": "true",
+                "POWERTOOLS_METRICS_DISABLED": "true",
+                "TRIPAGENT_LOCAL": "1",
+            }
+        )
+        env.update(self.config.overrides)
+        return env
+
+    # ------------------------------------------------------------------ lifecycle
+    def start(self) -> None:
+        log_dir = self.config.state_dir / "logs"
+        apply_environment(self.environment())
+        if not self.config.start_engines:
+            return
+        try:
+            config_path = tiles.build(
+                self.config.state_dir, listen=f"tcp://127.0.0.1:{self.config.valhalla_port}"
+            )
+            db_path = self.config.state_dir / "dynamodb" if self.config.persist else None
+            self.processes.append(
+                engines.start_dynamodb_local(self.config.dynamodb_port, log_dir, db_path=db_path)
+            )
+            engines.ensure_tables(
+                engines.dynamodb_client(self.config.dynamodb_port), self.template, self.table_names
+            )
+            self.processes.append(engines.start_valhalla(config_path, self.config.valhalla_port, log_dir))
+        except BaseException:
+            self.stop()
+            raise
+
+    def stop(self) -> None:
+        self.bus.shutdown()
+        for proc in reversed(self.processes):
+            proc.stop()
+        self.processes.clear()
