@@ -14,10 +14,10 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from tripagent_local.paths import REPO_ROOT
 from tripagent_local.template import FunctionSpec, ResolveContext, Template
 
 REGION = "eu-west-1"
@@ -64,7 +64,8 @@ class FunctionRegistry:
     def module(self, logical_id: str) -> ModuleType:
         with self._lock:
             if logical_id not in self._modules:
-                self._modules[logical_id] = load_function_module(self.specs[logical_id])
+                code_root = self.template.path.parent / self.specs[logical_id].code_uri
+                self._modules[logical_id] = load_function_module(self.specs[logical_id], code_root)
             return self._modules[logical_id]
 
     def handler(self, logical_id: str) -> Callable[[dict[str, Any], Any], Any]:
@@ -77,9 +78,8 @@ class FunctionRegistry:
         return self.handler(logical_id)(event, LambdaContext(logical_id, spec.timeout))
 
 
-def load_function_module(spec: FunctionSpec, code_root: Any = None) -> ModuleType:
-    base = code_root or (REPO_ROOT / spec.code_uri)
-    path = base / spec.module_file
+def load_function_module(spec: FunctionSpec, code_root: Path) -> ModuleType:
+    path = code_root / spec.module_file
     name = f"tripagent_fn_{spec.logical_id}"
     module_spec = importlib.util.spec_from_file_location(name, path)
     if module_spec is None or module_spec.loader is None:
@@ -109,5 +109,16 @@ def function_environment(
     return merged
 
 
-def apply_environment(env: dict[str, str]) -> None:
+def apply_environment(env: dict[str, str]) -> dict[str, str | None]:
+    """Set ``env`` in this process; return what it replaced, for :func:`restore_environment`."""
+    previous = {name: os.environ.get(name) for name in env}
     os.environ.update(env)
+    return previous
+
+
+def restore_environment(previous: dict[str, str | None]) -> None:
+    for name, value in previous.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value

@@ -9,7 +9,7 @@ from typing import Any
 
 from tripagent_local import devauth, engines, tiles
 from tripagent_local.eventbus import LocalEventBus, LocalRule
-from tripagent_local.lambdas import ACCOUNT, REGION, FunctionRegistry, apply_environment
+from tripagent_local.lambdas import ACCOUNT, REGION, FunctionRegistry, apply_environment, restore_environment
 from tripagent_local.paths import STATE_DIR, TEMPLATE
 from tripagent_local.template import ResolveContext, Template
 
@@ -59,6 +59,7 @@ class LocalStack:
             config.state_dir / "dead-letters.jsonl",
         )
         self.verifier = devauth.verifier(config.state_dir)
+        self._previous_env: dict[str, str | None] = {}
 
     # ------------------------------------------------------------------ wiring from the template
     def _parameters(self) -> dict[str, Any]:
@@ -129,7 +130,7 @@ class LocalStack:
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> None:
         log_dir = self.config.state_dir / "logs"
-        apply_environment(self.environment())
+        self._previous_env = apply_environment(self.environment())
         if not self.config.start_engines:
             return
         try:
@@ -153,3 +154,5 @@ class LocalStack:
         for proc in reversed(self.processes):
             proc.stop()
         self.processes.clear()
+        restore_environment(self._previous_env)
+        self._previous_env = {}

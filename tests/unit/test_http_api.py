@@ -1,0 +1,96 @@
+"""The HTTP error mapping and caller context every API function shares."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from pydantic import BaseModel, Field
+
+from tests.fixtures.events import FakeLambdaContext, http_event
+from tripagent.entrypoints.http.api import build_resolver, current_caller
+from tripagent.errors import Forbidden, RateLimited
+
+router = Router()
+
+
+class Widget(BaseModel):
+    name: str = Field(min_length=1)
+    count: int
+
+
+@router.post("/widgets")
+def create_widget(widget: Widget) -> dict[str, Any]:
+    return {"owner": current_caller(router).user_id, "name": widget.name}
+
+
+@router.get("/forbidden")
+def forbidden() -> dict[str, Any]:
+    raise Forbidden("Viewers cannot do that.")
+
+
+@router.get("/limited")
+def limited() -> dict[str, Any]:
+    raise RateLimited("Slow down.", retry_after_s=7)
+
+
+@router.get("/boom")
+def boom() -> dict[str, Any]:
+    raise RuntimeError("secret internals")
+
+
+def call(event: dict[str, Any]) -> tuple[int, dict[str, Any], dict[str, str]]:
+    response = build_resolver(router).resolve(event, FakeLambdaContext())
+    return response["statusCode"], json.loads(response["body"]), response.get("headers", {})
+
+
+def test_a_valid_request_reaches_the_route_with_the_caller() -> None:
+    status, body, _ = call(http_event("POST", "/widgets", body={"name": "x", "count": 1}))
+    assert (status, body) == (200, {"owner": "alice", "name": "x"})
+
+
+@pytest.mark.parametrize("raw", ["{", "not json", '{"name": "x",}'])
+def test_malformed_json_is_400_invalid_json(raw: str) -> None:
+    status, body, _ = call(http_event("POST", "/widgets", raw_body=raw))
+    assert status == 400
+    assert body["error"] == "invalid_json"
+    assert body["message"]
+
+
+def test_a_schema_violation_is_422_with_details_that_do_not_echo_the_input() -> None:
+    status, body, _ = call(http_event("POST", "/widgets", body={"name": "", "count": "sk-secret-value"}))
+    assert status == 422
+    assert body["error"] == "validation_error"
+    locations = {tuple(d["loc"]) for d in body["details"]}
+    assert ("body", "name") in locations and ("body", "count") in locations
+    assert "sk-secret-value" not in json.dumps(body)
+
+
+def test_typed_errors_map_to_their_status_and_code() -> None:
+    status, body, _ = call(http_event("GET", "/forbidden"))
+    assert (status, body) == (403, {"error": "forbidden", "message": "Viewers cannot do that.", "details": []})
+
+
+def test_rate_limited_carries_retry_after() -> None:
+    status, body, headers = call(http_event("GET", "/limited"))
+    assert status == 429 and body["error"] == "rate_limited"
+    assert headers["Retry-After"] == "7"
+
+
+def test_an_unexpected_error_is_a_500_in_the_contract_shape_without_internals() -> None:
+    status, body, _ = call(http_event("GET", "/boom"))
+    assert status == 500
+    assert body["error"] == "internal_error"
+    assert "secret internals" not in json.dumps(body)
+
+
+def test_an_unknown_route_is_404_not_found() -> None:
+    status, body, _ = call(http_event("GET", "/nowhere"))
+    assert (status, body["error"]) == (404, "not_found")
+
+
+def test_a_route_reached_without_authorizer_claims_is_401() -> None:
+    status, body, _ = call(http_event("POST", "/widgets", body={"name": "x", "count": 1}, sub=None))
+    assert (status, body["error"]) == (401, "unauthorized")
