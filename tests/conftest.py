@@ -10,6 +10,7 @@ import pytest
 
 from tripagent_local.engines import free_port
 from tripagent_local.paths import REPO_ROOT
+from tripagent_local.server import BackgroundGateway
 from tripagent_local.stack import LocalStack, StackConfig
 from tripagent_local.template import Template
 
@@ -32,12 +33,16 @@ def template() -> Template:
 
 @pytest.fixture(scope="session")
 def local_stack() -> Iterator[LocalStack]:
-    """DynamoDB Local and Valhalla on free ports, the table created from template.yaml, the functions'
-    environment applied to this process. Tiles are shared with `make dev` (built once, idempotent)."""
+    """The whole local stack on free ports: DynamoDB Local and Valhalla, the table created from
+    template.yaml, the gateway and bus serving, the functions' environment applied to this process.
+    Tiles are shared with `make dev` (built once, idempotent)."""
     config = StackConfig(
         port=free_port(), dynamodb_port=free_port(), valhalla_port=free_port(), state_dir=REPO_ROOT / ".local"
     )
     stack = LocalStack(config)
     stack.start()
-    yield stack
-    stack.stop()
+    try:
+        with BackgroundGateway(stack):
+            yield stack
+    finally:
+        stack.stop()

@@ -1,6 +1,7 @@
 """OpenApiFunction: ``GET /openapi.json``."""
 
-from tripagent.entrypoints.http.api import http_handler
+from tripagent.entrypoints.http.api import build_resolver, http_handler
 from tripagent.entrypoints.http.docs import router
 
-handler = http_handler(router)
+resolver = build_resolver(router)
+handler = http_handler(resolver)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,11 +10,10 @@ from pathlib import Path
 import boto3
 import httpx
 import pytest
-import uvicorn
 
 from tripagent_local import devauth
 from tripagent_local.engines import free_port
-from tripagent_local.gateway import create_app
+from tripagent_local.server import BackgroundGateway
 from tripagent_local.stack import LocalStack, StackConfig
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "stack" / "template.yaml"
@@ -27,17 +25,11 @@ def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Loc
     stack = LocalStack(StackConfig(port=free_port(), template_path=FIXTURE, state_dir=state, start_engines=False))
     stack.bus.backoff_s = 0.01
     stack.start()
-    server = uvicorn.Server(uvicorn.Config(create_app(stack), host="127.0.0.1", port=stack.config.port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    yield stack.url, stack
-    server.should_exit = True
-    thread.join(5)
-    stack.stop()
+    try:
+        with BackgroundGateway(stack):
+            yield stack.url, stack
+    finally:
+        stack.stop()
 
 
 def auth(stack: LocalStack, user: str = "alice", **claims: object) -> dict[str, str]:

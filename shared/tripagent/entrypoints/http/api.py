@@ -1,6 +1,7 @@
 """The HTTP side every API function shares: the resolver, the error mapping and the caller.
 
-A function's ``app.py`` builds its resolver from its routers with :func:`http_handler`; the OpenAPI
+A function's ``app.py`` builds its resolver from its routers (:func:`build_resolver`) and exports it
+beside the handler (:func:`http_handler`), so that tests can compare its routes with the template; the OpenAPI
 function builds one resolver from every router (``entrypoints.http.catalog``) to describe the whole API.
 """
 
@@ -73,9 +74,8 @@ def build_resolver(*routers: Router) -> APIGatewayHttpResolver:
     return resolver
 
 
-def http_handler(*routers: Router) -> LambdaHandler:
-    """The Lambda handler of an API function serving ``routers``."""
-    resolver = build_resolver(*routers)
+def http_handler(resolver: APIGatewayHttpResolver) -> LambdaHandler:
+    """The Lambda handler of an API function: resolve the event, with logging context and tracing."""
 
     def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         return resolver.resolve(event, context)

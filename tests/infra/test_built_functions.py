@@ -1,0 +1,77 @@
+"""What deploys is what was tested: each function from .aws-sam/build, with only its layers on the path,
+called with its sample event against the local engines."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tripagent_local.paths import REPO_ROOT
+from tripagent_local.stack import LocalStack
+from tripagent_local.template import Template
+
+BUILD = REPO_ROOT / ".aws-sam" / "build"
+
+
+@pytest.fixture(scope="module")
+def build_dir() -> Path:
+    if not (BUILD / "template.yaml").exists():
+        pytest.fail("no .aws-sam/build: run `make build` (make test does)")
+    newest_source = max(p.stat().st_mtime for p in (REPO_ROOT / "shared" / "tripagent").rglob("*.py"))
+    if (BUILD / "TripagentLayer" / "python").stat().st_mtime < newest_source - 1:
+        pytest.fail("the build is older than shared/: run `make build` (make test does)")
+    return BUILD
+
+
+def run_built(build: Path, function_id: str, handler: str, event: Path, env: dict[str, str]) -> dict[str, Any]:
+    module, name = handler.rsplit(".", 1)
+    pythonpath = [build / function_id, build / "TripagentLayer" / "python", build / "DependenciesLayer" / "python"]
+    result = subprocess.run(
+        [sys.executable, "-S", Path(__file__).with_name("run_built.py"), module, name, event],
+        env={**env, "PYTHONPATH": ":".join(map(str, pythonpath)), "POWERTOOLS_TRACE_DISABLED": "true",
+             "POWERTOOLS_METRICS_DISABLED": "true", "PATH": "/usr/bin:/bin"},
+        capture_output=True, text=True, cwd=build / function_id, timeout=60,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    output: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
+    return output
+
+
+@pytest.fixture(scope="module")
+def built_results(build_dir: Path, template: Template, local_stack: LocalStack) -> dict[str, dict[str, Any]]:
+    env = local_stack.environment()
+    return {
+        fid: run_built(build_dir, fid, spec.handler, REPO_ROOT / "events" / f"{fid}.json", env)
+        for fid, spec in template.functions().items()
+    }
+
+
+def test_built_functions_import_only_from_their_layers(built_results: dict[str, dict[str, Any]]) -> None:
+    for fid, output in built_results.items():
+        for path in output["paths"]:
+            assert str(BUILD) in path, (fid, path)
+
+
+def test_built_health_function_reports_every_engine_up(built_results: dict[str, dict[str, Any]]) -> None:
+    result = built_results["HealthFunction"]["result"]
+    assert result["statusCode"] == 200, result
+    body = json.loads(result["body"])
+    assert body["status"] == "ok"
+    assert set(body["engines"]) == {"dynamodb", "eventbridge", "valhalla"}
+
+
+def test_built_me_function_answers_the_caller(built_results: dict[str, dict[str, Any]]) -> None:
+    result = built_results["MeFunction"]["result"]
+    assert result["statusCode"] == 200
+    assert json.loads(result["body"]) == {"userId": "alice"}
+
+
+def test_built_openapi_function_serves_the_document(built_results: dict[str, dict[str, Any]]) -> None:
+    result = built_results["OpenApiFunction"]["result"]
+    assert result["statusCode"] == 200
+    assert json.loads(result["body"])["openapi"] == "3.1.0"

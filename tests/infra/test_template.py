@@ -1,0 +1,168 @@
+"""The template is the one description of the system: it must lint, transform, and agree with the code."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tripagent.entrypoints.http.catalog import PUBLIC_ROUTES, ROUTER_MODULES
+from tripagent.entrypoints.http.docs import openapi_document
+from tripagent_local.lambdas import load_function_module
+from tripagent_local.paths import REPO_ROOT
+from tripagent_local.stack import LocalStack, StackConfig
+from tripagent_local.template import Template
+
+
+@pytest.fixture(scope="module")
+def function_modules(template: Template, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Every function module, imported with the environment the template gives it (no engines)."""
+    stack = LocalStack(StackConfig(start_engines=False, state_dir=tmp_path_factory.mktemp("state")))
+    stack.start()
+    try:
+        return {
+            fid: load_function_module(spec, REPO_ROOT / spec.code_uri)
+            for fid, spec in template.functions().items()
+        }
+    finally:
+        stack.stop()
+
+
+def test_cfn_lint_reports_no_error_or_warning(tools_bin: Path) -> None:
+    result = subprocess.run(
+        [tools_bin / "cfn-lint", "template.yaml", "valhalla/service.yaml"],
+        cwd=REPO_ROOT, capture_output=True, text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.fixture(scope="module")
+def transformed(tools_bin: Path) -> dict[str, Any]:
+    result = subprocess.run(
+        [tools_bin / "python", Path(__file__).with_name("transform.py"), "template.yaml"],
+        cwd=REPO_ROOT, capture_output=True, text=True, check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    output: dict[str, Any] = json.loads(result.stdout)
+    return output
+
+
+def test_sam_translator_transforms_the_template(transformed: dict[str, Any], template: Template) -> None:
+    resources = transformed["Resources"]
+    lambdas = {k for k, v in resources.items() if v["Type"] == "AWS::Lambda::Function"}
+    assert lambdas == set(template.functions())
+    for fid in lambdas:
+        props = resources[fid]["Properties"]
+        assert props["Runtime"] == "python3.12"
+        assert props["Architectures"] == ["x86_64"]
+        assert props["TracingConfig"] == {"Mode": "Active"}
+        assert len(props["Layers"]) == 2
+
+
+def test_protected_routes_use_the_jwt_authorizer_and_public_ones_do_not(
+    transformed: dict[str, Any], template: Template
+) -> None:
+    # SAM renders HTTP API routes into the OpenAPI body of the API resource, with their authorizer.
+    api = next(r for r in transformed["Resources"].values() if r["Type"] == "AWS::ApiGatewayV2::Api")
+    security = {
+        (method.upper(), path): op.get("security")
+        for path, ops in api["Properties"]["Body"]["paths"].items()
+        for method, op in ops.items()
+    }
+    assert set(security) == {(r.method, r.path) for r in template.http_routes()}
+    for route, scheme in security.items():
+        expected = [{"NONE": []}] if route in PUBLIC_ROUTES else [{"JwtAuthorizer": []}]
+        assert scheme == expected, route
+    authorizer = api["Properties"]["Body"]["components"]["securitySchemes"]["JwtAuthorizer"]
+    assert authorizer["x-amazon-apigateway-authorizer"]["type"] == "jwt"
+
+
+def test_every_table_has_recovery_encryption_ttl_and_a_stream(template: Template) -> None:
+    for res in template.resources.values():
+        if res["Type"] == "AWS::DynamoDB::Table":
+            props = res["Properties"]
+            assert props["PointInTimeRecoverySpecification"]["PointInTimeRecoveryEnabled"] is True
+            assert props["SSESpecification"]["SSEEnabled"] is True
+            assert props["TimeToLiveSpecification"]["Enabled"] is True
+            assert props["StreamSpecification"]["StreamViewType"]
+            assert res["DeletionPolicy"] == "Retain"
+
+
+def test_every_asynchronous_function_has_a_failure_destination(template: Template) -> None:
+    async_ids = {r.function_id for r in template.event_rules()} | {s.function_id for s in template.schedules()}
+    specs = template.functions()
+    missing = sorted(fid for fid in async_ids if not specs[fid].async_failure)
+    assert missing == []
+
+
+def test_every_function_handler_resolves_to_a_callable(function_modules: dict[str, Any],
+                                                       template: Template) -> None:
+    for fid, spec in template.functions().items():
+        assert callable(getattr(function_modules[fid], spec.handler_name)), fid
+
+
+def _template_routes(template: Template) -> dict[str, set[tuple[str, str]]]:
+    by_function: dict[str, set[tuple[str, str]]] = {}
+    for route in template.http_routes():
+        by_function.setdefault(route.function_id, set()).add((route.method, route.path))
+    return by_function
+
+
+def _resolver_routes(resolver: Any) -> set[tuple[str, str]]:
+    paths = resolver.get_openapi_schema().paths or {}
+    return {
+        (method.upper(), path)
+        for path, item in paths.items()
+        for method in ("get", "post", "put", "patch", "delete")
+        if getattr(item, method, None) is not None
+    }
+
+
+def test_every_route_has_a_handler_and_every_handler_a_route(function_modules: dict[str, Any],
+                                                            template: Template) -> None:
+    expected = _template_routes(template)
+    assert set(expected) == set(ROUTER_MODULES), "the catalog lists exactly the HTTP functions"
+    for fid, routes in expected.items():
+        assert _resolver_routes(function_modules[fid].resolver) == routes, fid
+
+
+def test_public_routes_agree_with_the_template(template: Template) -> None:
+    assert {(r.method, r.path) for r in template.http_routes() if r.public} == PUBLIC_ROUTES
+
+
+def test_the_openapi_document_describes_exactly_the_templates_routes(template: Template) -> None:
+    document = openapi_document()
+    assert document["openapi"].startswith("3.1")
+    described = {
+        (method.upper(), path) for path, item in document["paths"].items() for method in item
+    }
+    assert described == {(r.method, r.path) for r in template.http_routes()}
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            public = (method.upper(), path) in PUBLIC_ROUTES
+            assert (operation.get("security") == []) is public, (method, path)
+            assert ("401" in operation["responses"]) is not public
+
+
+def test_every_function_has_a_sample_event(template: Template) -> None:
+    names = {p.name.split(".")[0] for p in (REPO_ROOT / "events").glob("*.json")}
+    assert set(template.functions()) <= names
+
+
+def test_the_layer_pins_are_the_dev_pins() -> None:
+    """What ships (layers/dependencies) is what the tests ran against (requirements/dev.txt)."""
+
+    def pins(path: Path) -> dict[str, str]:
+        out = {}
+        for line in path.read_text().splitlines():
+            if "==" in line and not line.startswith("#"):
+                name, version = line.split("==", 1)
+                out[name.strip().lower().replace("_", "-")] = version.strip()
+        return out
+
+    shipped = pins(REPO_ROOT / "layers" / "dependencies" / "requirements.txt")
+    tested = pins(REPO_ROOT / "requirements" / "dev.txt")
+    assert {name: tested.get(name) for name in shipped} == shipped
