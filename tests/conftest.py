@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from tripagent_local.engines import free_port
 from tripagent_local.paths import REPO_ROOT
 from tripagent_local.server import BackgroundGateway

@@ -1,10 +1,10 @@
 """``tripagent``: the local stack's command line.
 
-  tripagent dev [--port N] [--persist]        run the whole system locally (make dev)
-  tripagent token USER [--ttl S]              print a valid development token for USER
-  tripagent invoke FunctionId --event FILE    invoke one function with an event, as `sam local invoke`
-  tripagent put-event --detail-type T --source S --detail JSON   put an event on the running local bus
-  tripagent tiles [--force]                   build Valhalla tiles and elevation from valhalla/data
+tripagent dev [--port N] [--persist]        run the whole system locally (make dev)
+tripagent token USER [--ttl S]              print a valid development token for USER
+tripagent invoke FunctionId --event FILE    invoke one function with an event, as `sam local invoke`
+tripagent put-event --detail-type T --source S --detail JSON   put an event on the running local bus
+tripagent tiles [--force]                   build Valhalla tiles and elevation from valhalla/data
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
 
     dev = sub.add_parser("dev", help="run the whole system locally")
-    dev.add_argument("--port", type=int, default=int(os.environ.get("PORT", 3000)))
+    dev.add_argument("--port", type=int, default=int(os.environ.get("PORT", "3000")))
     dev.add_argument("--persist", action="store_true", help="keep DynamoDB Local data in .local/dynamodb")
     dev.add_argument("--quiet", action="store_true", help="no banner (tests)")
 
@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     put.add_argument("--source", required=True)
     put.add_argument("--detail-type", required=True)
     put.add_argument("--detail", required=True, help="JSON object")
-    put.add_argument("--url", default=f"http://127.0.0.1:{os.environ.get('PORT', 3000)}")
+    put.add_argument("--url", default=f"http://127.0.0.1:{os.environ.get('PORT', '3000')}")
 
     tiles = sub.add_parser("tiles", help="build Valhalla tiles")
     tiles.add_argument("--force", action="store_true")
@@ -67,7 +67,10 @@ def _invoke(function_id: str, event_path: Path) -> int:
 
     stack = LocalStack(StackConfig.from_env(start_engines=False))
     if function_id not in stack.functions.specs:
-        print(f"no function {function_id}; the template has: {', '.join(stack.functions.specs)}", file=sys.stderr)
+        print(
+            f"no function {function_id}; the template has: {', '.join(stack.functions.specs)}",
+            file=sys.stderr,
+        )
         return 2
     stack.start()  # environment only: the engines of a running `make dev` are used if present
     event = json.loads(event_path.read_text())
@@ -80,12 +83,23 @@ def _put_event(url: str, source: str, detail_type: str, detail: str) -> int:
     import boto3
 
     client: Any = boto3.client(
-        "events", endpoint_url=url, region_name="eu-west-1", aws_access_key_id="local", aws_secret_access_key="local"
+        "events",
+        endpoint_url=url,
+        region_name="eu-west-1",
+        aws_access_key_id="local",
+        aws_secret_access_key="local",
     )
     from tripagent_local.stack import STACK_NAME
 
     result = client.put_events(
-        Entries=[{"Source": source, "DetailType": detail_type, "Detail": detail, "EventBusName": f"{STACK_NAME}-bus"}]
+        Entries=[
+            {
+                "Source": source,
+                "DetailType": detail_type,
+                "Detail": detail,
+                "EventBusName": f"{STACK_NAME}-bus",
+            }
+        ]
     )
     print(json.dumps({k: v for k, v in result.items() if k != "ResponseMetadata"}))
     return 1 if result["FailedEntryCount"] else 0
@@ -118,7 +132,7 @@ def _banner(stack: Any) -> str:
     url = stack.url
     storage = f"persistent ({stack.config.state_dir / 'dynamodb'})" if stack.config.persist else "in memory"
     return f"""
-Tripagent is running at {url}  (DynamoDB Local: {storage}; AI provider: {os.environ.get('AI_PROVIDER', 'rules')})
+Tripagent is running at {url}  (DynamoDB Local: {storage})
   API docs   {url}/docs
   health     {url}/health
 

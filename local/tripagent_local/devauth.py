@@ -15,8 +15,8 @@ import jwt
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from jwt.algorithms import RSAAlgorithm
-
 from tripagent.auth import TokenVerifier
+
 from tripagent_local.paths import STATE_DIR
 
 ISSUER = "https://auth.tripagent.local/"

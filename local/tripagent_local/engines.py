@@ -79,8 +79,15 @@ def start_dynamodb_local(port: int, log_dir: Path, *, db_path: Path | None = Non
     if db_path:
         db_path.mkdir(parents=True, exist_ok=True)
     cmd = [
-        java, "-Xmx512m", f"-Djava.library.path={jar.parent / 'DynamoDBLocal_lib'}",
-        "-jar", str(jar), *storage, "-sharedDb", "-port", str(port),
+        java,
+        "-Xmx512m",
+        f"-Djava.library.path={jar.parent / 'DynamoDBLocal_lib'}",
+        "-jar",
+        str(jar),
+        *storage,
+        "-sharedDb",
+        "-port",
+        str(port),
     ]
     proc = EngineProcess("DynamoDB Local", cmd, cwd=jar.parent, log_path=log_dir / "dynamodb-local.log")
     client = dynamodb_client(port)

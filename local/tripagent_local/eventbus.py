@@ -33,7 +33,7 @@ class LocalRule:
     pattern: dict[str, Any]
 
     def matches(self, event: dict[str, Any]) -> bool:
-        return bool(EventPattern.load(json.dumps(self.pattern)).matches_event(event))
+        return bool(EventPattern.load(json.dumps(self.pattern)).matches_event(event))  # type: ignore[arg-type]
 
 
 class PutEventsError(Exception):
@@ -89,7 +89,9 @@ class LocalEventBus:
             bus = (entry.get("EventBusName") or "default").rsplit("/", 1)[-1]
             missing = [k for k in ("Source", "DetailType", "Detail") if not entry.get(k)]
             if missing:
-                results.append({"ErrorCode": "InvalidArgument", "ErrorMessage": f"Missing {', '.join(missing)}"})
+                results.append(
+                    {"ErrorCode": "InvalidArgument", "ErrorMessage": f"Missing {', '.join(missing)}"}
+                )
                 continue
             if bus not in self.bus_names:
                 results.append({"ErrorCode": "ResourceNotFoundException", "ErrorMessage": f"No bus {bus}"})
@@ -148,12 +150,22 @@ class LocalEventBus:
             fh.write(json.dumps(record) + "\n")
 
     def _record(
-        self, log: list[dict[str, Any]], rule: LocalRule, event: dict[str, Any], attempts: int, status: str,
+        self,
+        log: list[dict[str, Any]],
+        rule: LocalRule,
+        event: dict[str, Any],
+        attempts: int,
+        status: str,
         error: str = "",
     ) -> dict[str, Any]:
         record = {
-            "eventId": event["id"], "rule": rule.name, "function": rule.function_id, "status": status,
-            "attempts": attempts, "at": datetime.now(UTC).isoformat(), "event": event,
+            "eventId": event["id"],
+            "rule": rule.name,
+            "function": rule.function_id,
+            "status": status,
+            "attempts": attempts,
+            "at": datetime.now(UTC).isoformat(),
+            "event": event,
         }
         if error:
             record["error"] = error

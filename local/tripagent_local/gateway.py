@@ -28,8 +28,8 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.types import Receive, Scope, Send
-
 from tripagent.errors import Unauthorized
+
 from tripagent_local import devauth
 from tripagent_local.eventbus import PutEventsError
 from tripagent_local.lambdas import ACCOUNT, LambdaContext
@@ -78,7 +78,8 @@ class Gateway:
             return await self.eventbridge(request, target)
         local = self.local_routes().get((request.method, request.url.path))
         if local is not None:
-            return await local(request)
+            local_response: Response = await local(request)
+            return local_response
         if request.method == "OPTIONS" and self.cors:
             return self.preflight(request)
         matched = self.match(request.method, request.url.path)
@@ -173,7 +174,12 @@ class Gateway:
         return with_cors(Response(status_code=204), self.cors, request, preflight=True)
 
 
-_SWAGGER_ASSETS = ("swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js", "favicon-32x32.png")
+_SWAGGER_ASSETS = (
+    "swagger-ui.css",
+    "swagger-ui-bundle.js",
+    "swagger-ui-standalone-preset.js",
+    "favicon-32x32.png",
+)
 _SWAGGER_PAGE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>Tripagent API</title>
 <link rel="stylesheet" href="/docs/swagger-ui.css"></head>
@@ -279,7 +285,9 @@ def lambda_result_to_response(result: Any) -> Response:
     return response
 
 
-def with_cors(response: Response, cors: dict[str, Any], request: Request, *, preflight: bool = False) -> Response:
+def with_cors(
+    response: Response, cors: dict[str, Any], request: Request, *, preflight: bool = False
+) -> Response:
     origin = request.headers.get("origin")
     if not cors or not origin:
         return response

@@ -89,9 +89,7 @@ def load_function_module(spec: FunctionSpec, code_root: Path) -> ModuleType:
     return module
 
 
-def function_environment(
-    template: Template, specs: Any, context: ResolveContext
-) -> dict[str, str]:
+def function_environment(template: Template, specs: Any, context: ResolveContext) -> dict[str, str]:
     merged: dict[str, str] = {}
     owners: dict[str, str] = {}
     for spec in specs:

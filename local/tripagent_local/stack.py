@@ -106,7 +106,9 @@ class LocalStack:
         rules = []
         for rule in self.template.event_rules():
             bus = self.template.resolve(rule.bus, self.context) if rule.bus else "default"
-            rules.append(LocalRule(f"{rule.function_id}.{rule.name}", rule.function_id, str(bus), rule.pattern))
+            rules.append(
+                LocalRule(f"{rule.function_id}.{rule.name}", rule.function_id, str(bus), rule.pattern)
+            )
         return rules
 
     def environment(self) -> dict[str, str]:

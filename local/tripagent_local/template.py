@@ -133,7 +133,9 @@ class Template:
         routes = []
         for logical_id, _, props in self._events("HttpApi"):
             auth = (props.get("Auth") or {}).get("Authorizer")
-            routes.append(HttpRoute(logical_id, props["Method"].upper(), props["Path"], public=auth == "NONE"))
+            routes.append(
+                HttpRoute(logical_id, props["Method"].upper(), props["Path"], public=auth == "NONE")
+            )
         return routes
 
     def event_rules(self) -> list[EventRule]:
@@ -168,7 +170,10 @@ class Template:
             if props.get("StreamSpecification"):
                 definition["StreamSpecification"] = {"StreamEnabled": True, **props["StreamSpecification"]}
             ttl = props.get("TimeToLiveSpecification")
-            tables[logical_id] = {"create": definition, "ttl_attribute": ttl["AttributeName"] if ttl else None}
+            tables[logical_id] = {
+                "create": definition,
+                "ttl_attribute": ttl["AttributeName"] if ttl else None,
+            }
         return tables
 
     # ------------------------------------------------------------------ intrinsics
@@ -179,7 +184,7 @@ class Template:
             return value
         if len(value) != 1:
             return {k: self.resolve(v, context) for k, v in value.items()}
-        (key, arg), = value.items()
+        ((key, arg),) = value.items()
         if key == "Ref":
             return context.ref(arg)
         if key == "Fn::GetAtt":

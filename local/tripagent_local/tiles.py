@@ -27,7 +27,7 @@ DEFAULT_EXTRACTS = ("andorra.osm.pbf", "helsinki.osm.pbf")
 
 def resample_srtm3_to_srtm1(raw: bytes) -> bytes:
     """Bilinear resample of a 1201×1201 SRTM3 tile to 3601×3601 (big-endian int16, voids kept)."""
-    size = int(round((len(raw) // 2) ** 0.5))
+    size = round((len(raw) // 2) ** 0.5)
     if size * size * 2 != len(raw):
         raise ValueError(f"not a square SRTM tile: {len(raw)} bytes")
     src = np.frombuffer(raw, dtype=">i2").reshape(size, size).astype(np.float64)
@@ -84,7 +84,9 @@ def build(
         return _build_locked(state_dir, data_dir, extracts, listen, force)
 
 
-def _build_locked(state_dir: Path, data_dir: Path, extracts: tuple[str, ...], listen: str, force: bool) -> Path:
+def _build_locked(
+    state_dir: Path, data_dir: Path, extracts: tuple[str, ...], listen: str, force: bool
+) -> Path:
     root = state_dir / "valhalla"
     pbfs = [data_dir / name for name in extracts]
     hgt_zips = sorted(data_dir.glob("*.hgt.zip"))
@@ -120,15 +122,25 @@ def _build_locked(state_dir: Path, data_dir: Path, extracts: tuple[str, ...], li
 def _write_config(config_path: Path, root: Path, listen: str) -> None:
     out = subprocess.run(
         [
-            sys.executable, "-m", "valhalla.valhalla_build_config",
-            "--mjolnir-tile-dir", str(root / "tiles"),
-            "--mjolnir-tile-extract", "",
-            "--mjolnir-traffic-extract", "",
-            "--mjolnir-admin", "",
-            "--mjolnir-timezone", "",
-            "--additional-data-elevation", str(root / "elevation"),
-            "--httpd-service-listen", listen,
-            "--mjolnir-concurrency", "2",
+            sys.executable,
+            "-m",
+            "valhalla.valhalla_build_config",
+            "--mjolnir-tile-dir",
+            str(root / "tiles"),
+            "--mjolnir-tile-extract",
+            "",
+            "--mjolnir-traffic-extract",
+            "",
+            "--mjolnir-admin",
+            "",
+            "--mjolnir-timezone",
+            "",
+            "--additional-data-elevation",
+            str(root / "elevation"),
+            "--httpd-service-listen",
+            listen,
+            "--mjolnir-concurrency",
+            "2",
         ],
         check=True,
         capture_output=True,

@@ -33,9 +33,7 @@ class Settings(BaseModel):
             for err in exc.errors():
                 name = ".".join(str(part) for part in err["loc"])
                 problems.append(f"{name}: {err['msg']}")
-            raise ConfigurationError(
-                f"{cls.__name__}: invalid environment: " + "; ".join(problems)
-            ) from exc
+            raise ConfigurationError(f"{cls.__name__}: invalid environment: " + "; ".join(problems)) from exc
 
 
 class AwsSettings(Settings):

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-
 from tripagent_local import devauth
 from tripagent_local.engines import free_port
 from tripagent_local.paths import REPO_ROOT
@@ -40,8 +39,9 @@ def start_dev(log: Path) -> DevServer:
     ports = {"PORT": free_port(), "DYNAMODB_PORT": free_port(), "VALHALLA_PORT": free_port()}
     env = {**os.environ, **{k: str(v) for k, v in ports.items()}}
     with log.open("wb") as out:
-        process = subprocess.Popen([TRIPAGENT, "dev"], env=env, stdout=out, stderr=subprocess.STDOUT,
-                                   cwd=REPO_ROOT)
+        process = subprocess.Popen(
+            [TRIPAGENT, "dev"], env=env, stdout=out, stderr=subprocess.STDOUT, cwd=REPO_ROOT
+        )
     server = DevServer(f"http://127.0.0.1:{ports['PORT']}", process, ports, log)
     deadline = time.monotonic() + 120
     while True:

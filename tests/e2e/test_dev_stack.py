@@ -11,10 +11,10 @@ from pathlib import Path
 
 import boto3
 import httpx
-
-from tests.e2e.conftest import DevServer, start_dev
 from tripagent_local.engines import port_is_free
 from tripagent_local.paths import REPO_ROOT
+
+from tests.e2e.conftest import DevServer, start_dev
 
 TRIPAGENT = Path(sys.executable).with_name("tripagent")
 
@@ -32,7 +32,10 @@ def test_health_is_all_green_with_a_real_route(dev_server: DevServer) -> None:
     body = response.json()
     assert body["status"] == "ok"
     assert {name: e["state"] for name, e in body["engines"].items()} == {
-        "dynamodb": "ok", "eventbridge": "ok", "valhalla": "ok"}
+        "dynamodb": "ok",
+        "eventbridge": "ok",
+        "valhalla": "ok",
+    }
     assert "bicycle route" in body["engines"]["valhalla"]["detail"]
 
 
@@ -50,16 +53,21 @@ def test_the_printed_token_works(dev_server: DevServer) -> None:
 
 
 def test_the_token_command_prints_a_token_the_gateway_accepts(dev_server: DevServer) -> None:
-    token = subprocess.run([TRIPAGENT, "token", "carol"], capture_output=True, text=True, check=True,
-                           cwd=REPO_ROOT).stdout.strip()
+    token = subprocess.run(
+        [TRIPAGENT, "token", "carol"], capture_output=True, text=True, check=True, cwd=REPO_ROOT
+    ).stdout.strip()
     response = httpx.get(f"{dev_server.url}/me", headers={"Authorization": f"Bearer {token}"})
     assert response.json() == {"userId": "carol"}
 
 
 def test_requests_without_a_valid_token_get_401(dev_server: DevServer) -> None:
-    header, payload, _ = dev_server.token().split(".")
+    _header, payload, _ = dev_server.token().split(".")
     none_header = base64.urlsafe_b64encode(json.dumps({"alg": "none"}).encode()).rstrip(b"=").decode()
-    for headers in ({}, {"Authorization": "Bearer x.y.z"}, {"Authorization": f"Bearer {none_header}.{payload}."}):
+    for headers in (
+        {},
+        {"Authorization": "Bearer x.y.z"},
+        {"Authorization": f"Bearer {none_header}.{payload}."},
+    ):
         response = httpx.get(f"{dev_server.url}/me", headers=headers)
         assert response.status_code == 401, headers
 
@@ -68,28 +76,47 @@ def test_the_openapi_document_and_its_browsable_view(dev_server: DevServer) -> N
     document = httpx.get(f"{dev_server.url}/openapi.json").json()
     assert {"/health", "/me", "/openapi.json"} <= set(document["paths"])
     page = httpx.get(f"{dev_server.url}/docs")
-    assert page.status_code == 200 and "/openapi.json" in page.text
+    assert page.status_code == 200
+    assert "/openapi.json" in page.text
     asset = httpx.get(f"{dev_server.url}/docs/swagger-ui-bundle.js")
-    assert asset.status_code == 200 and len(asset.content) > 100_000
+    assert asset.status_code == 200
+    assert len(asset.content) > 100_000
 
 
 def test_the_local_bus_accepts_events_from_a_boto3_client(dev_server: DevServer) -> None:
-    client = boto3.client("events", endpoint_url=dev_server.url, region_name="eu-west-1",
-                          aws_access_key_id="x", aws_secret_access_key="x")
+    client = boto3.client(
+        "events",
+        endpoint_url=dev_server.url,
+        region_name="eu-west-1",
+        aws_access_key_id="x",
+        aws_secret_access_key="x",
+    )
     bus = client.describe_event_bus(Name="tripagent-local-bus")
     assert bus["Arn"].endswith(":event-bus/tripagent-local-bus")
-    result = client.put_events(Entries=[{"Source": "tripagent.e2e", "DetailType": "Ping", "Detail": "{}",
-                                         "EventBusName": "tripagent-local-bus"}])
+    result = client.put_events(
+        Entries=[
+            {
+                "Source": "tripagent.e2e",
+                "DetailType": "Ping",
+                "Detail": "{}",
+                "EventBusName": "tripagent-local-bus",
+            }
+        ]
+    )
     assert result["FailedEntryCount"] == 0
 
 
 def test_invoke_runs_a_function_with_a_sample_event(dev_server: DevServer) -> None:
     result = subprocess.run(
         [TRIPAGENT, "invoke", "MeFunction", "--event", "events/MeFunction.json"],
-        capture_output=True, text=True, check=True, cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO_ROOT,
     )
     response = json.loads(result.stdout)
-    assert response["statusCode"] == 200 and json.loads(response["body"]) == {"userId": "alice"}
+    assert response["statusCode"] == 200
+    assert json.loads(response["body"]) == {"userId": "alice"}
 
 
 def test_ctrl_c_stops_every_process(tmp_path: Path) -> None:

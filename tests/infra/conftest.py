@@ -3,7 +3,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from tripagent_local.paths import REPO_ROOT
 
 TOOLS_BIN = REPO_ROOT / ".venv-tools" / "bin"

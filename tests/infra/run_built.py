@@ -22,5 +22,8 @@ handler = getattr(importlib.import_module(module_name), handler_name)
 with open(event_path) as fh:
     event = json.load(fh)
 result = handler(event, Context())
-print(json.dumps({"result": result, "paths": [m.__file__ for m in (sys.modules["pydantic"],
-                                                                     sys.modules["tripagent"])]}))
+print(
+    json.dumps(
+        {"result": result, "paths": [m.__file__ for m in (sys.modules["pydantic"], sys.modules["tripagent"])]}
+    )
+)

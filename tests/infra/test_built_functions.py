@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from tripagent_local.paths import REPO_ROOT
 from tripagent_local.stack import LocalStack
 from tripagent_local.template import Template
@@ -28,14 +27,29 @@ def build_dir() -> Path:
     return BUILD
 
 
-def run_built(build: Path, function_id: str, handler: str, event: Path, env: dict[str, str]) -> dict[str, Any]:
+def run_built(
+    build: Path, function_id: str, handler: str, event: Path, env: dict[str, str]
+) -> dict[str, Any]:
     module, name = handler.rsplit(".", 1)
-    pythonpath = [build / function_id, build / "TripagentLayer" / "python", build / "DependenciesLayer" / "python"]
+    pythonpath = [
+        build / function_id,
+        build / "TripagentLayer" / "python",
+        build / "DependenciesLayer" / "python",
+    ]
     result = subprocess.run(
         [sys.executable, "-S", Path(__file__).with_name("run_built.py"), module, name, event],
-        env={**env, "PYTHONPATH": ":".join(map(str, pythonpath)), "POWERTOOLS_TRACE_DISABLED": "true",
-             "POWERTOOLS_METRICS_DISABLED": "true", "PATH": "/usr/bin:/bin"},
-        capture_output=True, text=True, cwd=build / function_id, timeout=60,
+        env={
+            **env,
+            "PYTHONPATH": ":".join(map(str, pythonpath)),
+            "POWERTOOLS_TRACE_DISABLED": "true",
+            "POWERTOOLS_METRICS_DISABLED": "true",
+            "PATH": "/usr/bin:/bin",
+        },
+        capture_output=True,
+        text=True,
+        cwd=build / function_id,
+        timeout=60,
+        check=False,
     )
     assert result.returncode == 0, result.stderr[-3000:]
     output: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])

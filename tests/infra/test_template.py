@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from tripagent.entrypoints.http.catalog import PUBLIC_ROUTES, ROUTER_MODULES
 from tripagent.entrypoints.http.docs import openapi_document
 from tripagent_local.lambdas import load_function_module
@@ -34,7 +33,10 @@ def function_modules(template: Template, tmp_path_factory: pytest.TempPathFactor
 def test_cfn_lint_reports_no_error_or_warning(tools_bin: Path) -> None:
     result = subprocess.run(
         [tools_bin / "cfn-lint", "template.yaml", "valhalla/service.yaml"],
-        cwd=REPO_ROOT, capture_output=True, text=True,
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -43,7 +45,10 @@ def test_cfn_lint_reports_no_error_or_warning(tools_bin: Path) -> None:
 def transformed(tools_bin: Path) -> dict[str, Any]:
     result = subprocess.run(
         [tools_bin / "python", Path(__file__).with_name("transform.py"), "template.yaml"],
-        cwd=REPO_ROOT, capture_output=True, text=True, check=False,
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     output: dict[str, Any] = json.loads(result.stdout)
@@ -92,14 +97,17 @@ def test_every_table_has_recovery_encryption_ttl_and_a_stream(template: Template
 
 
 def test_every_asynchronous_function_has_a_failure_destination(template: Template) -> None:
-    async_ids = {r.function_id for r in template.event_rules()} | {s.function_id for s in template.schedules()}
+    async_ids = {r.function_id for r in template.event_rules()} | {
+        s.function_id for s in template.schedules()
+    }
     specs = template.functions()
     missing = sorted(fid for fid in async_ids if not specs[fid].async_failure)
     assert missing == []
 
 
-def test_every_function_handler_resolves_to_a_callable(function_modules: dict[str, Any],
-                                                       template: Template) -> None:
+def test_every_function_handler_resolves_to_a_callable(
+    function_modules: dict[str, Any], template: Template
+) -> None:
     for fid, spec in template.functions().items():
         assert callable(getattr(function_modules[fid], spec.handler_name)), fid
 
@@ -121,8 +129,9 @@ def _resolver_routes(resolver: Any) -> set[tuple[str, str]]:
     }
 
 
-def test_every_route_has_a_handler_and_every_handler_a_route(function_modules: dict[str, Any],
-                                                            template: Template) -> None:
+def test_every_route_has_a_handler_and_every_handler_a_route(
+    function_modules: dict[str, Any], template: Template
+) -> None:
     expected = _template_routes(template)
     assert set(expected) == set(ROUTER_MODULES), "the catalog lists exactly the HTTP functions"
     for fid, routes in expected.items():
@@ -136,9 +145,7 @@ def test_public_routes_agree_with_the_template(template: Template) -> None:
 def test_the_openapi_document_describes_exactly_the_templates_routes(template: Template) -> None:
     document = openapi_document()
     assert document["openapi"].startswith("3.1")
-    described = {
-        (method.upper(), path) for path, item in document["paths"].items() for method in item
-    }
+    described = {(method.upper(), path) for path, item in document["paths"].items() for method in item}
     assert described == {(r.method, r.path) for r in template.http_routes()}
     for path, item in document["paths"].items():
         for method, operation in item.items():

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import httpx
 import pytest
 from botocore.exceptions import ClientError
-
 from tripagent.adapters.valhalla import ValhallaClient
 from tripagent.errors import RoutingUnavailable
 from tripagent_local.engines import dynamodb_client
@@ -19,9 +19,11 @@ SOLDEU = (42.5766, 1.6684)
 PAS_DE_LA_CASA = (42.5426, 1.7330)
 
 
-def test_the_table_is_created_from_the_templates_own_definition(local_stack: LocalStack, template: Template) -> None:
+def test_the_table_is_created_from_the_templates_own_definition(
+    local_stack: LocalStack, template: Template
+) -> None:
     client = dynamodb_client(local_stack.config.dynamodb_port)
-    (logical_id, definition), = template.table_definitions().items()
+    ((logical_id, definition),) = template.table_definitions().items()
     table = client.describe_table(TableName=local_stack.table_names[logical_id])["Table"]
     assert table["KeySchema"] == definition["create"]["KeySchema"]
     assert {a["AttributeName"] for a in table["AttributeDefinitions"]} == {
@@ -33,9 +35,9 @@ def test_the_table_is_created_from_the_templates_own_definition(local_stack: Loc
     assert ttl["AttributeName"] == "ttl"
 
 
-def _race(client: object, table: str, pk: str, contenders: int, conditional: bool) -> int:
+def _race(client: Any, table: str, pk: str, contenders: int, conditional: bool) -> int:
     def attempt(i: int) -> bool:
-        kwargs = {
+        kwargs: dict[str, Any] = {
             "TableName": table,
             "Key": {"PK": {"S": pk}, "SK": {"S": "META"}},
             "UpdateExpression": "SET version = :next, winner = :who",
@@ -43,15 +45,16 @@ def _race(client: object, table: str, pk: str, contenders: int, conditional: boo
         }
         if conditional:
             kwargs["ConditionExpression"] = "version = :expected"
-            kwargs["ExpressionAttributeValues"][":expected"] = {"N": "1"}  # type: ignore[index]
+            kwargs["ExpressionAttributeValues"][":expected"] = {"N": "1"}
         try:
-            client.update_item(**kwargs)  # type: ignore[attr-defined]
+            client.update_item(**kwargs)
         except ClientError as exc:
-            assert exc.response["Error"]["Code"] == "ConditionalCheckFailedException"
+            if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
+                raise
             return False
         return True
 
-    client.put_item(TableName=table, Item={"PK": {"S": pk}, "SK": {"S": "META"}, "version": {"N": "1"}})  # type: ignore[attr-defined]
+    client.put_item(TableName=table, Item={"PK": {"S": pk}, "SK": {"S": "META"}, "version": {"N": "1"}})
     with ThreadPoolExecutor(max_workers=contenders) as pool:
         return sum(pool.map(attempt, range(contenders)))
 
@@ -73,7 +76,8 @@ def test_valhalla_routes_a_road_bike_between_two_andorran_towns(local_stack: Loc
     client = ValhallaClient(f"http://127.0.0.1:{local_stack.config.valhalla_port}")
     summary = client.route([SANT_JULIA, SOLDEU], options={"bicycle_type": "Road"})
     assert 20 < summary.distance_km < 35  # about 26 km by the CG-1 and CG-2
-    assert summary.duration_s > 0 and summary.shape
+    assert summary.duration_s > 0
+    assert summary.shape
 
 
 def test_the_elevation_tile_is_loaded(local_stack: LocalStack) -> None:
@@ -82,7 +86,8 @@ def test_the_elevation_tile_is_loaded(local_stack: LocalStack) -> None:
         json={"shape": [{"lat": p[0], "lon": p[1]} for p in (PAS_DE_LA_CASA, SANT_JULIA)]},
     )
     high, low = response.json()["height"]
-    assert 2000 < high < 2200 and 850 < low < 1000
+    assert 2000 < high < 2200
+    assert 850 < low < 1000
 
 
 def test_a_stopped_router_is_routing_unavailable() -> None:

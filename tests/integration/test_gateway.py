@@ -10,7 +10,6 @@ from pathlib import Path
 import boto3
 import httpx
 import pytest
-
 from tripagent_local import devauth
 from tripagent_local.engines import free_port
 from tripagent_local.server import BackgroundGateway
@@ -22,7 +21,9 @@ FIXTURE = Path(__file__).parents[1] / "fixtures" / "stack" / "template.yaml"
 @pytest.fixture(scope="module")
 def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, LocalStack]]:
     state = tmp_path_factory.mktemp("state")
-    stack = LocalStack(StackConfig(port=free_port(), template_path=FIXTURE, state_dir=state, start_engines=False))
+    stack = LocalStack(
+        StackConfig(port=free_port(), template_path=FIXTURE, state_dir=state, start_engines=False)
+    )
     stack.bus.backoff_s = 0.01
     stack.start()
     try:
@@ -38,17 +39,23 @@ def auth(stack: LocalStack, user: str = "alice", **claims: object) -> dict[str, 
 
 def test_a_request_becomes_an_http_api_v2_event_with_claims(gateway: tuple[str, LocalStack]) -> None:
     url, stack = gateway
-    response = httpx.post(f"{url}/echo/Ordino?x=1&x=2&y=", json={"a": 1},
-                          headers={**auth(stack, groups=["a", "b"]), "Cookie": "c1=1; c2=2"})
+    response = httpx.post(
+        f"{url}/echo/Ordino?x=1&x=2&y=",
+        json={"a": 1},
+        headers={**auth(stack, groups=["a", "b"]), "Cookie": "c1=1; c2=2"},
+    )
     assert response.status_code == 200
     event = response.json()
-    assert event["version"] == "2.0" and event["routeKey"] == "POST /echo/{name}"
+    assert event["version"] == "2.0"
+    assert event["routeKey"] == "POST /echo/{name}"
     assert event["pathParameters"] == {"name": "Ordino"}
     assert event["queryStringParameters"] == {"x": "1,2", "y": ""}
     assert event["cookies"] == ["c1=1", "c2=2"]
     assert json.loads(event["body"]) == {"a": 1}
     claims = event["requestContext"]["authorizer"]["jwt"]["claims"]
-    assert claims["sub"] == "alice" and claims["groups"] == "[a b]" and claims["aud"] == devauth.AUDIENCE
+    assert claims["sub"] == "alice"
+    assert claims["groups"] == "[a b]"
+    assert claims["aud"] == devauth.AUDIENCE
     assert event["requestContext"]["http"]["method"] == "POST"
 
 
@@ -56,8 +63,9 @@ def test_a_request_becomes_an_http_api_v2_event_with_claims(gateway: tuple[str, 
     "headers",
     [{}, {"Authorization": "Bearer nope"}, {"Authorization": "Basic YWxpY2U6eA=="}],
 )
-def test_the_authorizer_refuses_before_any_handler_runs(gateway: tuple[str, LocalStack],
-                                                         headers: dict[str, str]) -> None:
+def test_the_authorizer_refuses_before_any_handler_runs(
+    gateway: tuple[str, LocalStack], headers: dict[str, str]
+) -> None:
     url, _ = gateway
     response = httpx.post(f"{url}/echo/x", json={}, headers=headers)
     assert response.status_code == 401
@@ -87,13 +95,15 @@ def test_a_function_past_its_timeout_is_503_and_a_crash_is_500(gateway: tuple[st
     url, _ = gateway
     assert httpx.get(f"{url}/slow", timeout=10).status_code == 503
     crash = httpx.get(f"{url}/crash")
-    assert crash.status_code == 500 and crash.json() == {"message": "Internal Server Error"}
+    assert crash.status_code == 500
+    assert crash.json() == {"message": "Internal Server Error"}
 
 
 def test_cors_preflight_and_headers_follow_the_template(gateway: tuple[str, LocalStack]) -> None:
     url, _ = gateway
-    preflight = httpx.options(f"{url}/echo/x", headers={"Origin": "https://app.example",
-                                                         "Access-Control-Request-Method": "POST"})
+    preflight = httpx.options(
+        f"{url}/echo/x", headers={"Origin": "https://app.example", "Access-Control-Request-Method": "POST"}
+    )
     assert preflight.status_code == 204
     assert preflight.headers["access-control-allow-origin"] == "https://app.example"
     assert "POST" in preflight.headers["access-control-allow-methods"]
@@ -117,11 +127,15 @@ def test_a_streaming_function_reaches_the_client_chunk_by_chunk(gateway: tuple[s
     assert arrivals[-1][0] - arrivals[0][0] > 1.0
 
 
-def test_an_event_put_through_boto3_reaches_the_function_its_rule_names(gateway: tuple[str, LocalStack]) -> None:
+def test_an_event_put_through_boto3_reaches_the_function_its_rule_names(
+    gateway: tuple[str, LocalStack],
+) -> None:
     url, stack = gateway
     consumer = stack.functions.module("ConsumerFunction")
     consumer.received.clear()
-    response = httpx.post(f"{url}/publish", content=json.dumps({"op": "stop.add", "n": 1}), headers=auth(stack))
+    response = httpx.post(
+        f"{url}/publish", content=json.dumps({"op": "stop.add", "n": 1}), headers=auth(stack)
+    )
     assert response.status_code == 202
     event_id = response.text
     assert stack.bus.wait_idle()
@@ -133,11 +147,19 @@ def test_an_event_the_rule_does_not_match_reaches_nobody(gateway: tuple[str, Loc
     url, stack = gateway
     consumer = stack.functions.module("ConsumerFunction")
     consumer.received.clear()
-    client = boto3.client("events", endpoint_url=url, region_name="eu-west-1",
-                          aws_access_key_id="x", aws_secret_access_key="x")
-    result = client.put_events(Entries=[{"Source": "fixture.trips", "DetailType": "Op",
-                                         "Detail": json.dumps({"op": "expense.add"}),
-                                         "EventBusName": "tripagent-local-bus"}])
+    client = boto3.client(
+        "events", endpoint_url=url, region_name="eu-west-1", aws_access_key_id="x", aws_secret_access_key="x"
+    )
+    result = client.put_events(
+        Entries=[
+            {
+                "Source": "fixture.trips",
+                "DetailType": "Op",
+                "Detail": json.dumps({"op": "expense.add"}),
+                "EventBusName": "tripagent-local-bus",
+            }
+        ]
+    )
     assert result["FailedEntryCount"] == 0
     assert stack.bus.wait_idle()
     assert consumer.received == []
@@ -145,12 +167,21 @@ def test_an_event_the_rule_does_not_match_reaches_nobody(gateway: tuple[str, Loc
 
 def test_a_failing_consumer_ends_in_the_visible_dead_letter_log(gateway: tuple[str, LocalStack]) -> None:
     url, stack = gateway
-    client = boto3.client("events", endpoint_url=url, region_name="eu-west-1",
-                          aws_access_key_id="x", aws_secret_access_key="x")
-    result = client.put_events(Entries=[{"Source": "fixture.trips", "DetailType": "Op",
-                                         "Detail": json.dumps({"op": "stop.move", "fail": True}),
-                                         "EventBusName": "tripagent-local-bus"}])
+    client = boto3.client(
+        "events", endpoint_url=url, region_name="eu-west-1", aws_access_key_id="x", aws_secret_access_key="x"
+    )
+    result = client.put_events(
+        Entries=[
+            {
+                "Source": "fixture.trips",
+                "DetailType": "Op",
+                "Detail": json.dumps({"op": "stop.move", "fail": True}),
+                "EventBusName": "tripagent-local-bus",
+            }
+        ]
+    )
     assert stack.bus.wait_idle()
     dead = httpx.get(f"{url}/_local/dead-letters").json()["deadLetters"]
     assert [d["eventId"] for d in dead] == [result["Entries"][0]["EventId"]]
-    assert dead[0]["attempts"] == 3 and "asked to fail" in dead[0]["error"]
+    assert dead[0]["attempts"] == 3
+    assert "asked to fail" in dead[0]["error"]

@@ -10,7 +10,6 @@ from typing import Any
 import jwt
 import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
-
 from tripagent.auth import TokenVerifier
 from tripagent.errors import Unauthorized
 
@@ -54,10 +53,25 @@ def test_a_valid_token_yields_its_claims() -> None:
         ("no subject", lambda: token(sub=None)),
         ("signed by another key", lambda: token(key=OTHER_KEY)),
         ("unknown key id", lambda: token(kid="k2")),
-        ("tampered payload", lambda: ".".join([token().split(".")[0], b64({"sub": "mallory", "iss": ISSUER,
-                                               "aud": AUDIENCE, "exp": 9999999999}), token().split(".")[2]])),
-        ("alg none", lambda: b64({"alg": "none", "kid": "k1"}) + "." + b64({"sub": "alice", "iss": ISSUER,
-                                  "aud": AUDIENCE, "exp": 9999999999}) + "."),
+        (
+            "tampered payload",
+            lambda: ".".join(
+                [
+                    token().split(".")[0],
+                    b64({"sub": "mallory", "iss": ISSUER, "aud": AUDIENCE, "exp": 9999999999}),
+                    token().split(".")[2],
+                ]
+            ),
+        ),
+        (
+            "alg none",
+            lambda: (
+                b64({"alg": "none", "kid": "k1"})
+                + "."
+                + b64({"sub": "alice", "iss": ISSUER, "aud": AUDIENCE, "exp": 9999999999})
+                + "."
+            ),
+        ),
         ("garbage", lambda: "not-a-token"),
     ],
 )

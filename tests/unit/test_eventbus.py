@@ -8,21 +8,30 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from tripagent_local.eventbus import LocalEventBus, LocalRule, PutEventsError
 
-PATTERN = {"source": ["tripagent.trips"], "detail-type": ["TripOperationCommitted"],
-           "detail": {"op": [{"prefix": "stop."}]}}
+PATTERN = {
+    "source": ["tripagent.trips"],
+    "detail-type": ["TripOperationCommitted"],
+    "detail": {"op": [{"prefix": "stop."}]},
+}
 
 
 def entry(op: str = "stop.add", bus: str = "app-bus", **extra: Any) -> dict[str, Any]:
-    return {"Source": "tripagent.trips", "DetailType": "TripOperationCommitted",
-            "Detail": json.dumps({"op": op, "tripId": "t1"}), "EventBusName": bus, **extra}
+    return {
+        "Source": "tripagent.trips",
+        "DetailType": "TripOperationCommitted",
+        "Detail": json.dumps({"op": op, "tripId": "t1"}),
+        "EventBusName": bus,
+        **extra,
+    }
 
 
 def make_bus(tmp_path: Path, invoke: Any, attempts: int = 3) -> LocalEventBus:
     rules = [LocalRule("Reviewer.Ops", "ReviewerFunction", "app-bus", PATTERN)]
-    return LocalEventBus({"app-bus"}, rules, invoke, tmp_path / "dead.jsonl", attempts=attempts, backoff_s=0.01)
+    return LocalEventBus(
+        {"app-bus"}, rules, invoke, tmp_path / "dead.jsonl", attempts=attempts, backoff_s=0.01
+    )
 
 
 def test_a_matching_event_is_delivered_with_the_eventbridge_envelope(tmp_path: Path) -> None:
@@ -31,16 +40,19 @@ def test_a_matching_event_is_delivered_with_the_eventbridge_envelope(tmp_path: P
     result = bus.put_events([entry()])
     assert result["FailedEntryCount"] == 0
     assert bus.wait_idle()
-    (function_id, event), = received
+    ((function_id, event),) = received
     assert function_id == "ReviewerFunction"
     assert event["id"] == result["Entries"][0]["EventId"]
-    assert event["detail-type"] == "TripOperationCommitted" and event["source"] == "tripagent.trips"
+    assert event["detail-type"] == "TripOperationCommitted"
+    assert event["source"] == "tripagent.trips"
     assert event["detail"] == {"op": "stop.add", "tripId": "t1"}
     assert {"version", "account", "time", "region", "resources"} <= set(event)
 
 
 @pytest.mark.parametrize("changed", [{"op": "expense.add"}, {"bus": "default"}])
-def test_events_that_do_not_match_the_rule_or_bus_are_not_delivered(tmp_path: Path, changed: dict[str, str]) -> None:
+def test_events_that_do_not_match_the_rule_or_bus_are_not_delivered(
+    tmp_path: Path, changed: dict[str, str]
+) -> None:
     received: list[Any] = []
     bus = make_bus(tmp_path, lambda *a: received.append(a))
     bus.put_events([entry(**changed)])
@@ -69,7 +81,9 @@ def test_a_failing_target_is_retried_then_dead_lettered(tmp_path: Path) -> None:
     assert bus.wait_idle()
     assert len(calls) == 3
     (dead,) = bus.dead_letters
-    assert dead["status"] == "failed" and dead["attempts"] == 3 and "target broke" in dead["error"]
+    assert dead["status"] == "failed"
+    assert dead["attempts"] == 3
+    assert "target broke" in dead["error"]
     logged = [json.loads(line) for line in (tmp_path / "dead.jsonl").read_text().splitlines()]
     assert logged[0]["eventId"] == dead["eventId"]
 
@@ -91,7 +105,9 @@ def test_a_target_that_recovers_is_delivered_once(tmp_path: Path) -> None:
 
 def test_invalid_entries_are_reported_per_entry(tmp_path: Path) -> None:
     bus = make_bus(tmp_path, lambda *a: None)
-    result = bus.put_events([entry(), {"Source": "x", "DetailType": "y", "Detail": "{not json"}, entry(bus="nope")])
+    result = bus.put_events(
+        [entry(), {"Source": "x", "DetailType": "y", "Detail": "{not json"}, entry(bus="nope")]
+    )
     assert result["FailedEntryCount"] == 2
     assert "EventId" in result["Entries"][0]
     assert result["Entries"][1]["ErrorCode"] == "MalformedDetail"

@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from pydantic import BaseModel, Field
-
-from tests.fixtures.events import FakeLambdaContext, http_event
 from tripagent.entrypoints.http.api import build_resolver, current_caller
 from tripagent.errors import Forbidden, RateLimited
+
+from tests.fixtures.events import FakeLambdaContext, http_event
 
 router = Router()
 
@@ -64,18 +64,23 @@ def test_a_schema_violation_is_422_with_details_that_do_not_echo_the_input() -> 
     assert status == 422
     assert body["error"] == "validation_error"
     locations = {tuple(d["loc"]) for d in body["details"]}
-    assert ("body", "name") in locations and ("body", "count") in locations
+    assert ("body", "name") in locations
+    assert ("body", "count") in locations
     assert "sk-secret-value" not in json.dumps(body)
 
 
 def test_typed_errors_map_to_their_status_and_code() -> None:
     status, body, _ = call(http_event("GET", "/forbidden"))
-    assert (status, body) == (403, {"error": "forbidden", "message": "Viewers cannot do that.", "details": []})
+    assert (status, body) == (
+        403,
+        {"error": "forbidden", "message": "Viewers cannot do that.", "details": []},
+    )
 
 
 def test_rate_limited_carries_retry_after() -> None:
     status, body, headers = call(http_event("GET", "/limited"))
-    assert status == 429 and body["error"] == "rate_limited"
+    assert status == 429
+    assert body["error"] == "rate_limited"
     assert headers["Retry-After"] == "7"
 
 

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import pytest
-
 from tripagent.errors import ConfigurationError
 from tripagent.settings import HealthSettings, TableSettings
 
@@ -24,7 +23,12 @@ def test_an_empty_variable_counts_as_missing() -> None:
 
 
 def test_an_invalid_value_is_named_with_the_reason() -> None:
-    env = {"TABLE_NAME": "trips", "EVENT_BUS_NAME": "bus", "VALHALLA_URL": "http://v", "VALHALLA_TIMEOUT_S": "-1"}
+    env = {
+        "TABLE_NAME": "trips",
+        "EVENT_BUS_NAME": "bus",
+        "VALHALLA_URL": "http://v",
+        "VALHALLA_TIMEOUT_S": "-1",
+    }
     with pytest.raises(ConfigurationError, match=r"VALHALLA_TIMEOUT_S: Input should be greater than 0"):
         HealthSettings.from_env(env)
 

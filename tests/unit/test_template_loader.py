@@ -31,5 +31,6 @@ def test_the_table_definition_comes_from_the_template(template: Template) -> Non
 
 def test_routes_carry_their_function_and_auth(template: Template) -> None:
     routes = {r.route_key: r for r in template.http_routes()}
-    assert routes["GET /health"].public and routes["GET /health"].function_id == "HealthFunction"
+    assert routes["GET /health"].public
+    assert routes["GET /health"].function_id == "HealthFunction"
     assert not routes["GET /me"].public

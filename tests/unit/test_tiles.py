@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import numpy as np
-
 from tripagent_local.tiles import SRTM1_SIZE, SRTM_VOID, resample_srtm3_to_srtm1
 
 
@@ -9,8 +8,13 @@ def test_resampling_keeps_the_grid_corners_and_interpolates_between_samples() ->
     src = (np.arange(1201 * 1201).reshape(1201, 1201) % 3000).astype(">i2")
     out = np.frombuffer(resample_srtm3_to_srtm1(src.tobytes()), dtype=">i2").reshape(SRTM1_SIZE, SRTM1_SIZE)
     assert out.shape == (3601, 3601)
-    for (r, c), (sr, sc) in {(0, 0): (0, 0), (0, 3600): (0, 1200), (3600, 0): (1200, 0), (3600, 3600): (1200, 1200),
-                             (3, 6): (1, 2)}.items():
+    for (r, c), (sr, sc) in {
+        (0, 0): (0, 0),
+        (0, 3600): (0, 1200),
+        (3600, 0): (1200, 0),
+        (3600, 3600): (1200, 1200),
+        (3, 6): (1, 2),
+    }.items():
         assert out[r, c] == src[sr, sc]
     # one third of the way between two source samples along a row
     assert out[0, 1] == round(src[0, 0] + (src[0, 1] - src[0, 0]) / 3)
@@ -21,4 +25,5 @@ def test_voids_stay_voids_instead_of_bending_the_terrain() -> None:
     src[600, 600] = SRTM_VOID
     out = np.frombuffer(resample_srtm3_to_srtm1(src.tobytes()), dtype=">i2").reshape(SRTM1_SIZE, SRTM1_SIZE)
     assert out[1800, 1800] == SRTM_VOID
-    assert out.min() in (SRTM_VOID,) and (out[out != SRTM_VOID] == 1000).all()
+    assert out.min() in (SRTM_VOID,)
+    assert (out[out != SRTM_VOID] == 1000).all()

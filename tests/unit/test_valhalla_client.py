@@ -3,7 +3,6 @@ from __future__ import annotations
 import httpx
 import pytest
 import respx
-
 from tripagent.adapters.valhalla import ValhallaClient
 from tripagent.errors import NoRoute, RoutingUnavailable
 
@@ -26,7 +25,9 @@ def test_route_sends_bicycle_costing_and_parses_the_summary() -> None:
 @respx.mock
 def test_no_path_is_no_route() -> None:
     respx.post(f"{BASE}/route").mock(
-        return_value=httpx.Response(400, json={"error_code": 442, "error": "No path could be found for input"})
+        return_value=httpx.Response(
+            400, json={"error_code": 442, "error": "No path could be found for input"}
+        )
     )
     with pytest.raises(NoRoute):
         ValhallaClient(BASE).route([(0, 0), (1, 1)])
@@ -38,7 +39,9 @@ def test_no_path_is_no_route() -> None:
     [httpx.Response(502, text="bad gateway"), httpx.ConnectError("refused"), httpx.ReadTimeout("slow")],
 )
 def test_an_unreachable_or_failing_service_is_routing_unavailable(outcome: object) -> None:
-    respx.post(f"{BASE}/route").mock(side_effect=[outcome] * 3 if isinstance(outcome, Exception) else None,
-                                     return_value=outcome if isinstance(outcome, httpx.Response) else None)
+    respx.post(f"{BASE}/route").mock(
+        side_effect=[outcome] * 3 if isinstance(outcome, Exception) else None,
+        return_value=outcome if isinstance(outcome, httpx.Response) else None,
+    )
     with pytest.raises(RoutingUnavailable):
         ValhallaClient(BASE, timeout_s=0.1).route([(0, 0), (1, 1)])

@@ -28,8 +28,9 @@ class TableProbe:
     def check(self) -> ProbeResult:
         started = time.perf_counter()
         status = self.client.describe_table(TableName=self.table_name)["Table"].get("TableStatus", "")
-        state = "ok" if status == "ACTIVE" else "down"
-        return ProbeResult(state, _ms(started), f"table {self.table_name} {status}")
+        if status != "ACTIVE":
+            return ProbeResult("down", _ms(started), f"table {self.table_name} {status}")
+        return ProbeResult("ok", _ms(started), f"table {self.table_name} {status}")
 
 
 @dataclass

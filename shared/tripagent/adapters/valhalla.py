@@ -44,7 +44,11 @@ class ValhallaClient:
         return payload
 
     def route(
-        self, points: list[tuple[float, float]], *, costing: str = "bicycle", options: dict[str, Any] | None = None
+        self,
+        points: list[tuple[float, float]],
+        *,
+        costing: str = "bicycle",
+        options: dict[str, Any] | None = None,
     ) -> RouteSummary:
         body: dict[str, Any] = {
             "locations": [{"lat": lat, "lon": lon} for lat, lon in points],

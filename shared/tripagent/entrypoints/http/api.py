@@ -91,8 +91,8 @@ class Caller:
 
 
 def current_caller(router: Router | APIGatewayHttpResolver) -> Caller:
-    event = router.current_event
-    authorizer = event.get("requestContext", {}).get("authorizer") or {}
+    event: dict[str, Any] = router.current_event.raw_event
+    authorizer = (event.get("requestContext") or {}).get("authorizer") or {}
     claims = (authorizer.get("jwt") or {}).get("claims") or {}
     sub = claims.get("sub")
     if not isinstance(sub, str) or not sub:

@@ -11,6 +11,8 @@ from pydantic import BaseModel
 from tripagent.entrypoints.http.api import JSON
 
 router = Router()
+
+
 class EngineState(BaseModel):
     state: Literal["ok", "down"]
     latencyMs: float
@@ -28,7 +30,7 @@ class HealthResponse(BaseModel):
     tags=["system"],
     responses={200: {"description": "All engines up"}, 503: {"description": "At least one engine down"}},
 )
-def get_health() -> Response[HealthResponse]:
+def get_health() -> Response[HealthResponse]:  # the model documents the body; Response sets the status
     from tripagent.application.health import check_health
     from tripagent.bootstrap import health_probes
 
@@ -43,6 +45,6 @@ def get_health() -> Response[HealthResponse]:
     return Response(
         status_code=200 if report.healthy else 503,
         content_type=JSON,
-        body=body.model_dump(),
+        body=body,
         headers={"Cache-Control": "no-store"},
     )
