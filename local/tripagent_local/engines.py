@@ -105,6 +105,16 @@ def dynamodb_client(port: int) -> Any:
     )
 
 
+def dynamodb_streams_client(port: int) -> Any:
+    return boto3.client(
+        "dynamodbstreams",
+        endpoint_url=f"http://127.0.0.1:{port}",
+        region_name="eu-west-1",
+        aws_access_key_id="local",
+        aws_secret_access_key="local",
+    )
+
+
 def ensure_tables(client: Any, template: Template, names: dict[str, str]) -> None:
     """Create every table of the template under its local name, from the template's own definition."""
     existing = set(client.list_tables()["TableNames"])

@@ -61,6 +61,7 @@ class LocalEventBus:
         self.backoff_s = backoff_s
         self.deliveries: list[dict[str, Any]] = []
         self.dead_letters: list[dict[str, Any]] = []
+        self.events: list[dict[str, Any]] = []  # every event accepted, on any bus, for inspection
         self._lock = threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="eventbus")
         self._pending: set[Future[None]] = set()
@@ -120,6 +121,8 @@ class LocalEventBus:
     # ------------------------------------------------------------------ delivery
     def publish(self, bus: str, event: dict[str, Any]) -> list[str]:
         """Schedule delivery of ``event`` to every matching rule's function; return those functions."""
+        with self._lock:
+            self.events.append({"bus": bus, **event})
         targets = [r for r in self.rules if r.bus_name == bus and r.matches(event)]
         for rule in targets:
             future = self._pool.submit(self._deliver, rule, event)

@@ -142,6 +142,7 @@ class Gateway:
         return {
             ("GET", "/docs"): self.docs,
             ("GET", "/.well-known/jwks.json"): self.jwks,
+            ("GET", "/_local/events"): self.events,
             ("GET", "/_local/deliveries"): self.deliveries,
             ("GET", "/_local/dead-letters"): self.dead_letters,
         } | {("GET", f"/docs/{name}"): self.swagger_asset for name in _SWAGGER_ASSETS}
@@ -149,11 +150,15 @@ class Gateway:
     async def jwks(self, _: Request) -> Response:
         return JSONResponse(devauth.jwks(self.stack.config.state_dir))
 
+    async def events(self, _: Request) -> Response:
+        return JSONResponse({"events": self.stack.bus.events})
+
     async def deliveries(self, _: Request) -> Response:
         return JSONResponse({"deliveries": self.stack.bus.deliveries})
 
     async def dead_letters(self, _: Request) -> Response:
-        return JSONResponse({"deadLetters": self.stack.bus.dead_letters})
+        streams = [d for poller in self.stack.stream_pollers for d in poller.dead_letters]
+        return JSONResponse({"deadLetters": self.stack.bus.dead_letters + streams})
 
     async def docs(self, _: Request) -> Response:
         return HTMLResponse(_SWAGGER_PAGE)

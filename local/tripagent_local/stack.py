@@ -11,6 +11,7 @@ from tripagent_local import devauth, engines, tiles
 from tripagent_local.eventbus import LocalEventBus, LocalRule
 from tripagent_local.lambdas import ACCOUNT, REGION, FunctionRegistry, apply_environment, restore_environment
 from tripagent_local.paths import STATE_DIR, TEMPLATE
+from tripagent_local.streams import StreamPoller
 from tripagent_local.template import ResolveContext, Template
 
 STACK_NAME = "tripagent-local"
@@ -60,6 +61,7 @@ class LocalStack:
         )
         self.verifier = devauth.verifier(config.state_dir)
         self._previous_env: dict[str, str | None] = {}
+        self.stream_pollers: list[StreamPoller] = []
 
     # ------------------------------------------------------------------ wiring from the template
     def _parameters(self) -> dict[str, Any]:
@@ -147,11 +149,30 @@ class LocalStack:
                 engines.dynamodb_client(self.config.dynamodb_port), self.template, self.table_names
             )
             self.processes.append(engines.start_valhalla(config_path, self.config.valhalla_port, log_dir))
+            self._start_stream_pollers()
         except BaseException:
             self.stop()
             raise
 
+    def _start_stream_pollers(self) -> None:
+        db = engines.dynamodb_client(self.config.dynamodb_port)
+        streams = engines.dynamodb_streams_client(self.config.dynamodb_port)
+        for source in self.template.stream_sources():
+            table = db.describe_table(TableName=self.table_names[source.table_id])["Table"]
+            poller = StreamPoller(
+                streams,
+                table["LatestStreamArn"],
+                source,
+                self.functions.invoke,
+                self.config.state_dir / "dead-letters.jsonl",
+            )
+            poller.start()
+            self.stream_pollers.append(poller)
+
     def stop(self) -> None:
+        for poller in self.stream_pollers:
+            poller.stop()
+        self.stream_pollers.clear()
         self.bus.shutdown()
         for proc in reversed(self.processes):
             proc.stop()

@@ -7,6 +7,7 @@ template uses (Ref, Fn::GetAtt, Fn::If, Fn::Equals, Fn::Sub, Fn::Join).
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,6 +69,20 @@ class EventRule:
 
 
 @dataclass(frozen=True)
+class StreamSource:
+    """A DynamoDB stream event source: which table's stream feeds which function, and how."""
+
+    function_id: str
+    name: str
+    table_id: str
+    batch_size: int
+    filters: list[dict[str, Any]]
+    max_retries: int
+    report_batch_item_failures: bool
+    on_failure: bool
+
+
+@dataclass(frozen=True)
 class Schedule:
     function_id: str
     name: str
@@ -109,13 +124,22 @@ class Template:
             env = dict(self.globals.get("Environment", {}).get("Variables", {}))
             env.update(props.get("Environment", {}).get("Variables", {}))
             event_config = props.get("EventInvokeConfig", {}).get("DestinationConfig", {})
+            stream_events = [
+                e for e in (props.get("Events") or {}).values() if e.get("Type") in ("DynamoDB", "Kinesis")
+            ]
+            streams_have_destination = bool(stream_events) and all(
+                (e.get("Properties", {}).get("DestinationConfig") or {}).get("OnFailure")
+                for e in stream_events
+            )
             out[logical_id] = FunctionSpec(
                 logical_id=logical_id,
                 code_uri=props["CodeUri"],
                 handler=props.get("Handler", self.globals.get("Handler", "app.handler")),
                 environment=env,
                 timeout=int(props.get("Timeout", self.globals.get("Timeout", 3))),
-                async_failure=bool(props.get("DeadLetterQueue") or event_config.get("OnFailure")),
+                async_failure=bool(
+                    props.get("DeadLetterQueue") or event_config.get("OnFailure") or streams_have_destination
+                ),
             )
         return out
 
@@ -143,6 +167,32 @@ class Template:
             EventRule(fid, name, props.get("Pattern", {}), props.get("EventBusName"))
             for fid, name, props in self._events("EventBridgeRule")
         ]
+
+    def stream_sources(self) -> list[StreamSource]:
+        sources = []
+        for fid, name, props in self._events("DynamoDB"):
+            stream = props["Stream"]
+            if not (isinstance(stream, dict) and "Fn::GetAtt" in stream):
+                raise ValueError(
+                    f"{fid}.{name}: the local stack follows streams given as !GetAtt Table.StreamArn"
+                )
+            filters = [
+                json.loads(f["Pattern"]) for f in (props.get("FilterCriteria") or {}).get("Filters", [])
+            ]
+            sources.append(
+                StreamSource(
+                    function_id=fid,
+                    name=name,
+                    table_id=stream["Fn::GetAtt"][0],
+                    batch_size=int(props.get("BatchSize", 100)),
+                    filters=filters,
+                    max_retries=int(props.get("MaximumRetryAttempts", -1)),
+                    report_batch_item_failures="ReportBatchItemFailures"
+                    in (props.get("FunctionResponseTypes") or []),
+                    on_failure=bool((props.get("DestinationConfig") or {}).get("OnFailure")),
+                )
+            )
+        return sources
 
     def schedules(self) -> list[Schedule]:
         out = [

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
 from tripagent.ports import HealthProbe
+
+if TYPE_CHECKING:
+    from tripagent.application.ports import EventPublisher
+    from tripagent.application.trips import TripWorkspace
 
 
 @cache
@@ -24,3 +29,26 @@ def health_probes() -> tuple[HealthProbe, ...]:
             [(lat, lon) for lat, lon in points],
         ),
     )
+
+
+@cache
+def trip_workspace() -> TripWorkspace:
+    from tripagent.adapters.aws import dynamodb_client
+    from tripagent.adapters.dynamodb.trips import DynamoTripRepository
+    from tripagent.adapters.system import SystemClock, new_id
+    from tripagent.application.trips import TripWorkspace
+    from tripagent.settings import table_settings
+
+    s = table_settings()
+    repository = DynamoTripRepository(dynamodb_client(s.region, s.dynamodb_endpoint_url), s.table_name)
+    return TripWorkspace(trips=repository, clock=SystemClock(), new_id=new_id)
+
+
+@cache
+def event_publisher() -> EventPublisher:
+    from tripagent.adapters.aws import events_client
+    from tripagent.adapters.eventbridge import EventBridgePublisher
+    from tripagent.settings import bus_settings
+
+    s = bus_settings()
+    return EventBridgePublisher(events_client(s.region, s.events_endpoint_url), s.event_bus_name)

@@ -76,3 +76,14 @@ class RoutingUnavailable(AppError):
 
 class NoRoute(AppError):
     code, status = "no_route", 422
+
+
+class VersionConflict(AppError):
+    code, status = "version_conflict", 409
+
+    def __init__(self, current_version: int) -> None:
+        super().__init__(
+            f"The trip has changed: it is at version {current_version}. Reload it and try again.",
+            extra={"currentVersion": current_version},
+        )
+        self.current_version = current_version

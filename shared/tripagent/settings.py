@@ -48,8 +48,11 @@ class TableSettings(AwsSettings):
     table_name: str = Field(alias="TABLE_NAME", min_length=3)
 
 
-class HealthSettings(TableSettings):
+class BusSettings(AwsSettings):
     event_bus_name: str = Field(alias="EVENT_BUS_NAME", min_length=1)
+
+
+class HealthSettings(TableSettings, BusSettings):
     valhalla_url: str = Field(alias="VALHALLA_URL", min_length=1)
     valhalla_timeout_s: float = Field(5.0, alias="VALHALLA_TIMEOUT_S", gt=0)
     # Two points the routing data must connect: Andorra la Vella → Canillo by default.
@@ -59,3 +62,13 @@ class HealthSettings(TableSettings):
 @cache
 def health_settings() -> HealthSettings:
     return HealthSettings.from_env()
+
+
+@cache
+def table_settings() -> TableSettings:
+    return TableSettings.from_env()
+
+
+@cache
+def bus_settings() -> BusSettings:
+    return BusSettings.from_env()

@@ -89,3 +89,18 @@ def test_built_openapi_function_serves_the_document(built_results: dict[str, dic
     result = built_results["OpenApiFunction"]["result"]
     assert result["statusCode"] == 200
     assert json.loads(result["body"])["openapi"] == "3.1.0"
+
+
+def test_built_trips_function_lists_the_callers_trips(built_results: dict[str, dict[str, Any]]) -> None:
+    result = built_results["TripsFunction"]["result"]
+    assert result["statusCode"] == 200, result
+    assert "trips" in json.loads(result["body"])
+
+
+def test_built_outbox_relay_puts_the_event_on_the_bus(
+    built_results: dict[str, dict[str, Any]], local_stack: LocalStack
+) -> None:
+    assert built_results["OutboxRelayFunction"]["result"] == {"batchItemFailures": []}
+    relayed = [e for e in local_stack.bus.events if e["detail"].get("operationId") == "op_sample0000000000000001"]
+    assert [e["detail-type"] for e in relayed] == ["TripOperationCommitted"]
+    assert relayed[0]["source"] == "tripagent.trips"

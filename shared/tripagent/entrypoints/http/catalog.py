@@ -15,6 +15,7 @@ ROUTER_MODULES: dict[str, str] = {
     "HealthFunction": "tripagent.entrypoints.http.health",
     "MeFunction": "tripagent.entrypoints.http.me",
     "OpenApiFunction": "tripagent.entrypoints.http.docs",
+    "TripsFunction": "tripagent.entrypoints.http.trips",
 }
 
 # Routes served without the JWT authorizer (``Auth: Authorizer: NONE`` in template.yaml).

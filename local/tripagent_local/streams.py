@@ -1,0 +1,154 @@
+"""DynamoDB stream event sources, locally: tail DynamoDB Local's stream of a table and invoke the
+function the template names, as Lambda's event source mapping would.
+
+Records are shaped as Lambda delivers them (``{"Records": [...]}`` with ``eventSourceARN``), filtered by
+the mapping's ``FilterCriteria`` (the EventBridge pattern language, matched with moto's implementation),
+delivered in order per shard in batches of ``BatchSize``. A failed batch is retried; with
+``ReportBatchItemFailures`` only from the first failed record on. After the retries the records go to
+the dead-letter log, as the on-failure destination would receive them.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from moto.events.models import EventPattern
+
+from tripagent_local.lambdas import REGION
+from tripagent_local.template import StreamSource
+
+LOCAL_MAX_RETRIES = 3  # keep a poisoned record from blocking the shard for long on a laptop
+
+
+class StreamPoller:
+    def __init__(
+        self,
+        streams_client: Any,
+        stream_arn: str,
+        source: StreamSource,
+        invoke: Callable[[str, dict[str, Any]], Any],
+        dead_letter_path: Path,
+        *,
+        poll_s: float = 0.1,
+        backoff_s: float = 0.2,
+    ) -> None:
+        self._client = streams_client
+        self.stream_arn = stream_arn
+        self.source = source
+        self._invoke = invoke
+        self._dead_letter_path = dead_letter_path
+        self._poll_s = poll_s
+        self._backoff_s = backoff_s
+        self._patterns = [EventPattern.load(json.dumps(f)) for f in source.filters]
+        self._iterators: dict[str, str | None] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"stream-{source.function_id}", daemon=True)
+        self.delivered = 0
+        self.dead_letters: list[dict[str, Any]] = []
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
+
+    # ------------------------------------------------------------------ polling
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                busy = self._poll_once()
+            except Exception:
+                traceback.print_exc()
+                busy = False
+            if not busy:
+                self._stop.wait(self._poll_s)
+
+    def _refresh_shards(self) -> None:
+        shards = self._client.describe_stream(StreamArn=self.stream_arn)["StreamDescription"]["Shards"]
+        for shard in shards:
+            shard_id = shard["ShardId"]
+            if shard_id not in self._iterators:
+                self._iterators[shard_id] = self._client.get_shard_iterator(
+                    StreamArn=self.stream_arn, ShardId=shard_id, ShardIteratorType="TRIM_HORIZON"
+                )["ShardIterator"]
+
+    def _poll_once(self) -> bool:
+        self._refresh_shards()
+        busy = False
+        for shard_id, iterator in list(self._iterators.items()):
+            if iterator is None:
+                continue  # a closed shard, read to its end
+            response = self._client.get_records(ShardIterator=iterator, Limit=1000)
+            self._iterators[shard_id] = response.get("NextShardIterator")
+            records = [self._lambda_record(r) for r in response.get("Records", [])]
+            records = [r for r in records if self._matches(r)]
+            for start in range(0, len(records), self.source.batch_size):
+                self._deliver(records[start : start + self.source.batch_size])
+            busy = busy or bool(records)
+        return busy
+
+    def _matches(self, record: dict[str, Any]) -> bool:
+        return not self._patterns or any(p.matches_event(record) for p in self._patterns)  # type: ignore[arg-type]
+
+    def _lambda_record(self, raw: dict[str, Any]) -> dict[str, Any]:
+        record: dict[str, Any] = json.loads(json.dumps(raw, default=_epoch))
+        record["eventSourceARN"] = self.stream_arn
+        record.setdefault("awsRegion", REGION)
+        return record
+
+    # ------------------------------------------------------------------ delivery
+    def _deliver(self, batch: list[dict[str, Any]]) -> None:
+        pending = batch
+        retries = min(self.source.max_retries if self.source.max_retries >= 0 else 10_000, LOCAL_MAX_RETRIES)
+        error = ""
+        for attempt in range(retries + 1):
+            try:
+                result = self._invoke(self.source.function_id, {"Records": pending})
+            except Exception:
+                error = traceback.format_exc(limit=5)
+            else:
+                failed = _first_failure(result, pending) if self.source.report_batch_item_failures else None
+                if failed is None:
+                    self.delivered += len(pending)
+                    return
+                self.delivered += failed
+                pending = pending[failed:]
+                error = f"batchItemFailures from {pending[0]['dynamodb'].get('SequenceNumber')}"
+            if attempt < retries:
+                time.sleep(self._backoff_s * (attempt + 1))
+        record = {
+            "source": f"{self.source.function_id}.{self.source.name}",
+            "function": self.source.function_id,
+            "status": "failed",
+            "at": datetime.now(UTC).isoformat(),
+            "records": pending,
+            "error": error,
+        }
+        self.dead_letters.append(record)
+        self._dead_letter_path.parent.mkdir(parents=True, exist_ok=True)
+        with self._dead_letter_path.open("a") as fh:
+            fh.write(json.dumps(record) + "\n")
+
+
+def _first_failure(result: Any, batch: list[dict[str, Any]]) -> int | None:
+    """Index of the first record the function reported as failed, or None when all succeeded."""
+    failures = (result or {}).get("batchItemFailures") or [] if isinstance(result, dict) else []
+    ids = {f.get("itemIdentifier") for f in failures}
+    for index, record in enumerate(batch):
+        if record["dynamodb"].get("SequenceNumber") in ids:
+            return index
+    return None
+
+
+def _epoch(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return int(value.timestamp())
+    raise TypeError(f"not JSON serializable: {type(value).__name__}")

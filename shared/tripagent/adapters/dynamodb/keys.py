@@ -1,0 +1,25 @@
+"""Key patterns of the single table (docs/data-model.md): the one place they are spelled."""
+
+from __future__ import annotations
+
+META = "META"
+
+
+def trip_pk(trip_id: str) -> str:
+    return f"TRIP#{trip_id}"
+
+
+def member_sk(user_id: str) -> str:
+    return f"MEMBER#{user_id}"
+
+
+def user_pk(user_id: str) -> str:
+    return f"USER#{user_id}"
+
+
+def user_trip_sk(created_at: str, trip_id: str) -> str:
+    return f"TRIP#{created_at}#{trip_id}"
+
+
+def outbox_sk(operation_id: str) -> str:
+    return f"OUTBOX#{operation_id}"

@@ -1,0 +1,180 @@
+"""Trips in DynamoDB: one item per trip (the aggregate as a JSON document and its version), one index
+item per member (``GSI1``: the trips of a user), and outbox items for operation events, all written in
+one transaction conditioned on the version read."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from botocore.exceptions import ClientError
+
+from tripagent.adapters.dynamodb.keys import META, member_sk, outbox_sk, trip_pk, user_pk, user_trip_sk
+from tripagent.application.ports import TripSummary
+from tripagent.domain.events import TripOperationCommitted
+from tripagent.domain.trip import Role, Trip
+from tripagent.errors import VersionConflict
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+    from mypy_boto3_dynamodb.type_defs import TransactWriteItemTypeDef
+
+OUTBOX_RETENTION_S = 7 * 24 * 3600
+
+
+class DynamoTripRepository:
+    def __init__(self, client: DynamoDBClient, table_name: str) -> None:
+        self._db = client
+        self._table = table_name
+
+    # ------------------------------------------------------------------ reads
+    def get(self, trip_id: str) -> Trip | None:
+        item = self._db.get_item(
+            TableName=self._table, Key={"PK": {"S": trip_pk(trip_id)}, "SK": {"S": META}}, ConsistentRead=True
+        ).get("Item")
+        return Trip.model_validate_json(item["doc"]["S"]) if item else None
+
+    def list_for_user(self, user_id: str) -> list[TripSummary]:
+        roles: dict[str, Role] = {}
+        kwargs: dict[str, Any] = {
+            "TableName": self._table,
+            "IndexName": "GSI1",
+            "KeyConditionExpression": "GSI1PK = :u",
+            "ExpressionAttributeValues": {":u": {"S": user_pk(user_id)}},
+            "ScanIndexForward": False,
+        }
+        while True:
+            page = self._db.query(**kwargs)
+            for item in page.get("Items", []):
+                roles[item["tripId"]["S"]] = Role(item["role"]["S"])
+            if "LastEvaluatedKey" not in page:
+                break
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        trips = self._batch_get(list(roles))
+        # The index is eventually consistent: trust the trip document for the caller's current role.
+        summaries = []
+        for trip in trips:
+            role = trip.role_of(user_id)
+            if role is not None:
+                summaries.append(
+                    TripSummary(
+                        trip.tripId,
+                        trip.title,
+                        role,
+                        trip.startDate.isoformat() if trip.startDate else None,
+                        trip.version,
+                        trip.updatedAt,
+                    )
+                )
+        return sorted(summaries, key=lambda s: s.updatedAt, reverse=True)
+
+    def _batch_get(self, trip_ids: list[str]) -> list[Trip]:
+        trips: list[Trip] = []
+        for start in range(0, len(trip_ids), 100):
+            keys: list[Any] = [
+                {"PK": {"S": trip_pk(t)}, "SK": {"S": META}} for t in trip_ids[start : start + 100]
+            ]
+            request: dict[str, Any] = {self._table: {"Keys": keys, "ProjectionExpression": "doc"}}
+            for attempt in range(8):
+                response = self._db.batch_get_item(RequestItems=request)
+                trips += [
+                    Trip.model_validate_json(i["doc"]["S"])
+                    for i in response["Responses"].get(self._table, [])
+                ]
+                request = dict(response.get("UnprocessedKeys") or {})
+                if not request:
+                    break
+                time.sleep(0.05 * 2**attempt)
+        return trips
+
+    # ------------------------------------------------------------------ writes
+    def create(self, trip: Trip) -> None:
+        items: list[TransactWriteItemTypeDef] = [
+            {
+                "Put": {
+                    "TableName": self._table,
+                    "Item": self._trip_item(trip),
+                    "ConditionExpression": "attribute_not_exists(PK)",
+                }
+            }
+        ]
+        items += [
+            {"Put": {"TableName": self._table, "Item": self._member_item(trip, m.userId)}}
+            for m in trip.members
+        ]
+        self._db.transact_write_items(TransactItems=items)
+
+    def commit(
+        self,
+        trip: Trip,
+        *,
+        expected_version: int,
+        membership_changed: set[str],
+        event: TripOperationCommitted | None,
+    ) -> None:
+        put_trip: Any = {
+            "TableName": self._table,
+            "Item": self._trip_item(trip),
+            **self._version_condition(expected_version),
+        }
+        items: list[TransactWriteItemTypeDef] = [{"Put": put_trip}]
+        current = {m.userId for m in trip.members}
+        for user_id in sorted(membership_changed):
+            if user_id in current:
+                items.append({"Put": {"TableName": self._table, "Item": self._member_item(trip, user_id)}})
+            else:
+                key: Any = {"PK": {"S": trip_pk(trip.tripId)}, "SK": {"S": member_sk(user_id)}}
+                items.append({"Delete": {"TableName": self._table, "Key": key}})
+        if event is not None:
+            items.append({"Put": {"TableName": self._table, "Item": self._outbox_item(event)}})
+        try:
+            self._db.transact_write_items(TransactItems=items)
+        except ClientError as exc:
+            if exc.response["Error"]["Code"] != "TransactionCanceledException":
+                raise
+            reasons = exc.response.get("CancellationReasons") or []
+            if reasons and reasons[0].get("Code") == "ConditionalCheckFailed":
+                current_trip = self.get(trip.tripId)
+                raise VersionConflict(current_trip.version if current_trip else expected_version) from exc
+            raise
+
+    def _version_condition(self, expected_version: int) -> dict[str, Any]:
+        return {
+            "ConditionExpression": "version = :expected",
+            "ExpressionAttributeValues": {":expected": {"N": str(expected_version)}},
+        }
+
+    # ------------------------------------------------------------------ items
+    def _trip_item(self, trip: Trip) -> dict[str, Any]:
+        return {
+            "PK": {"S": trip_pk(trip.tripId)},
+            "SK": {"S": META},
+            "type": {"S": "trip"},
+            "version": {"N": str(trip.version)},
+            "updatedAt": {"S": trip.updatedAt},
+            "doc": {"S": trip.model_dump_json(by_alias=True)},
+        }
+
+    def _member_item(self, trip: Trip, user_id: str) -> dict[str, Any]:
+        role = trip.role_of(user_id)
+        assert role is not None
+        return {
+            "PK": {"S": trip_pk(trip.tripId)},
+            "SK": {"S": member_sk(user_id)},
+            "GSI1PK": {"S": user_pk(user_id)},
+            "GSI1SK": {"S": user_trip_sk(trip.createdAt, trip.tripId)},
+            "type": {"S": "member"},
+            "tripId": {"S": trip.tripId},
+            "userId": {"S": user_id},
+            "role": {"S": role.value},
+        }
+
+    def _outbox_item(self, event: TripOperationCommitted) -> dict[str, Any]:
+        return {
+            "PK": {"S": trip_pk(event.tripId)},
+            "SK": {"S": outbox_sk(event.operationId)},
+            "type": {"S": "outbox"},
+            "detailType": {"S": "TripOperationCommitted"},
+            "detail": {"S": event.model_dump_json()},
+            "ttl": {"N": str(int(time.time()) + OUTBOX_RETENTION_S)},
+        }

@@ -1,0 +1,53 @@
+"""Ports of the trip workspace use cases."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from tripagent.domain.events import TripOperationCommitted
+from tripagent.domain.trip import Role, Trip
+
+
+@dataclass(frozen=True, slots=True)
+class TripSummary:
+    tripId: str
+    title: str
+    role: Role
+    startDate: str | None
+    version: int
+    updatedAt: str
+
+
+class TripRepository(Protocol):
+    def get(self, trip_id: str) -> Trip | None: ...
+
+    def create(self, trip: Trip) -> None: ...
+
+    def commit(
+        self,
+        trip: Trip,
+        *,
+        expected_version: int,
+        membership_changed: set[str],
+        event: TripOperationCommitted | None,
+    ) -> None:
+        """Write ``trip`` if it is still at ``expected_version``, its member index entries for the users in
+        ``membership_changed``, and ``event`` in the same transaction; else raise ``VersionConflict``."""
+        ...
+
+    def list_for_user(self, user_id: str) -> list[TripSummary]: ...
+
+
+class Clock(Protocol):
+    def now_iso(self) -> str: ...
+
+
+class IdGenerator(Protocol):
+    def __call__(self, prefix: str) -> str: ...
+
+
+class EventPublisher(Protocol):
+    def publish(self, events: list[TripOperationCommitted]) -> list[str | None]:
+        """Publish; return, per event, ``None`` when it was accepted or the reason it was not."""
+        ...
