@@ -101,6 +101,8 @@ def test_built_outbox_relay_puts_the_event_on_the_bus(
     built_results: dict[str, dict[str, Any]], local_stack: LocalStack
 ) -> None:
     assert built_results["OutboxRelayFunction"]["result"] == {"batchItemFailures": []}
-    relayed = [e for e in local_stack.bus.events if e["detail"].get("operationId") == "op_sample0000000000000001"]
+    relayed = [
+        e for e in local_stack.bus.events if e["detail"].get("operationId") == "op_sample0000000000000001"
+    ]
     assert [e["detail-type"] for e in relayed] == ["TripOperationCommitted"]
     assert relayed[0]["source"] == "tripagent.trips"

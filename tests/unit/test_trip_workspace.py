@@ -6,12 +6,12 @@ import datetime as dt
 from typing import Any
 
 import pytest
-
-from tests.fixtures.fakes import FakeClock, FakeTripRepository, SequentialIds
 from tripagent.application.trips import TRIP_NOT_FOUND, TripWorkspace
 from tripagent.domain.ops import REGISTRY
 from tripagent.domain.trip import Role
 from tripagent.errors import Forbidden, NotFound, ValidationFailed, VersionConflict
+
+from tests.fixtures.fakes import FakeClock, FakeTripRepository, SequentialIds
 
 
 @pytest.fixture
@@ -51,8 +51,11 @@ def test_a_non_member_gets_exactly_the_missing_trip_answer(ws: TripWorkspace, tr
         ws.get_trip("mallory", trip_id)
     with pytest.raises(NotFound) as missing:
         ws.get_trip("alice", "trp_nope")
-    assert hidden.value.body() == missing.value.body() == {"error": "not_found", "message": TRIP_NOT_FOUND,
-                                                           "details": []}
+    assert (
+        hidden.value.body()
+        == missing.value.body()
+        == {"error": "not_found", "message": TRIP_NOT_FOUND, "details": []}
+    )
     with pytest.raises(NotFound):
         ws.run_operation("mallory", trip_id, "add_stop", {"dayIndex": 0, "name": "x", "kind": "poi"})
 
@@ -64,7 +67,9 @@ def test_every_change_bumps_the_version_once(ws: TripWorkspace, trip_id: str) ->
     assert ws.get_trip("bob", trip_id).version == before + 1
 
 
-def test_a_stale_expected_version_is_a_conflict_with_the_current_version(ws: TripWorkspace, trip_id: str) -> None:
+def test_a_stale_expected_version_is_a_conflict_with_the_current_version(
+    ws: TripWorkspace, trip_id: str
+) -> None:
     current = ws.get_trip("bob", trip_id).version
     with pytest.raises(VersionConflict) as conflict:
         ws.run_operation("bob", trip_id, "add_day", {}, expected_version=current - 1)
@@ -77,10 +82,15 @@ def test_viewers_cannot_write_and_editors_cannot_manage_members(ws: TripWorkspac
         op(ws, "vera", trip_id, "add_stop", {"dayIndex": 0, "name": "x", "kind": "poi"})
     with pytest.raises(Forbidden):
         op(ws, "bob", trip_id, "add_member", {"userId": "eve", "role": "viewer"})
-    assert op(ws, "alice", trip_id, "change_role", {"userId": "vera", "role": "editor"}).trip.role_of("vera") == "editor"
+    assert (
+        op(ws, "alice", trip_id, "change_role", {"userId": "vera", "role": "editor"}).trip.role_of("vera")
+        == "editor"
+    )
 
 
-@pytest.mark.parametrize("smuggled", [{"version": 99}, {"members": []}, {"ownerId": "mallory"}, {"tripId": "x"}])
+@pytest.mark.parametrize(
+    "smuggled", [{"version": 99}, {"members": []}, {"ownerId": "mallory"}, {"tripId": "x"}]
+)
 def test_mass_assignment_is_rejected(ws: TripWorkspace, trip_id: str, smuggled: dict[str, Any]) -> None:
     before = ws.get_trip("alice", trip_id)
     with pytest.raises(ValidationFailed) as refused:
@@ -104,9 +114,17 @@ def test_whitelisted_operations_emit_exactly_one_event_and_others_none(
     op(ws, "bob", trip_id, "remove_day", {"dayIndex": 0})  # not whitelisted
     assert [e.op for e in repo.outbox] == ["add_stop"]
     event = repo.outbox[0]
-    assert event.actor == "bob" and event.tripId == trip_id and event.tripVersion == added.trip.version
-    assert event.diff == [{"entity": "stop", "id": stop_id, "before": None, "after": added.trip.stops[-1].model_dump(
-        mode="json", by_alias=True)}]
+    assert event.actor == "bob"
+    assert event.tripId == trip_id
+    assert event.tripVersion == added.trip.version
+    assert event.diff == [
+        {
+            "entity": "stop",
+            "id": stop_id,
+            "before": None,
+            "after": added.trip.stops[-1].model_dump(mode="json", by_alias=True),
+        }
+    ]
 
 
 def test_a_rejected_operation_changes_nothing_and_emits_nothing(
@@ -115,8 +133,13 @@ def test_a_rejected_operation_changes_nothing_and_emits_nothing(
     repo.outbox.clear()
     before = ws.get_trip("alice", trip_id)
     with pytest.raises(ValidationFailed):
-        op(ws, "bob", trip_id, "add_expense", {"label": "Hotel", "amount": "120.00", "payer": "mallory",
-                                               "participants": ["bob"]})
+        op(
+            ws,
+            "bob",
+            trip_id,
+            "add_expense",
+            {"label": "Hotel", "amount": "120.00", "payer": "mallory", "participants": ["bob"]},
+        )
     assert ws.get_trip("alice", trip_id) == before
     assert repo.outbox == []
 
@@ -131,7 +154,7 @@ def test_stop_orders_stay_dense_through_moves_and_removals(ws: TripWorkspace, tr
     for name in ("A", "B", "C"):
         op(ws, "bob", trip_id, "add_stop", {"dayIndex": 0, "name": name, "kind": "poi"})
     trip = ws.get_trip("bob", trip_id)
-    a, b, c = (s.stopId for s in trip.stops_on(0))
+    a, b, _c = (s.stopId for s in trip.stops_on(0))
     op(ws, "bob", trip_id, "move_stop", {"stopId": b, "dayIndex": 1})
     op(ws, "bob", trip_id, "add_stop", {"dayIndex": 1, "name": "D", "kind": "poi", "position": 0})
     op(ws, "bob", trip_id, "remove_stop", {"stopId": a})
@@ -161,7 +184,13 @@ def test_expenses_need_members_as_payer_and_participants(ws: TripWorkspace, trip
     trip = op(ws, "bob", trip_id, "add_expense", good).trip
     assert str(trip.expenses[0].amount) == "120.50"
     with pytest.raises(ValidationFailed):
-        op(ws, "bob", trip_id, "edit_expense", {"expenseId": trip.expenses[0].expenseId, "participants": ["zed"]})
+        op(
+            ws,
+            "bob",
+            trip_id,
+            "edit_expense",
+            {"expenseId": trip.expenses[0].expenseId, "participants": ["zed"]},
+        )
     with pytest.raises(ValidationFailed):
         op(ws, "alice", trip_id, "remove_member", {"userId": "bob"})  # bob pays an expense
 
@@ -174,9 +203,23 @@ def test_a_trip_keeps_an_owner(ws: TripWorkspace, trip_id: str) -> None:
 
 
 def test_the_registry_covers_the_issue_and_forbids_extra_fields() -> None:
-    expected = {"add_stop", "edit_stop", "remove_stop", "move_stop", "reorder_stops", "add_day", "remove_day",
-                "reorder_days", "edit_day", "add_expense", "edit_expense", "remove_expense", "add_member",
-                "change_role", "remove_member"}
+    expected = {
+        "add_stop",
+        "edit_stop",
+        "remove_stop",
+        "move_stop",
+        "reorder_stops",
+        "add_day",
+        "remove_day",
+        "reorder_days",
+        "edit_day",
+        "add_expense",
+        "edit_expense",
+        "remove_expense",
+        "add_member",
+        "change_role",
+        "remove_member",
+    }
     assert expected <= set(REGISTRY)
     for operation in REGISTRY.values():
         assert operation.json_schema()["additionalProperties"] is False, operation.name

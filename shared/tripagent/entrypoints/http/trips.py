@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import asdict
 from typing import Any
 
 from aws_lambda_powertools.event_handler import Response
@@ -87,7 +88,7 @@ def create_trip(body: CreateTripRequest) -> Response[Trip]:
 @router.get("/trips", summary="The caller's trips", tags=["trips"])
 def list_trips() -> TripListResponse:
     summaries = _workspace().list_trips(current_caller(router).user_id)
-    return TripListResponse(trips=[TripSummaryResponse(**vars(s)) for s in summaries])
+    return TripListResponse(trips=[TripSummaryResponse(**asdict(s)) for s in summaries])
 
 
 @router.get("/trips/<tripId>", summary="One trip", tags=["trips"])
