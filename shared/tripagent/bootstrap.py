@@ -9,6 +9,7 @@ from tripagent.ports import HealthProbe
 
 if TYPE_CHECKING:
     from tripagent.application.ports import EventPublisher
+    from tripagent.application.sessions import SessionStore
     from tripagent.application.trips import TripWorkspace
 
 
@@ -52,3 +53,14 @@ def event_publisher() -> EventPublisher:
 
     s = bus_settings()
     return EventBridgePublisher(events_client(s.region, s.events_endpoint_url), s.event_bus_name)
+
+
+@cache
+def session_store() -> SessionStore:
+    from tripagent.adapters.aws import dynamodb_client
+    from tripagent.adapters.dynamodb.sessions import DynamoSessionStore
+    from tripagent.settings import session_settings
+
+    s = session_settings()
+    client = dynamodb_client(s.region, s.dynamodb_endpoint_url)
+    return DynamoSessionStore(client, s.table_name, retention_s=s.session_retention_days * 86400)

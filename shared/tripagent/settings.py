@@ -59,6 +59,15 @@ class HealthSettings(TableSettings, BusSettings):
     health_route: str = Field("42.5075,1.5218;42.5667,1.6000", alias="HEALTH_ROUTE")
 
 
+class SessionSettings(TableSettings):
+    session_retention_days: int = Field(30, alias="SESSION_RETENTION_DAYS", ge=1, le=3650)
+
+
+@cache
+def session_settings() -> SessionSettings:
+    return SessionSettings.from_env()
+
+
 @cache
 def health_settings() -> HealthSettings:
     return HealthSettings.from_env()

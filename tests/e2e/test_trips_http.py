@@ -209,3 +209,35 @@ def test_a_whitelisted_op_over_http_reaches_the_bus_once(api: Api) -> None:
         e for e in api.client.get("/_local/events").json()["events"] if e["detail"].get("tripId") == trip_id
     ]
     assert [(e["detail"]["op"], e["detail"]["actor"]) for e in events] == [("add_stop", "editor")]
+
+
+def test_a_committed_operation_becomes_a_turn_of_the_trips_session(api: Api, dev_server: DevServer) -> None:
+    from tripagent.adapters.dynamodb.sessions import DynamoSessionStore
+    from tripagent_local.engines import dynamodb_client
+
+    trip_id = new_trip(api)
+    response = api.request(
+        "editor",
+        "POST",
+        f"/trips/{trip_id}/ops",
+        {
+            "op": "edit_day",
+            "args": {"dayIndex": 0, "city": "Ordino"},
+            "expectedVersion": version_of(api, trip_id),
+        },
+    )
+    assert response.status_code == 200
+    client = dynamodb_client(dev_server.ports["DYNAMODB_PORT"])
+    sessions = DynamoSessionStore(client, "tripagent-local-TripagentTable", retention_s=86400)
+    deadline = time.monotonic() + 10
+    while not (turns := sessions.turns(trip_id)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert [(t.kind, t.metadata.actor, t.metadata.source) for t in turns] == [
+        ("operation", "editor", "operation")
+    ]
+    assert "Ordino" in turns[0].text
+    deliveries = api.client.get("/_local/deliveries").json()["deliveries"]
+    assert any(
+        d["function"] == "OperationRecorderFunction" and d["event"]["detail"]["tripId"] == trip_id
+        for d in deliveries
+    )

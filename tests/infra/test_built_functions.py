@@ -106,3 +106,9 @@ def test_built_outbox_relay_puts_the_event_on_the_bus(
     ]
     assert [e["detail-type"] for e in relayed] == ["TripOperationCommitted"]
     assert relayed[0]["source"] == "tripagent.trips"
+
+
+def test_built_operation_recorder_records_the_event_in_the_session(
+    built_results: dict[str, dict[str, Any]],
+) -> None:
+    assert built_results["OperationRecorderFunction"]["result"]["recorded"] is True

@@ -230,3 +230,41 @@ def test_a_trip_with_a_stage_serializes_its_from_field() -> None:
 
     stage = Stage.model_validate({"from": "Ordino", "to": "Canillo", "distanceKm": 12, "durationMin": 50})
     assert stage.model_dump(mode="json", by_alias=True)["from"] == "Ordino"
+
+
+def _sample_args(trip: Any) -> dict[str, dict[str, Any]]:
+    """Valid arguments for every whitelisted operation against the ``trip_id`` fixture plus one stop."""
+    stop = trip.stops[0].stopId
+    expense = trip.expenses[0].expenseId
+    return {
+        "add_stop": {"dayIndex": 0, "name": "Caldea", "kind": "activity", "outdoor": False},
+        "edit_stop": {"stopId": stop, "startTime": "10:00"},
+        "move_stop": {"stopId": stop, "dayIndex": 1},
+        "reorder_stops": {"dayIndex": 0, "stopIds": [s.stopId for s in reversed(trip.stops_on(0))]},
+        "reorder_days": {"order": [1, 0]},
+        "edit_day": {"dayIndex": 0, "city": "Ordino"},
+        "add_expense": {"label": "Dinner", "amount": "40", "payer": "alice", "participants": ["alice"]},
+        "edit_expense": {"expenseId": expense, "amount": "99.90"},
+    }
+
+
+@pytest.mark.parametrize("name", sorted(n for n, o in REGISTRY.items() if o.high_risk))
+def test_every_whitelisted_operation_emits_exactly_one_event(
+    ws: TripWorkspace, repo: FakeTripRepository, trip_id: str, name: str
+) -> None:
+    op(ws, "bob", trip_id, "add_stop", {"dayIndex": 0, "name": "A", "kind": "poi"})
+    op(ws, "bob", trip_id, "add_stop", {"dayIndex": 0, "name": "B", "kind": "poi"})
+    op(
+        ws,
+        "bob",
+        trip_id,
+        "add_expense",
+        {"label": "Hotel", "amount": "80", "payer": "bob", "participants": ["bob"]},
+    )
+    samples = _sample_args(ws.get_trip("bob", trip_id))
+    assert name in samples, f"add sample arguments for the whitelisted operation {name}"
+    repo.outbox.clear()
+    outcome = op(ws, "bob", trip_id, name, samples[name])
+    assert [e.op for e in repo.outbox] == [name]
+    assert repo.outbox[0].tripVersion == outcome.trip.version
+    assert repo.outbox[0].diff == outcome.diff != []

@@ -23,3 +23,15 @@ def user_trip_sk(created_at: str, trip_id: str) -> str:
 
 def outbox_sk(operation_id: str) -> str:
     return f"OUTBOX#{operation_id}"
+
+
+def session_pk(trip_id: str) -> str:
+    return f"SESSION#{trip_id}"
+
+
+def turn_sk(seq: int) -> str:
+    return f"TURN#{seq:012d}"  # zero-padded so that the sort key orders turns by number
+
+
+def dedupe_sk(key: str) -> str:
+    return f"DEDUPE#{key}"

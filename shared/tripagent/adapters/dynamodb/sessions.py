@@ -1,0 +1,113 @@
+"""The trip sessions in DynamoDB: a session item holding the sequence counter, one item per turn.
+
+``append`` takes the next number from the counter (an atomic ``ADD``), then writes the turn and, when
+asked, a dedupe marker in one transaction: two members writing at once get two numbers, and a
+redelivered event writes nothing (its number is skipped: sequences increase strictly, with gaps).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import TYPE_CHECKING, Any
+
+from botocore.exceptions import ClientError
+
+from tripagent.adapters.dynamodb.keys import META, dedupe_sk, session_pk, turn_sk
+from tripagent.domain.session import Turn
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+
+
+class DynamoSessionStore:
+    def __init__(self, client: DynamoDBClient, table_name: str, *, retention_s: int) -> None:
+        self._db = client
+        self._table = table_name
+        self._retention_s = retention_s
+
+    def _next_seq(self, trip_id: str, at: str, expires: int) -> int:
+        response = self._db.update_item(
+            TableName=self._table,
+            Key={"PK": {"S": session_pk(trip_id)}, "SK": {"S": META}},
+            UpdateExpression="ADD seq :one SET lastActivity = :at, #ttl = :ttl, #type = :type",
+            ExpressionAttributeNames={"#ttl": "ttl", "#type": "type"},
+            ExpressionAttributeValues={
+                ":one": {"N": "1"},
+                ":at": {"S": at},
+                ":ttl": {"N": str(expires)},
+                ":type": {"S": "session"},
+            },
+            ReturnValues="UPDATED_NEW",
+        )
+        return int(response["Attributes"]["seq"]["N"])
+
+    def append(self, trip_id: str, turn: Turn, *, dedupe_key: str | None = None) -> int | None:
+        expires = _epoch(turn.metadata.at) + self._retention_s
+        seq = self._next_seq(trip_id, turn.metadata.at, expires)
+        stored = turn.model_copy(update={"seq": seq})
+        item: Any = {
+            "PK": {"S": session_pk(trip_id)},
+            "SK": {"S": turn_sk(seq)},
+            "type": {"S": "turn"},
+            "doc": {"S": stored.model_dump_json()},
+            "ttl": {"N": str(expires)},
+        }
+        writes: list[Any] = [
+            {
+                "Put": {
+                    "TableName": self._table,
+                    "Item": item,
+                    "ConditionExpression": "attribute_not_exists(PK)",
+                }
+            }
+        ]
+        if dedupe_key:
+            marker = {
+                "PK": {"S": session_pk(trip_id)},
+                "SK": {"S": dedupe_sk(dedupe_key)},
+                "type": {"S": "dedupe"},
+                "seq": {"N": str(seq)},
+                "ttl": {"N": str(expires)},
+            }
+            writes.append(
+                {
+                    "Put": {
+                        "TableName": self._table,
+                        "Item": marker,
+                        "ConditionExpression": "attribute_not_exists(PK)",
+                    }
+                }
+            )
+        try:
+            self._db.transact_write_items(TransactItems=writes)
+        except ClientError as exc:
+            reasons = exc.response.get("CancellationReasons") or []
+            if dedupe_key and len(reasons) > 1 and reasons[1].get("Code") == "ConditionalCheckFailed":
+                return None
+            raise
+        return seq
+
+    def turns(self, trip_id: str, *, after: int = 0, limit: int = 200) -> list[Turn]:
+        response = self._db.query(
+            TableName=self._table,
+            KeyConditionExpression="PK = :pk AND SK BETWEEN :lo AND :hi",
+            # DynamoDB deletes expired items eventually (DynamoDB Local never does): filter them here.
+            FilterExpression="#ttl > :now",
+            ExpressionAttributeNames={"#ttl": "ttl"},
+            ExpressionAttributeValues={
+                ":pk": {"S": session_pk(trip_id)},
+                ":lo": {"S": turn_sk(after + 1)},
+                ":hi": {"S": turn_sk(10**12 - 1)},
+                ":now": {"N": str(int(time.time()))},
+            },
+            Limit=limit,
+            ConsistentRead=True,
+        )
+        return [Turn.model_validate(json.loads(i["doc"]["S"])) for i in response.get("Items", [])]
+
+
+def _epoch(iso: str) -> int:
+    from datetime import datetime
+
+    return int(datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp())

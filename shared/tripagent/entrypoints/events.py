@@ -1,0 +1,31 @@
+"""EventBridge consumers. Each validates the event against its schema first and raises on failure, so
+that Lambda retries it and the on-failure destination keeps what could not be processed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools.utilities.parser import envelopes, parse
+
+from tripagent.domain.events import TripOperationCommitted
+from tripagent.observability import EVENTBRIDGE_CORRELATION_ID, LambdaHandler, instrument, logger
+
+
+def _record_operation(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    from tripagent.application.sessions import record_operation
+    from tripagent.bootstrap import session_store
+
+    detail = parse(event=event, model=TripOperationCommitted, envelope=envelopes.EventBridgeEnvelope)
+    if not isinstance(detail, TripOperationCommitted):
+        raise TypeError("an EventBridge event carries exactly one detail")
+    seq = record_operation(session_store(), detail)
+    logger.info(
+        "operation recorded" if seq else "duplicate operation ignored",
+        extra={"tripId": detail.tripId, "operationId": detail.operationId, "seq": seq},
+    )
+    return {"recorded": seq is not None, "seq": seq}
+
+
+operation_recorder_handler: LambdaHandler = instrument(
+    _record_operation, correlation_id_path=EVENTBRIDGE_CORRELATION_ID
+)
