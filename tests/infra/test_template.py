@@ -12,22 +12,19 @@ from tripagent.entrypoints.http.catalog import PUBLIC_ROUTES, ROUTER_MODULES
 from tripagent.entrypoints.http.docs import openapi_document
 from tripagent_local.lambdas import load_function_module
 from tripagent_local.paths import REPO_ROOT
-from tripagent_local.stack import LocalStack, StackConfig
+from tripagent_local.stack import LocalStack
 from tripagent_local.template import Template
 
 
 @pytest.fixture(scope="module")
-def function_modules(template: Template, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """Every function module, imported with the environment the template gives it (no engines)."""
-    stack = LocalStack(StackConfig(start_engines=False, state_dir=tmp_path_factory.mktemp("state")))
-    stack.start()
-    try:
-        return {
-            fid: load_function_module(spec, REPO_ROOT / spec.code_uri)
-            for fid, spec in template.functions().items()
-        }
-    finally:
-        stack.stop()
+def function_modules(template: Template, local_stack: LocalStack) -> dict[str, Any]:
+    """Every function module, imported with the environment the template gives it. The session's stack
+    provides it: settings are cached per process at cold start, as in Lambda, so a second environment in
+    this process would leak into the in-process functions of the other tests."""
+    return {
+        fid: load_function_module(spec, REPO_ROOT / spec.code_uri)
+        for fid, spec in template.functions().items()
+    }
 
 
 def test_cfn_lint_reports_no_error_or_warning(tools_bin: Path) -> None:
