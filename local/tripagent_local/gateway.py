@@ -8,7 +8,8 @@
   runs in-process on a worker thread within its timeout.
 - A function whose module exports ``asgi_app`` (the streaming path, see docs/adr) is served as ASGI,
   so its response streams to the client chunk by chunk, with the same v2.0 event in ``scope["aws.event"]``.
-- Requests carrying ``X-Amz-Target: AWSEvents.*`` are EventBridge API calls for the local bus.
+- Requests carrying ``X-Amz-Target: AWSEvents.*`` are EventBridge API calls for the local bus, and
+  ``TrentService.*`` KMS calls for the local key (``tripagent_local.kms``).
 - Extras: ``/docs`` (Swagger UI over ``/openapi.json``), ``/.well-known/jwks.json`` (the local key),
   ``/_local/deliveries`` and ``/_local/dead-letters`` (the bus's delivery log).
 """
@@ -32,6 +33,7 @@ from tripagent.errors import Unauthorized
 
 from tripagent_local import devauth
 from tripagent_local.eventbus import PutEventsError
+from tripagent_local.kms import KmsError
 from tripagent_local.lambdas import ACCOUNT, LambdaContext
 from tripagent_local.paths import REPO_ROOT
 from tripagent_local.stack import LocalStack
@@ -76,6 +78,8 @@ class Gateway:
         target = request.headers.get("x-amz-target", "")
         if request.method == "POST" and target.startswith("AWSEvents."):
             return await self.eventbridge(request, target)
+        if request.method == "POST" and target.startswith("TrentService."):
+            return await self.kms(request, target)
         local = self.local_routes().get((request.method, request.url.path))
         if local is not None:
             local_response: Response = await local(request)
@@ -172,6 +176,14 @@ class Gateway:
             payload = json.loads(await request.body() or b"{}")
             result = await run_in_threadpool(self.stack.bus.handle, target, payload)
         except PutEventsError as exc:
+            return JSONResponse({"__type": exc.code, "message": str(exc)}, status_code=400)
+        return JSONResponse(result, media_type="application/x-amz-json-1.1")
+
+    async def kms(self, request: Request, target: str) -> Response:
+        try:
+            payload = json.loads(await request.body() or b"{}")
+            result = self.stack.kms.handle(target, payload)
+        except KmsError as exc:
             return JSONResponse({"__type": exc.code, "message": str(exc)}, status_code=400)
         return JSONResponse(result, media_type="application/x-amz-json-1.1")
 

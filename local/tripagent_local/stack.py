@@ -9,6 +9,7 @@ from typing import Any
 
 from tripagent_local import devauth, engines, tiles
 from tripagent_local.eventbus import LocalEventBus, LocalRule
+from tripagent_local.kms import LocalKms
 from tripagent_local.lambdas import ACCOUNT, REGION, FunctionRegistry, apply_environment, restore_environment
 from tripagent_local.paths import STATE_DIR, TEMPLATE
 from tripagent_local.streams import StreamPoller
@@ -48,6 +49,11 @@ class LocalStack:
         self.template = Template(config.template_path)
         self.processes: list[engines.EngineProcess] = []
         self.url = f"http://127.0.0.1:{config.port}"
+        self.kms_keys = {
+            logical_id: f"local-{logical_id}"
+            for logical_id, res in self.template.resources.items()
+            if res.get("Type") == "AWS::KMS::Key"
+        }
         self.table_names = {
             logical_id: f"{STACK_NAME}-{logical_id}" for logical_id in self.template.table_definitions()
         }
@@ -60,6 +66,7 @@ class LocalStack:
             config.state_dir / "dead-letters.jsonl",
         )
         self.verifier = devauth.verifier(config.state_dir)
+        self.kms = LocalKms(config.state_dir / "kms-master.key", set(self.kms_keys.values()))
         self._previous_env: dict[str, str | None] = {}
         self.stream_pollers: list[StreamPoller] = []
 
@@ -73,6 +80,10 @@ class LocalStack:
                 "JwtIssuer": devauth.ISSUER,
                 "JwtAudience": [devauth.AUDIENCE],
                 "ValhallaUrl": f"http://127.0.0.1:{self.config.valhalla_port}",
+                # make dev runs on the offline rules provider unless the developer names another
+                "AiProvider": os.environ.get("AI_PROVIDER", "rules"),
+                "AiModel": os.environ.get("AI_MODEL", ""),
+                "AiBaseUrl": os.environ.get("AI_BASE_URL", ""),
                 "AWS::StackName": STACK_NAME,
                 "AWS::Region": REGION,
                 "AWS::AccountId": ACCOUNT,
@@ -95,10 +106,12 @@ class LocalStack:
             if res.get("Type") == "AWS::Events::EventBus"
         }
         self.bus_names = bus_names
-        resources: dict[str, Any] = {**self.table_names, **bus_names}
+        resources: dict[str, Any] = {**self.table_names, **bus_names, **self.kms_keys}
         attributes: dict[tuple[str, str], Any] = {}
         for logical_id, name in self.table_names.items():
             attributes[(logical_id, "Arn")] = f"arn:aws:dynamodb:{REGION}:{ACCOUNT}:table/{name}"
+        for logical_id, key_id in self.kms_keys.items():
+            attributes[(logical_id, "Arn")] = f"arn:aws:kms:{REGION}:{ACCOUNT}:key/{key_id}"
         for logical_id, name in bus_names.items():
             attributes[(logical_id, "Arn")] = LocalEventBus.bus_arn(name)
             attributes[(logical_id, "Name")] = name
@@ -123,11 +136,15 @@ class LocalStack:
                 "AWS_SECRET_ACCESS_KEY": "local",
                 "DYNAMODB_ENDPOINT_URL": f"http://127.0.0.1:{self.config.dynamodb_port}",
                 "EVENTS_ENDPOINT_URL": self.url,
+                "KMS_ENDPOINT_URL": self.url,
+                "AI_ALLOW_PRIVATE_BASE_URLS": "true",
                 "POWERTOOLS_TRACE_DISABLED": "true",
                 "POWERTOOLS_METRICS_DISABLED": "true",
                 "TRIPAGENT_LOCAL": "1",
             }
         )
+        if os.environ.get("AI_API_KEY"):  # a developer's own key, never written to the template
+            env["AI_API_KEY"] = os.environ["AI_API_KEY"]
         env.update(self.config.overrides)
         return env
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from tripagent.ports import HealthProbe
 
 if TYPE_CHECKING:
+    from tripagent.application.ai_config import ProviderConfig, UserProviderStore
     from tripagent.application.ports import EventPublisher
     from tripagent.application.sessions import SessionStore
     from tripagent.application.trips import TripWorkspace
@@ -64,3 +65,30 @@ def session_store() -> SessionStore:
     s = session_settings()
     client = dynamodb_client(s.region, s.dynamodb_endpoint_url)
     return DynamoSessionStore(client, s.table_name, retention_s=s.session_retention_days * 86400)
+
+
+@cache
+def user_provider_store() -> UserProviderStore:
+    from tripagent.adapters.aws import dynamodb_client, kms_client
+    from tripagent.adapters.dynamodb.ai_providers import DynamoUserProviderStore
+    from tripagent.adapters.kms import EnvelopeCipher
+    from tripagent.settings import user_provider_settings
+
+    s = user_provider_settings()
+    cipher = EnvelopeCipher(kms_client(s.region, s.kms_endpoint_url), s.kms_key_id)
+    return DynamoUserProviderStore(dynamodb_client(s.region, s.dynamodb_endpoint_url), s.table_name, cipher)
+
+
+def environment_provider() -> ProviderConfig | None:
+    from tripagent.application.ai_config import ProviderConfig
+    from tripagent.settings import ai_settings
+
+    s = ai_settings()
+    if s.ai_provider is None:
+        return None
+    return ProviderConfig(
+        provider=s.ai_provider,
+        model=s.ai_model or "rules",
+        base_url=s.ai_base_url,
+        api_key=s.ai_api_key.get_secret_value() if s.ai_api_key else None,
+    )

@@ -87,3 +87,31 @@ class VersionConflict(AppError):
             extra={"currentVersion": current_version},
         )
         self.current_version = current_version
+
+
+class AiNotConfigured(AppError):
+    code, status = "ai_not_configured", 422
+
+
+class AiUnavailable(AppError):
+    """The model provider could not answer (unreachable, overloaded, timed out)."""
+
+    code, status = "ai_unavailable", 503
+
+
+class AiBadResponse(AiUnavailable):
+    """The provider answered something we cannot use, or refused our credentials."""
+
+    status = 502
+
+
+class AiAuthFailed(AiBadResponse):
+    pass
+
+
+class AiTimeout(AiUnavailable):
+    pass
+
+
+class AiRateLimited(RateLimited):
+    """The provider is rate-limiting us; ``Retry-After`` passes its hint on."""

@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from functools import cache
-from typing import Self
+from typing import Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
 
 from tripagent.errors import ConfigurationError
 
@@ -57,6 +57,45 @@ class HealthSettings(TableSettings, BusSettings):
     valhalla_timeout_s: float = Field(5.0, alias="VALHALLA_TIMEOUT_S", gt=0)
     # Two points the routing data must connect: Andorra la Vella → Canillo by default.
     health_route: str = Field("42.5075,1.5218;42.5667,1.6000", alias="HEALTH_ROUTE")
+
+
+class AiSettings(AwsSettings):
+    """The deployment's model provider (``AI_*``) and the limits every model call gets."""
+
+    ai_provider: Literal["bedrock", "openai", "anthropic", "rules"] | None = Field(None, alias="AI_PROVIDER")
+    ai_model: str | None = Field(None, alias="AI_MODEL")
+    ai_base_url: str | None = Field(None, alias="AI_BASE_URL")
+    ai_api_key: SecretStr | None = Field(None, alias="AI_API_KEY")
+    ai_timeout_s: float = Field(25.0, alias="AI_TIMEOUT_S", gt=0, le=900)
+    ai_max_output_tokens: int = Field(1024, alias="AI_MAX_OUTPUT_TOKENS", ge=16, le=64000)
+    # The local stack allows http://127.0.0.1 for a developer's Ollama; deployments do not.
+    ai_allow_private_base_urls: bool = Field(False, alias="AI_ALLOW_PRIVATE_BASE_URLS")
+
+    @model_validator(mode="after")
+    def _complete(self) -> AiSettings:
+        if self.ai_provider not in (None, "rules") and not self.ai_model:
+            raise ValueError(f"AI_MODEL is required with AI_PROVIDER={self.ai_provider}")
+        if self.ai_provider == "anthropic" and not self.ai_api_key:
+            raise ValueError("AI_API_KEY is required with AI_PROVIDER=anthropic")
+        if self.ai_provider == "openai" and not (self.ai_api_key or self.ai_base_url):
+            raise ValueError("AI_PROVIDER=openai needs AI_API_KEY, or AI_BASE_URL for a keyless local server")
+        return self
+
+
+class UserProviderSettings(TableSettings):
+    kms_key_id: str = Field(alias="KMS_KEY_ID", min_length=1)
+    kms_endpoint_url: str | None = Field(None, alias="KMS_ENDPOINT_URL")
+    ai_allow_private_base_urls: bool = Field(False, alias="AI_ALLOW_PRIVATE_BASE_URLS")
+
+
+@cache
+def ai_settings() -> AiSettings:
+    return AiSettings.from_env()
+
+
+@cache
+def user_provider_settings() -> UserProviderSettings:
+    return UserProviderSettings.from_env()
 
 
 class SessionSettings(TableSettings):

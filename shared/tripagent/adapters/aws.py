@@ -10,7 +10,9 @@ from botocore.config import Config
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
+    from mypy_boto3_bedrock_runtime import BedrockRuntimeClient
     from mypy_boto3_events import EventBridgeClient
+    from mypy_boto3_kms import KMSClient
 
 # Fail fast inside a Lambda's time budget; standard retry mode backs off with jitter on throttling.
 _CONFIG = Config(connect_timeout=2, read_timeout=5, retries={"mode": "standard", "max_attempts": 3})
@@ -24,3 +26,15 @@ def dynamodb_client(region: str, endpoint_url: str | None = None) -> DynamoDBCli
 @cache
 def events_client(region: str, endpoint_url: str | None = None) -> EventBridgeClient:
     return boto3.client("events", region_name=region, endpoint_url=endpoint_url, config=_CONFIG)
+
+
+@cache
+def kms_client(region: str, endpoint_url: str | None = None) -> KMSClient:
+    return boto3.client("kms", region_name=region, endpoint_url=endpoint_url, config=_CONFIG)
+
+
+@cache
+def bedrock_runtime_client(region: str) -> BedrockRuntimeClient:
+    # Model calls are long: a read timeout fitting the per-call deadline, and boto3's retries on throttling.
+    config = Config(connect_timeout=5, read_timeout=60, retries={"mode": "standard", "max_attempts": 3})
+    return boto3.client("bedrock-runtime", region_name=region, config=config)

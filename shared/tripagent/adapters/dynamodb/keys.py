@@ -35,3 +35,6 @@ def turn_sk(seq: int) -> str:
 
 def dedupe_sk(key: str) -> str:
     return f"DEDUPE#{key}"
+
+
+AI_PROVIDER = "AI_PROVIDER"  # SK of a user's own model provider, under user_pk

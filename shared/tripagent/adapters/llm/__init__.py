@@ -1,0 +1,1 @@
+"""Model providers behind ``tripagent.application.llm.ModelProvider``: one module each."""

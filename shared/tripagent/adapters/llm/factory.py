@@ -1,0 +1,25 @@
+"""A provider from its configuration: the one place that knows every provider class."""
+
+from __future__ import annotations
+
+from tripagent.application.ai_config import ProviderConfig
+from tripagent.application.llm import ModelProvider
+
+
+def build_provider(config: ProviderConfig, *, region: str = "eu-west-1") -> ModelProvider:
+    if config.provider == "openai":
+        from tripagent.adapters.llm.openai_compat import OpenAICompatibleProvider
+
+        return OpenAICompatibleProvider(api_key=config.api_key, base_url=config.base_url)
+    if config.provider == "anthropic":
+        from tripagent.adapters.llm.anthropic import AnthropicProvider
+
+        return AnthropicProvider(api_key=config.api_key or "", base_url=config.base_url)
+    if config.provider == "bedrock":
+        from tripagent.adapters.aws import bedrock_runtime_client
+        from tripagent.adapters.llm.bedrock import BedrockProvider
+
+        return BedrockProvider(bedrock_runtime_client(region))
+    from tripagent.adapters.llm.rules import RulesProvider
+
+    return RulesProvider()

@@ -1,0 +1,145 @@
+"""Any OpenAI-compatible ``/chat/completions`` endpoint (OpenAI, Ollama, vLLM, LM Studio, OpenRouter)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+
+from tripagent.adapters.llm.http import HttpModelClient, json_or_bad_response, sse_events
+from tripagent.application.llm import (
+    ChatRequest,
+    ChatResult,
+    FinishReason,
+    StreamEvent,
+    StreamFinished,
+    TextDelta,
+    ToolCall,
+    ToolCallArgumentsDelta,
+    ToolCallReady,
+    ToolCallStarted,
+    Usage,
+)
+from tripagent.errors import AiBadResponse
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+_FINISH: dict[str, FinishReason] = {
+    "stop": "stop", "length": "length", "tool_calls": "tool_calls", "function_call": "tool_calls",
+    "content_filter": "content_filter",
+}
+
+
+class OpenAICompatibleProvider:
+    name = "openai"
+
+    def __init__(self, *, api_key: str | None, base_url: str | None = None,
+                 transport: httpx.BaseTransport | None = None, backoff_s: float = 0.5) -> None:
+        headers = {"content-type": "application/json"}
+        if api_key:
+            headers["authorization"] = f"Bearer {api_key}"
+        self._http = HttpModelClient(base_url or DEFAULT_BASE_URL, headers, transport=transport, backoff_s=backoff_s)
+
+    def _body(self, request: ChatRequest, *, stream: bool) -> dict[str, Any]:
+        messages: list[dict[str, Any]] = [{"role": "system", "content": request.system}] if request.system else []
+        for message in request.messages:
+            if message.role == "tool":
+                messages.append({"role": "tool", "tool_call_id": message.tool_call_id, "content": message.content})
+            elif message.tool_calls:
+                messages.append({
+                    "role": "assistant",
+                    "content": message.content or None,
+                    "tool_calls": [
+                        {"id": c.id, "type": "function",
+                         "function": {"name": c.name, "arguments": json.dumps(c.arguments)}}
+                        for c in message.tool_calls
+                    ],
+                })
+            else:
+                messages.append({"role": message.role, "content": message.content})
+        body: dict[str, Any] = {"model": request.model, "messages": messages,
+                                "max_tokens": request.options.max_output_tokens, "stream": stream}
+        if request.options.temperature is not None:
+            body["temperature"] = request.options.temperature
+        if request.tools:
+            body["tools"] = [
+                {"type": "function", "function": {"name": t.name, "description": t.description,
+                                                  "parameters": t.parameters}}
+                for t in request.tools
+            ]
+        if stream:
+            body["stream_options"] = {"include_usage": True}
+        return body
+
+    def chat(self, request: ChatRequest) -> ChatResult:
+        with self._http.post("/chat/completions", self._body(request, stream=False),
+                             timeout_s=request.options.timeout_s) as response:
+            payload = json_or_bad_response(response.text)
+        try:
+            choice = payload["choices"][0]
+            message = choice["message"]
+            calls = tuple(
+                ToolCall(c["id"], c["function"]["name"], _arguments(c["function"].get("arguments")))
+                for c in message.get("tool_calls") or []
+            )
+            usage = payload.get("usage") or {}
+            return ChatResult(
+                text=message.get("content") or "",
+                tool_calls=calls,
+                finish_reason=_FINISH.get(choice.get("finish_reason") or "", "other"),
+                model=payload.get("model") or request.model,
+                usage=Usage(int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0))),
+            )
+        except (KeyError, IndexError, TypeError) as exc:
+            raise AiBadResponse("The model provider's reply has an unexpected shape.") from exc
+
+    def stream(self, request: ChatRequest) -> Iterator[StreamEvent]:
+        finish: FinishReason = "other"
+        usage = Usage()
+        model = request.model
+        calls: dict[int, dict[str, Any]] = {}
+        with self._http.post("/chat/completions", self._body(request, stream=True),
+                             timeout_s=request.options.timeout_s, stream=True) as response:
+            for _, data in sse_events(response):
+                if data == "[DONE]":
+                    break
+                chunk = json_or_bad_response(data)
+                model = chunk.get("model") or model
+                if chunk.get("usage"):
+                    usage = Usage(int(chunk["usage"].get("prompt_tokens", 0)),
+                                  int(chunk["usage"].get("completion_tokens", 0)))
+                for choice in chunk.get("choices") or []:
+                    delta = choice.get("delta") or {}
+                    if delta.get("content"):
+                        yield TextDelta(delta["content"])
+                    for part in delta.get("tool_calls") or []:
+                        slot = calls.setdefault(part.get("index", 0), {"id": "", "name": "", "args": ""})
+                        function = part.get("function") or {}
+                        if part.get("id"):
+                            slot["id"] = part["id"]
+                        if function.get("name"):
+                            slot["name"] = function["name"]
+                            yield ToolCallStarted(slot["id"], slot["name"])
+                        if function.get("arguments"):
+                            slot["args"] += function["arguments"]
+                            yield ToolCallArgumentsDelta(slot["id"], function["arguments"])
+                    if choice.get("finish_reason"):
+                        finish = _FINISH.get(choice["finish_reason"], "other")
+        for slot in calls.values():
+            yield ToolCallReady(ToolCall(slot["id"], slot["name"], _arguments(slot["args"])))
+        yield StreamFinished(finish, model, usage)
+
+
+def _arguments(raw: Any) -> dict[str, Any]:
+    if isinstance(raw, dict):
+        return raw
+    if not raw:
+        return {}
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise AiBadResponse("The model sent tool arguments that are not JSON.") from exc
+    if not isinstance(value, dict):
+        raise AiBadResponse("The model sent tool arguments that are not an object.")
+    return value
