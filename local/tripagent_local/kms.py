@@ -65,7 +65,11 @@ class LocalKms:
                 )
             except (InvalidTag, KeyError, ValueError) as exc:
                 raise KmsError("InvalidCiphertextException", "") from exc
-            return {"KeyId": self.arn(key_id), "Plaintext": _b64(data_key), "EncryptionAlgorithm": "SYMMETRIC_DEFAULT"}
+            return {
+                "KeyId": self.arn(key_id),
+                "Plaintext": _b64(data_key),
+                "EncryptionAlgorithm": "SYMMETRIC_DEFAULT",
+            }
         raise KmsError("UnsupportedOperationException", f"the local KMS does not implement {action}")
 
 

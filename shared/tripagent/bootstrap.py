@@ -9,6 +9,7 @@ from tripagent.ports import HealthProbe
 
 if TYPE_CHECKING:
     from tripagent.application.ai_config import ProviderConfig, UserProviderStore
+    from tripagent.application.llm import ModelProvider
     from tripagent.application.ports import EventPublisher
     from tripagent.application.sessions import SessionStore
     from tripagent.application.trips import TripWorkspace
@@ -92,3 +93,14 @@ def environment_provider() -> ProviderConfig | None:
         base_url=s.ai_base_url,
         api_key=s.ai_api_key.get_secret_value() if s.ai_api_key else None,
     )
+
+
+def model_for(user_id: str) -> tuple[ModelProvider, ProviderConfig]:
+    """The caller's model: their own provider, else the deployment's, else ``ai_not_configured``."""
+    from tripagent.adapters.llm.factory import build_provider
+    from tripagent.adapters.llm.instrumented import InstrumentedProvider
+    from tripagent.application.ai_config import resolve
+    from tripagent.settings import ai_settings
+
+    config = resolve(user_id, user_provider_store(), environment_provider())
+    return InstrumentedProvider(build_provider(config, region=ai_settings().region)), config

@@ -46,5 +46,29 @@ def instrument(handler: LambdaHandler, *, correlation_id_path: str | None = None
     return metrics.log_metrics(wrapped)
 
 
+def record_model_usage(
+    provider: str, model: str, input_tokens: int, output_tokens: int, latency_ms: float
+) -> None:
+    """Token usage as a metric per provider and model (its own EMF document, so dimensions do not leak)."""
+    from aws_lambda_powertools.metrics import MetricUnit, single_metric
+
+    for name, value in (("ModelInputTokens", input_tokens), ("ModelOutputTokens", output_tokens)):
+        with single_metric(
+            name=name, unit=MetricUnit.Count, value=value, namespace=metrics.namespace
+        ) as metric:
+            metric.add_dimension(name="provider", value=provider)
+            metric.add_dimension(name="model", value=model)
+    logger.info(
+        "model call",
+        extra={
+            "provider": provider,
+            "model": model,
+            "inputTokens": input_tokens,
+            "outputTokens": output_tokens,
+            "latencyMs": round(latency_ms, 1),
+        },
+    )
+
+
 HTTP_CORRELATION_ID = correlation_paths.API_GATEWAY_HTTP
 EVENTBRIDGE_CORRELATION_ID = correlation_paths.EVENT_BRIDGE

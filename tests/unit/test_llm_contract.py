@@ -14,8 +14,6 @@ import pytest
 import respx
 from botocore.awsrequest import AWSResponse
 from botocore.stub import Stubber
-
-from tests.fixtures.eventstream import event_stream
 from tripagent.adapters.llm.anthropic import AnthropicProvider
 from tripagent.adapters.llm.bedrock import BedrockProvider
 from tripagent.adapters.llm.openai_compat import OpenAICompatibleProvider
@@ -36,8 +34,13 @@ from tripagent.application.llm import (
 )
 from tripagent.errors import AiAuthFailed, AiBadResponse, AiRateLimited, AiTimeout, AiUnavailable
 
-WEATHER = ToolSpec("get_weather", "Weather for a day and place",
-                   {"type": "object", "properties": {"day": {"type": "integer"}}, "required": ["day"]})
+from tests.fixtures.eventstream import event_stream
+
+WEATHER = ToolSpec(
+    "get_weather",
+    "Weather for a day and place",
+    {"type": "object", "properties": {"day": {"type": "integer"}}, "required": ["day"]},
+)
 
 
 def request(tools: tuple[ToolSpec, ...] = ()) -> ChatRequest:
@@ -81,43 +84,124 @@ class HttpBackend(Backend):
             if name:
                 lines.append(f"event: {name}")
             lines.append(f"data: {data if isinstance(data, str) else json.dumps(data)}\n")
-        return httpx.Response(200, text="\n".join(lines) + "\n", headers={"content-type": "text/event-stream"})
+        return httpx.Response(
+            200, text="\n".join(lines) + "\n", headers={"content-type": "text/event-stream"}
+        )
 
 
 class OpenAIBackend(HttpBackend):
     name, url = "openai", "http://llm.test/v1/chat/completions"
 
     def provider(self) -> ModelProvider:
-        return OpenAICompatibleProvider(api_key="sk-test-secret", base_url="http://llm.test/v1", backoff_s=0.01)
+        return OpenAICompatibleProvider(
+            api_key="sk-test-secret", base_url="http://llm.test/v1", backoff_s=0.01
+        )
 
     def reply(self, text: str) -> None:
-        self.queue.append(httpx.Response(200, json={
-            "model": "test-model", "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                                                "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": 7, "completion_tokens": 3}}))
+        self.queue.append(
+            httpx.Response(
+                200,
+                json={
+                    "model": "test-model",
+                    "choices": [
+                        {
+                            "index": 0,
+                            "message": {"role": "assistant", "content": text},
+                            "finish_reason": "stop",
+                        }
+                    ],
+                    "usage": {"prompt_tokens": 7, "completion_tokens": 3},
+                },
+            )
+        )
 
     def reply_tool(self, call: ToolCall) -> None:
-        self.queue.append(httpx.Response(200, json={
-            "model": "test-model", "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
-                "role": "assistant", "content": None, "tool_calls": [
-                    {"id": call.id, "type": "function",
-                     "function": {"name": call.name, "arguments": json.dumps(call.arguments)}}]}}],
-            "usage": {"prompt_tokens": 7, "completion_tokens": 3}}))
+        self.queue.append(
+            httpx.Response(
+                200,
+                json={
+                    "model": "test-model",
+                    "choices": [
+                        {
+                            "index": 0,
+                            "finish_reason": "tool_calls",
+                            "message": {
+                                "role": "assistant",
+                                "content": None,
+                                "tool_calls": [
+                                    {
+                                        "id": call.id,
+                                        "type": "function",
+                                        "function": {
+                                            "name": call.name,
+                                            "arguments": json.dumps(call.arguments),
+                                        },
+                                    }
+                                ],
+                            },
+                        }
+                    ],
+                    "usage": {"prompt_tokens": 7, "completion_tokens": 3},
+                },
+            )
+        )
 
     def stream_text(self, chunks: list[str]) -> None:
         events: list[tuple[str | None, Any]] = [
-            (None, {"model": "test-model", "choices": [{"index": 0, "delta": {"content": c}}]}) for c in chunks]
-        events += [(None, {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}),
-                   (None, {"choices": [], "usage": {"prompt_tokens": 7, "completion_tokens": 3}}), (None, "[DONE]")]
+            (None, {"model": "test-model", "choices": [{"index": 0, "delta": {"content": c}}]})
+            for c in chunks
+        ]
+        events += [
+            (None, {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}),
+            (None, {"choices": [], "usage": {"prompt_tokens": 7, "completion_tokens": 3}}),
+            (None, "[DONE]"),
+        ]
         self.queue.append(self.sse(events))
 
     def stream_tool(self, call: ToolCall, pieces: list[str]) -> None:
-        events: list[tuple[str | None, Any]] = [(None, {"choices": [{"index": 0, "delta": {"tool_calls": [
-            {"index": 0, "id": call.id, "type": "function", "function": {"name": call.name, "arguments": ""}}]}}]})]
-        events += [(None, {"choices": [{"index": 0, "delta": {"tool_calls": [
-            {"index": 0, "function": {"arguments": p}}]}}]}) for p in pieces]
-        events += [(None, {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}],
-                           "usage": {"prompt_tokens": 7, "completion_tokens": 3}}), (None, "[DONE]")]
+        events: list[tuple[str | None, Any]] = [
+            (
+                None,
+                {
+                    "choices": [
+                        {
+                            "index": 0,
+                            "delta": {
+                                "tool_calls": [
+                                    {
+                                        "index": 0,
+                                        "id": call.id,
+                                        "type": "function",
+                                        "function": {"name": call.name, "arguments": ""},
+                                    }
+                                ]
+                            },
+                        }
+                    ]
+                },
+            )
+        ]
+        events += [
+            (
+                None,
+                {
+                    "choices": [
+                        {"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": p}}]}}
+                    ]
+                },
+            )
+            for p in pieces
+        ]
+        events += [
+            (
+                None,
+                {
+                    "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}],
+                    "usage": {"prompt_tokens": 7, "completion_tokens": 3},
+                },
+            ),
+            (None, "[DONE]"),
+        ]
         self.queue.append(self.sse(events))
 
     def max_tokens_sent(self) -> int:
@@ -131,37 +215,75 @@ class AnthropicBackend(HttpBackend):
         return AnthropicProvider(api_key="sk-ant-secret", base_url="http://claude.test", backoff_s=0.01)
 
     def _message(self, content: list[dict[str, Any]], stop: str) -> httpx.Response:
-        return httpx.Response(200, json={"type": "message", "role": "assistant", "model": "test-model",
-                                         "content": content, "stop_reason": stop,
-                                         "usage": {"input_tokens": 7, "output_tokens": 3}})
+        return httpx.Response(
+            200,
+            json={
+                "type": "message",
+                "role": "assistant",
+                "model": "test-model",
+                "content": content,
+                "stop_reason": stop,
+                "usage": {"input_tokens": 7, "output_tokens": 3},
+            },
+        )
 
     def reply(self, text: str) -> None:
         self.queue.append(self._message([{"type": "text", "text": text}], "end_turn"))
 
     def reply_tool(self, call: ToolCall) -> None:
-        self.queue.append(self._message(
-            [{"type": "tool_use", "id": call.id, "name": call.name, "input": call.arguments}], "tool_use"))
+        self.queue.append(
+            self._message(
+                [{"type": "tool_use", "id": call.id, "name": call.name, "input": call.arguments}], "tool_use"
+            )
+        )
 
     def _stream(self, blocks: list[tuple[dict[str, Any], list[dict[str, Any]]]], stop: str) -> None:
-        events: list[tuple[str | None, Any]] = [("message_start", {"type": "message_start", "message": {
-            "model": "test-model", "usage": {"input_tokens": 7, "output_tokens": 1}}}), ("ping", {"type": "ping"})]
+        events: list[tuple[str | None, Any]] = [
+            (
+                "message_start",
+                {
+                    "type": "message_start",
+                    "message": {"model": "test-model", "usage": {"input_tokens": 7, "output_tokens": 1}},
+                },
+            ),
+            ("ping", {"type": "ping"}),
+        ]
         for index, (start, deltas) in enumerate(blocks):
-            events.append(("content_block_start", {"type": "content_block_start", "index": index,
-                                                   "content_block": start}))
-            events += [("content_block_delta", {"type": "content_block_delta", "index": index, "delta": d})
-                       for d in deltas]
+            events.append(
+                (
+                    "content_block_start",
+                    {"type": "content_block_start", "index": index, "content_block": start},
+                )
+            )
+            events += [
+                ("content_block_delta", {"type": "content_block_delta", "index": index, "delta": d})
+                for d in deltas
+            ]
             events.append(("content_block_stop", {"type": "content_block_stop", "index": index}))
-        events += [("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop},
-                                      "usage": {"output_tokens": 3}}), ("message_stop", {"type": "message_stop"})]
+        events += [
+            (
+                "message_delta",
+                {"type": "message_delta", "delta": {"stop_reason": stop}, "usage": {"output_tokens": 3}},
+            ),
+            ("message_stop", {"type": "message_stop"}),
+        ]
         self.queue.append(self.sse(events))
 
     def stream_text(self, chunks: list[str]) -> None:
-        self._stream([({"type": "text", "text": ""}, [{"type": "text_delta", "text": c} for c in chunks])],
-                     "end_turn")
+        self._stream(
+            [({"type": "text", "text": ""}, [{"type": "text_delta", "text": c} for c in chunks])], "end_turn"
+        )
 
     def stream_tool(self, call: ToolCall, pieces: list[str]) -> None:
-        self._stream([({"type": "tool_use", "id": call.id, "name": call.name, "input": {}},
-                       [{"type": "input_json_delta", "partial_json": p} for p in pieces])], "tool_use")
+        self._stream(
+            [
+                (
+                    {"type": "tool_use", "id": call.id, "name": call.name, "input": {}},
+                    [{"type": "input_json_delta", "partial_json": p} for p in pieces],
+                )
+            ],
+            "tool_use",
+        )
 
     def max_tokens_sent(self) -> int:
         return int(self.sent()["max_tokens"])
@@ -172,8 +294,9 @@ class BedrockBackend(Backend):
     name = "bedrock"
 
     def __init__(self) -> None:
-        self.client = boto3.client("bedrock-runtime", region_name="eu-west-1",
-                                   aws_access_key_id="x", aws_secret_access_key="x")
+        self.client = boto3.client(
+            "bedrock-runtime", region_name="eu-west-1", aws_access_key_id="x", aws_secret_access_key="x"
+        )
         self.stubber = Stubber(self.client)
         self.stream_body: bytes | None = None
         self.sent_params: dict[str, Any] = {}
@@ -192,33 +315,64 @@ class BedrockBackend(Backend):
         return BedrockProvider(self.client)
 
     def _converse(self, content: list[dict[str, Any]], stop: str) -> None:
-        self.stubber.add_response("converse", {
-            "output": {"message": {"role": "assistant", "content": content}}, "stopReason": stop,
-            "usage": {"inputTokens": 7, "outputTokens": 3, "totalTokens": 10}, "metrics": {"latencyMs": 5}})
+        self.stubber.add_response(
+            "converse",
+            {
+                "output": {"message": {"role": "assistant", "content": content}},
+                "stopReason": stop,
+                "usage": {"inputTokens": 7, "outputTokens": 3, "totalTokens": 10},
+                "metrics": {"latencyMs": 5},
+            },
+        )
         self.stubber.activate()
 
     def reply(self, text: str) -> None:
         self._converse([{"text": text}], "end_turn")
 
     def reply_tool(self, call: ToolCall) -> None:
-        self._converse([{"toolUse": {"toolUseId": call.id, "name": call.name, "input": call.arguments}}], "tool_use")
+        self._converse(
+            [{"toolUse": {"toolUseId": call.id, "name": call.name, "input": call.arguments}}], "tool_use"
+        )
 
     def _stream(self, events: list[dict[str, Any]], stop: str) -> None:
-        self.stream_body = event_stream([{"messageStart": {"role": "assistant"}}, *events,
-                                         {"messageStop": {"stopReason": stop}},
-                                         {"metadata": {"usage": {"inputTokens": 7, "outputTokens": 3, "totalTokens": 10},
-                                                       "metrics": {"latencyMs": 5}}}])
+        self.stream_body = event_stream(
+            [
+                {"messageStart": {"role": "assistant"}},
+                *events,
+                {"messageStop": {"stopReason": stop}},
+                {
+                    "metadata": {
+                        "usage": {"inputTokens": 7, "outputTokens": 3, "totalTokens": 10},
+                        "metrics": {"latencyMs": 5},
+                    }
+                },
+            ]
+        )
 
     def stream_text(self, chunks: list[str]) -> None:
-        self._stream([{"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": c}}} for c in chunks]
-                     + [{"contentBlockStop": {"contentBlockIndex": 0}}], "end_turn")
+        self._stream(
+            [{"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": c}}} for c in chunks]
+            + [{"contentBlockStop": {"contentBlockIndex": 0}}],
+            "end_turn",
+        )
 
     def stream_tool(self, call: ToolCall, pieces: list[str]) -> None:
-        self._stream([{"contentBlockStart": {"contentBlockIndex": 0,
-                                             "start": {"toolUse": {"toolUseId": call.id, "name": call.name}}}}]
-                     + [{"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"toolUse": {"input": p}}}}
-                        for p in pieces]
-                     + [{"contentBlockStop": {"contentBlockIndex": 0}}], "tool_use")
+        self._stream(
+            [
+                {
+                    "contentBlockStart": {
+                        "contentBlockIndex": 0,
+                        "start": {"toolUse": {"toolUseId": call.id, "name": call.name}},
+                    }
+                }
+            ]
+            + [
+                {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"toolUse": {"input": p}}}}
+                for p in pieces
+            ]
+            + [{"contentBlockStop": {"contentBlockIndex": 0}}],
+            "tool_use",
+        )
 
     def max_tokens_sent(self) -> int:
         return int(self.sent_params["inferenceConfig"]["maxTokens"])
@@ -364,8 +518,12 @@ def test_a_retry_after_beyond_the_deadline_is_not_waited_for(http_backend: HttpB
     assert limited.value.headers["Retry-After"] == "120"
 
 
-@pytest.mark.parametrize(("status", "error"), [(401, AiAuthFailed), (403, AiAuthFailed), (400, AiBadResponse)])
-def test_client_errors_are_not_retried(http_backend: HttpBackend, status: int, error: type[Exception]) -> None:
+@pytest.mark.parametrize(
+    ("status", "error"), [(401, AiAuthFailed), (403, AiAuthFailed), (400, AiBadResponse)]
+)
+def test_client_errors_are_not_retried(
+    http_backend: HttpBackend, status: int, error: type[Exception]
+) -> None:
     http_backend.queue.append(httpx.Response(status, json={"error": "no"}))
     with pytest.raises(error):
         http_backend.provider().chat(request())
@@ -391,11 +549,16 @@ def test_a_reply_that_is_not_json_is_a_bad_response(http_backend: HttpBackend) -
         http_backend.provider().chat(request())
 
 
-@pytest.mark.parametrize(("code", "error"), [
-    ("ThrottlingException", AiRateLimited), ("AccessDeniedException", AiAuthFailed),
-    ("ServiceUnavailableException", AiUnavailable), ("ModelTimeoutException", AiTimeout),
-    ("ValidationException", AiBadResponse),
-])
+@pytest.mark.parametrize(
+    ("code", "error"),
+    [
+        ("ThrottlingException", AiRateLimited),
+        ("AccessDeniedException", AiAuthFailed),
+        ("ServiceUnavailableException", AiUnavailable),
+        ("ModelTimeoutException", AiTimeout),
+        ("ValidationException", AiBadResponse),
+    ],
+)
 def test_bedrock_errors_are_typed(code: str, error: type[Exception]) -> None:
     backend = BedrockBackend()
     backend.stubber.add_client_error("converse", service_error_code=code, http_status_code=400)
@@ -408,14 +571,21 @@ def test_the_openai_wire_format_carries_system_tools_and_tool_results() -> None:
     with respx.mock() as router:
         backend = OpenAIBackend(router)
         backend.reply("fine")
-        history = (Message("user", "weather?"),
-                   Message("assistant", "", (ToolCall("c1", "get_weather", {"day": 2}),)),
-                   Message("tool", '{"rain": false}', tool_call_id="c1"))
-        backend.provider().chat(ChatRequest("m", "sys", history, ChatOptions(max_output_tokens=50), (WEATHER,)))
+        history = (
+            Message("user", "weather?"),
+            Message("assistant", "", (ToolCall("c1", "get_weather", {"day": 2}),)),
+            Message("tool", '{"rain": false}', tool_call_id="c1"),
+        )
+        backend.provider().chat(
+            ChatRequest("m", "sys", history, ChatOptions(max_output_tokens=50), (WEATHER,))
+        )
         sent = backend.sent()
         authorization = router.calls.last.request.headers["authorization"]
     assert sent["messages"][0] == {"role": "system", "content": "sys"}
-    assert sent["messages"][2]["tool_calls"][0]["function"] == {"name": "get_weather", "arguments": '{"day": 2}'}
+    assert sent["messages"][2]["tool_calls"][0]["function"] == {
+        "name": "get_weather",
+        "arguments": '{"day": 2}',
+    }
     assert sent["messages"][3] == {"role": "tool", "tool_call_id": "c1", "content": '{"rain": false}'}
     assert sent["tools"][0]["function"]["parameters"] == WEATHER.parameters
     assert authorization == "Bearer sk-test-secret"
@@ -425,17 +595,27 @@ def test_the_anthropic_wire_format_groups_tool_results_in_a_user_turn() -> None:
     with respx.mock() as router:
         backend = AnthropicBackend(router)
         backend.reply("fine")
-        history = (Message("user", "weather?"),
-                   Message("assistant", "checking", (ToolCall("t1", "get_weather", {"day": 2}),)),
-                   Message("tool", "dry", tool_call_id="t1"))
-        backend.provider().chat(ChatRequest("m", "sys", history, ChatOptions(max_output_tokens=50), (WEATHER,)))
+        history = (
+            Message("user", "weather?"),
+            Message("assistant", "checking", (ToolCall("t1", "get_weather", {"day": 2}),)),
+            Message("tool", "dry", tool_call_id="t1"),
+        )
+        backend.provider().chat(
+            ChatRequest("m", "sys", history, ChatOptions(max_output_tokens=50), (WEATHER,))
+        )
         sent = backend.sent()
         headers = router.calls.last.request.headers
     assert sent["system"] == "sys"
-    assert sent["messages"][1]["content"][1] == {"type": "tool_use", "id": "t1", "name": "get_weather",
-                                                 "input": {"day": 2}}
-    assert sent["messages"][2] == {"role": "user", "content": [
-        {"type": "tool_result", "tool_use_id": "t1", "content": "dry"}]}
+    assert sent["messages"][1]["content"][1] == {
+        "type": "tool_use",
+        "id": "t1",
+        "name": "get_weather",
+        "input": {"day": 2},
+    }
+    assert sent["messages"][2] == {
+        "role": "user",
+        "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "dry"}],
+    }
     assert sent["tools"][0]["input_schema"] == WEATHER.parameters
     assert (headers["x-api-key"], headers["anthropic-version"]) == ("sk-ant-secret", "2023-06-01")
 
@@ -444,4 +624,3 @@ def test_rules_without_an_engine_for_the_task_says_what_it_is() -> None:
     result = RulesProvider({}).chat(request())
     assert result.model == "rules"
     assert "no language model" in result.text
-

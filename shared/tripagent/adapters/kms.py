@@ -34,7 +34,9 @@ class EnvelopeCipher:
         return SealedSecret(ciphertext=ciphertext, encrypted_key=key["CiphertextBlob"], nonce=nonce)
 
     def open(self, sealed: SealedSecret, context: dict[str, str]) -> str:
-        key = self._kms.decrypt(CiphertextBlob=sealed.encrypted_key, EncryptionContext=context, KeyId=self._key_id)
+        key = self._kms.decrypt(
+            CiphertextBlob=sealed.encrypted_key, EncryptionContext=context, KeyId=self._key_id
+        )
         return AESGCM(key["Plaintext"]).decrypt(sealed.nonce, sealed.ciphertext, _aad(context)).decode()
 
 

@@ -50,7 +50,8 @@ def resolve(user_id: str, users: UserProviderStore, environment: ProviderConfig 
     if environment is not None:
         return environment
     raise AiNotConfigured(
-        "No model provider is configured: set AI_PROVIDER for the deployment, or your own with PUT /me/ai-provider."
+        "No model provider is configured: set AI_PROVIDER for the deployment, "
+        "or your own with PUT /me/ai-provider."
     )
 
 
@@ -83,7 +84,8 @@ def set_own_provider(
         raise ValidationFailed("apiKey is required for anthropic.", details=[{"loc": ["body", "apiKey"]}])
     if config.provider == "openai" and not (config.api_key or config.base_url):
         raise ValidationFailed(
-            "apiKey is required for openai (or a baseUrl for a keyless server).", details=[{"loc": ["body", "apiKey"]}]
+            "apiKey is required for openai (or a baseUrl for a keyless server).",
+            details=[{"loc": ["body", "apiKey"]}],
         )
     base_url = check_base_url(config.base_url, allow_private=allow_private) if config.base_url else None
     users.put(user_id, ProviderConfig(config.provider, config.model, base_url, config.api_key, source="user"))

@@ -22,14 +22,16 @@ class DynamoUserProviderStore:
         return {"PK": {"S": user_pk(user_id)}, "SK": {"S": AI_PROVIDER}}
 
     def _item(self, user_id: str) -> dict[str, Any] | None:
-        return self._db.get_item(TableName=self._table, Key=self._key(user_id), ConsistentRead=True).get("Item")
+        return self._db.get_item(TableName=self._table, Key=self._key(user_id), ConsistentRead=True).get(
+            "Item"
+        )
 
     def get(self, user_id: str) -> StoredProvider | None:
         item = self._item(user_id)
         if item is None:
             return None
         return StoredProvider(
-            provider=item["provider"]["S"],  # type: ignore[arg-type]
+            provider=item["provider"]["S"],
             model=item["model"]["S"],
             base_url=item["baseUrl"]["S"] if "baseUrl" in item else None,
             has_key="keyCiphertext" in item,
@@ -41,10 +43,12 @@ class DynamoUserProviderStore:
             return None
         api_key = None
         if "keyCiphertext" in item:
-            sealed = SealedSecret(item["keyCiphertext"]["B"], item["keyEncryptedDataKey"]["B"], item["keyNonce"]["B"])
+            sealed = SealedSecret(
+                item["keyCiphertext"]["B"], item["keyEncryptedDataKey"]["B"], item["keyNonce"]["B"]
+            )
             api_key = self._cipher.open(sealed, {"userId": user_id, "purpose": "ai-provider"})
         return ProviderConfig(
-            provider=item["provider"]["S"],  # type: ignore[arg-type]
+            provider=item["provider"]["S"],
             model=item["model"]["S"],
             base_url=item["baseUrl"]["S"] if "baseUrl" in item else None,
             api_key=api_key,

@@ -29,8 +29,12 @@ if TYPE_CHECKING:
     from mypy_boto3_bedrock_runtime import BedrockRuntimeClient
 
 _FINISH: dict[str, FinishReason] = {
-    "end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length", "tool_use": "tool_calls",
-    "content_filtered": "content_filter", "guardrail_intervened": "content_filter",
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "max_tokens": "length",
+    "tool_use": "tool_calls",
+    "content_filtered": "content_filter",
+    "guardrail_intervened": "content_filter",
 }
 
 
@@ -51,10 +55,18 @@ class BedrockProvider:
         if request.system:
             kwargs["system"] = [{"text": request.system}]
         if request.tools:
-            kwargs["toolConfig"] = {"tools": [
-                {"toolSpec": {"name": t.name, "description": t.description, "inputSchema": {"json": t.parameters}}}
-                for t in request.tools
-            ]}
+            kwargs["toolConfig"] = {
+                "tools": [
+                    {
+                        "toolSpec": {
+                            "name": t.name,
+                            "description": t.description,
+                            "inputSchema": {"json": t.parameters},
+                        }
+                    }
+                    for t in request.tools
+                ]
+            }
         return kwargs
 
     def chat(self, request: ChatRequest) -> ChatResult:
@@ -63,11 +75,19 @@ class BedrockProvider:
         try:
             content = response["output"]["message"]["content"]
             text = "".join(block["text"] for block in content if "text" in block)
-            calls = tuple(ToolCall(b["toolUse"]["toolUseId"], b["toolUse"]["name"], dict(b["toolUse"]["input"]))
-                          for b in content if "toolUse" in b)
+            calls = tuple(
+                ToolCall(b["toolUse"]["toolUseId"], b["toolUse"]["name"], dict(b["toolUse"]["input"]))
+                for b in content
+                if "toolUse" in b
+            )
             usage = response.get("usage") or {}
-            return ChatResult(text, calls, _FINISH.get(response.get("stopReason", ""), "other"), request.model,
-                              Usage(int(usage.get("inputTokens", 0)), int(usage.get("outputTokens", 0))))
+            return ChatResult(
+                text,
+                calls,
+                _FINISH.get(response.get("stopReason", ""), "other"),
+                request.model,
+                Usage(int(usage.get("inputTokens", 0)), int(usage.get("outputTokens", 0))),
+            )
         except (KeyError, TypeError) as exc:
             raise AiBadResponse("Bedrock's reply has an unexpected shape.") from exc
 
@@ -94,7 +114,7 @@ class BedrockProvider:
                         slot["args"] += delta["toolUse"].get("input", "")
                         yield ToolCallArgumentsDelta(slot["toolUseId"], delta["toolUse"].get("input", ""))
                 elif "contentBlockStop" in event:
-                    slot = tools.pop(event["contentBlockStop"]["contentBlockIndex"], None)
+                    slot = tools.pop(event["contentBlockStop"]["contentBlockIndex"], {})
                     if slot:
                         arguments = json.loads(slot["args"] or "{}")
                         yield ToolCallReady(ToolCall(slot["toolUseId"], slot["name"], arguments))
@@ -133,8 +153,13 @@ def _bedrock_errors() -> Iterator[None]:
 
 
 def _raise_stream_error(event: dict[str, Any]) -> None:
-    for name in ("throttlingException", "serviceUnavailableException", "internalServerException",
-                 "modelStreamErrorException", "validationException"):
+    for name in (
+        "throttlingException",
+        "serviceUnavailableException",
+        "internalServerException",
+        "modelStreamErrorException",
+        "validationException",
+    ):
         if name in event:
             if name == "throttlingException":
                 raise AiRateLimited("Bedrock is throttling requests.", retry_after_s=10)
@@ -147,14 +172,18 @@ def _messages(messages: tuple[Message, ...]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for message in messages:
         if message.role == "tool":
-            block = {"toolResult": {"toolUseId": message.tool_call_id, "content": [{"text": message.content}]}}
+            block = {
+                "toolResult": {"toolUseId": message.tool_call_id, "content": [{"text": message.content}]}
+            }
             if out and out[-1]["role"] == "user" and "toolResult" in out[-1]["content"][0]:
                 out[-1]["content"].append(block)
             else:
                 out.append({"role": "user", "content": [block]})
         else:
             content: list[dict[str, Any]] = [{"text": message.content}] if message.content else []
-            content += [{"toolUse": {"toolUseId": c.id, "name": c.name, "input": c.arguments}}
-                        for c in message.tool_calls]
+            content += [
+                {"toolUse": {"toolUseId": c.id, "name": c.name, "input": c.arguments}}
+                for c in message.tool_calls
+            ]
             out.append({"role": message.role, "content": content})
     return out

@@ -32,8 +32,10 @@ class HttpModelClient:
         self._backoff_s = backoff_s
 
     @contextmanager
-    def post(self, path: str, body: dict[str, Any], *, timeout_s: float, stream: bool = False) -> Iterator[httpx.Response]:
-        """POST with retries until ``timeout_s`` has passed; yield a successful (possibly streaming) response."""
+    def post(
+        self, path: str, body: dict[str, Any], *, timeout_s: float, stream: bool = False
+    ) -> Iterator[httpx.Response]:
+        """POST, retrying until ``timeout_s`` has passed; yield the successful (maybe streaming) response."""
         deadline = time.monotonic() + timeout_s
         attempt = 0
         while True:

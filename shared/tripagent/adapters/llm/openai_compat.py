@@ -26,7 +26,10 @@ from tripagent.errors import AiBadResponse
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 _FINISH: dict[str, FinishReason] = {
-    "stop": "stop", "length": "length", "tool_calls": "tool_calls", "function_call": "tool_calls",
+    "stop": "stop",
+    "length": "length",
+    "tool_calls": "tool_calls",
+    "function_call": "tool_calls",
     "content_filter": "content_filter",
 }
 
@@ -34,38 +37,61 @@ _FINISH: dict[str, FinishReason] = {
 class OpenAICompatibleProvider:
     name = "openai"
 
-    def __init__(self, *, api_key: str | None, base_url: str | None = None,
-                 transport: httpx.BaseTransport | None = None, backoff_s: float = 0.5) -> None:
+    def __init__(
+        self,
+        *,
+        api_key: str | None,
+        base_url: str | None = None,
+        transport: httpx.BaseTransport | None = None,
+        backoff_s: float = 0.5,
+    ) -> None:
         headers = {"content-type": "application/json"}
         if api_key:
             headers["authorization"] = f"Bearer {api_key}"
-        self._http = HttpModelClient(base_url or DEFAULT_BASE_URL, headers, transport=transport, backoff_s=backoff_s)
+        self._http = HttpModelClient(
+            base_url or DEFAULT_BASE_URL, headers, transport=transport, backoff_s=backoff_s
+        )
 
     def _body(self, request: ChatRequest, *, stream: bool) -> dict[str, Any]:
-        messages: list[dict[str, Any]] = [{"role": "system", "content": request.system}] if request.system else []
+        messages: list[dict[str, Any]] = (
+            [{"role": "system", "content": request.system}] if request.system else []
+        )
         for message in request.messages:
             if message.role == "tool":
-                messages.append({"role": "tool", "tool_call_id": message.tool_call_id, "content": message.content})
+                messages.append(
+                    {"role": "tool", "tool_call_id": message.tool_call_id, "content": message.content}
+                )
             elif message.tool_calls:
-                messages.append({
-                    "role": "assistant",
-                    "content": message.content or None,
-                    "tool_calls": [
-                        {"id": c.id, "type": "function",
-                         "function": {"name": c.name, "arguments": json.dumps(c.arguments)}}
-                        for c in message.tool_calls
-                    ],
-                })
+                messages.append(
+                    {
+                        "role": "assistant",
+                        "content": message.content or None,
+                        "tool_calls": [
+                            {
+                                "id": c.id,
+                                "type": "function",
+                                "function": {"name": c.name, "arguments": json.dumps(c.arguments)},
+                            }
+                            for c in message.tool_calls
+                        ],
+                    }
+                )
             else:
                 messages.append({"role": message.role, "content": message.content})
-        body: dict[str, Any] = {"model": request.model, "messages": messages,
-                                "max_tokens": request.options.max_output_tokens, "stream": stream}
+        body: dict[str, Any] = {
+            "model": request.model,
+            "messages": messages,
+            "max_tokens": request.options.max_output_tokens,
+            "stream": stream,
+        }
         if request.options.temperature is not None:
             body["temperature"] = request.options.temperature
         if request.tools:
             body["tools"] = [
-                {"type": "function", "function": {"name": t.name, "description": t.description,
-                                                  "parameters": t.parameters}}
+                {
+                    "type": "function",
+                    "function": {"name": t.name, "description": t.description, "parameters": t.parameters},
+                }
                 for t in request.tools
             ]
         if stream:
@@ -73,8 +99,9 @@ class OpenAICompatibleProvider:
         return body
 
     def chat(self, request: ChatRequest) -> ChatResult:
-        with self._http.post("/chat/completions", self._body(request, stream=False),
-                             timeout_s=request.options.timeout_s) as response:
+        with self._http.post(
+            "/chat/completions", self._body(request, stream=False), timeout_s=request.options.timeout_s
+        ) as response:
             payload = json_or_bad_response(response.text)
         try:
             choice = payload["choices"][0]
@@ -99,16 +126,22 @@ class OpenAICompatibleProvider:
         usage = Usage()
         model = request.model
         calls: dict[int, dict[str, Any]] = {}
-        with self._http.post("/chat/completions", self._body(request, stream=True),
-                             timeout_s=request.options.timeout_s, stream=True) as response:
+        with self._http.post(
+            "/chat/completions",
+            self._body(request, stream=True),
+            timeout_s=request.options.timeout_s,
+            stream=True,
+        ) as response:
             for _, data in sse_events(response):
                 if data == "[DONE]":
                     break
                 chunk = json_or_bad_response(data)
                 model = chunk.get("model") or model
                 if chunk.get("usage"):
-                    usage = Usage(int(chunk["usage"].get("prompt_tokens", 0)),
-                                  int(chunk["usage"].get("completion_tokens", 0)))
+                    usage = Usage(
+                        int(chunk["usage"].get("prompt_tokens", 0)),
+                        int(chunk["usage"].get("completion_tokens", 0)),
+                    )
                 for choice in chunk.get("choices") or []:
                     delta = choice.get("delta") or {}
                     if delta.get("content"):
