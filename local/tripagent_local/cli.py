@@ -131,8 +131,9 @@ def _banner(stack: Any) -> str:
     token = devauth.mint_token("alice", state_dir=stack.config.state_dir)
     url = stack.url
     storage = f"persistent ({stack.config.state_dir / 'dynamodb'})" if stack.config.persist else "in memory"
+    provider = os.environ.get("AI_PROVIDER", "rules")
     return f"""
-Tripagent is running at {url}  (DynamoDB Local: {storage})
+Tripagent is running at {url}  (DynamoDB Local: {storage}; model provider: {provider})
   API docs   {url}/docs
   health     {url}/health
 
