@@ -15,27 +15,27 @@ export SAM_CLI_TELEMETRY := 0
 export AWS_DEFAULT_REGION ?= eu-west-1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help dev test test-unit test-infra test-integration test-e2e lint format build bench token tiles venv tools engines clean
+.PHONY: gazetteer help dev test test-unit test-infra test-integration test-e2e lint format build bench token tiles venv tools engines clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
 
-dev: venv engines tiles ## run the whole system locally on http://127.0.0.1:$${PORT:-3000} (PERSIST=1 keeps data)
+dev: venv engines tiles gazetteer ## run the whole system locally on http://127.0.0.1:$${PORT:-3000} (PERSIST=1 keeps data)
 	$(BIN)/tripagent dev $(if $(filter-out 0 false,$(PERSIST)),--persist,)
 
-test: venv tools engines tiles build ## unit, infra, integration and e2e suites
+test: venv tools engines tiles gazetteer build ## unit, infra, integration and e2e suites
 	$(BIN)/pytest tests
 
-test-unit: venv ## the fast suite (no engines)
+test-unit: venv gazetteer ## the fast suite (no engines)
 	$(BIN)/pytest tests/unit
 
 test-infra: venv tools build ## template checks and the built artifacts
 	$(BIN)/pytest tests/infra
 
-test-integration: venv engines tiles ## adapters and the gateway on the real engines
+test-integration: venv engines tiles gazetteer ## adapters and the gateway on the real engines
 	$(BIN)/pytest tests/integration
 
-test-e2e: venv engines tiles ## HTTP against `tripagent dev`
+test-e2e: venv engines tiles gazetteer ## HTTP against `tripagent dev`
 	$(BIN)/pytest tests/e2e
 
 lint: venv ## ruff and mypy (strict on shared/)
@@ -47,10 +47,10 @@ format: venv ## apply ruff's fixes and formatting
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-build: tools ## sam build: the layers and functions that deploy
+build: tools gazetteer ## sam build: the layers and functions that deploy
 	PATH="$(dir $(PYTHON312)):$$PATH" $(TOOLS)/bin/sam build
 
-bench: venv engines tiles ## cold-import ratios per function, against a minimal Powertools + boto3 handler
+bench: venv engines tiles gazetteer build ## cold-import ratios per function, against a minimal Powertools + boto3 handler
 	$(BIN)/python -m benchmarks
 
 token: venv ## print a development token: make token USER=bob
@@ -58,6 +58,9 @@ token: venv ## print a development token: make token USER=bob
 
 tiles: venv ## build Valhalla tiles and the elevation tile (idempotent)
 	$(BIN)/tripagent tiles
+
+gazetteer: venv ## build the places index that ships with the functions (idempotent)
+	$(BIN)/python -m tripagent_local.gazetteer
 
 venv: $(STAMP)
 $(STAMP): layers/dependencies/requirements.txt requirements/dev.txt shared/pyproject.toml local/pyproject.toml

@@ -17,34 +17,75 @@ from pathlib import Path
 from typing import Any
 
 import osmium
-
 from tripagent.domain.places import normalize
+
 from tripagent_local.paths import REPO_ROOT, VALHALLA_DATA
 
 OUTPUT = REPO_ROOT / "shared" / "tripagent" / "data" / "places.sqlite"
-EXTRACTS = {"andorra": ("andorra.osm.pbf", "Andorra", "AD"), "helsinki": ("helsinki.osm.pbf", "Finland", "FI")}
+EXTRACTS = {
+    "andorra": ("andorra.osm.pbf", "Andorra", "AD"),
+    "helsinki": ("helsinki.osm.pbf", "Finland", "FI"),
+}
 CELL_DEG = 0.01  # about 1.1 km × 0.8 km at these latitudes
-ROUTABLE = {"primary", "secondary", "tertiary", "unclassified", "residential", "service", "track", "cycleway",
-            "path", "living_street", "trunk", "primary_link", "secondary_link", "tertiary_link", "road",
-            "pedestrian", "footway", "bridleway"}
-PLACE_IMPORTANCE = {"city": 0.8, "town": 0.6, "village": 0.4, "suburb": 0.35, "hamlet": 0.25,
-                    "neighbourhood": 0.2, "locality": 0.2, "isolated_dwelling": 0.1, "quarter": 0.3}
+ROUTABLE = {
+    "primary",
+    "secondary",
+    "tertiary",
+    "unclassified",
+    "residential",
+    "service",
+    "track",
+    "cycleway",
+    "path",
+    "living_street",
+    "trunk",
+    "primary_link",
+    "secondary_link",
+    "tertiary_link",
+    "road",
+    "pedestrian",
+    "footway",
+    "bridleway",
+}
+PLACE_IMPORTANCE = {
+    "city": 0.8,
+    "town": 0.6,
+    "village": 0.4,
+    "suburb": 0.35,
+    "hamlet": 0.25,
+    "neighbourhood": 0.2,
+    "locality": 0.2,
+    "isolated_dwelling": 0.1,
+    "quarter": 0.3,
+}
 # OSM tag value → (kind, category, importance)
 POI_KINDS: dict[tuple[str, str], tuple[str, str, float]] = {
-    ("tourism", "hotel"): ("hotel", "lodging", 0.3), ("tourism", "hostel"): ("hostel", "lodging", 0.25),
-    ("tourism", "guest_house"): ("guest_house", "lodging", 0.25), ("tourism", "camp_site"): ("camp_site", "lodging", 0.25),
-    ("tourism", "alpine_hut"): ("alpine_hut", "lodging", 0.2), ("amenity", "shelter"): ("shelter", "lodging", 0.1),
-    ("tourism", "apartment"): ("apartment", "lodging", 0.2), ("tourism", "motel"): ("motel", "lodging", 0.25),
-    ("amenity", "restaurant"): ("restaurant", "food", 0.2), ("amenity", "cafe"): ("cafe", "food", 0.2),
-    ("amenity", "bar"): ("bar", "food", 0.1), ("amenity", "fast_food"): ("fast_food", "food", 0.1),
+    ("tourism", "hotel"): ("hotel", "lodging", 0.3),
+    ("tourism", "hostel"): ("hostel", "lodging", 0.25),
+    ("tourism", "guest_house"): ("guest_house", "lodging", 0.25),
+    ("tourism", "camp_site"): ("camp_site", "lodging", 0.25),
+    ("tourism", "alpine_hut"): ("alpine_hut", "lodging", 0.2),
+    ("amenity", "shelter"): ("shelter", "lodging", 0.1),
+    ("tourism", "apartment"): ("apartment", "lodging", 0.2),
+    ("tourism", "motel"): ("motel", "lodging", 0.25),
+    ("amenity", "restaurant"): ("restaurant", "food", 0.2),
+    ("amenity", "cafe"): ("cafe", "food", 0.2),
+    ("amenity", "bar"): ("bar", "food", 0.1),
+    ("amenity", "fast_food"): ("fast_food", "food", 0.1),
     ("shop", "supermarket"): ("supermarket", "food", 0.15),
     ("amenity", "drinking_water"): ("drinking_water", "water", 0.1),
-    ("shop", "bicycle"): ("bicycle_shop", "bike", 0.2), ("amenity", "bicycle_repair_station"): ("bike_repair", "bike", 0.1),
-    ("tourism", "museum"): ("museum", "culture", 0.3), ("tourism", "attraction"): ("attraction", "culture", 0.3),
-    ("tourism", "artwork"): ("artwork", "culture", 0.1), ("amenity", "theatre"): ("theatre", "culture", 0.2),
-    ("amenity", "arts_centre"): ("arts_centre", "culture", 0.2), ("historic", "*"): ("historic", "culture", 0.2),
-    ("tourism", "viewpoint"): ("viewpoint", "viewpoint", 0.2), ("tourism", "picnic_site"): ("picnic_site", "viewpoint", 0.1),
-    ("railway", "station"): ("railway_station", "station", 0.35), ("public_transport", "station"): ("station", "station", 0.3),
+    ("shop", "bicycle"): ("bicycle_shop", "bike", 0.2),
+    ("amenity", "bicycle_repair_station"): ("bike_repair", "bike", 0.1),
+    ("tourism", "museum"): ("museum", "culture", 0.3),
+    ("tourism", "attraction"): ("attraction", "culture", 0.3),
+    ("tourism", "artwork"): ("artwork", "culture", 0.1),
+    ("amenity", "theatre"): ("theatre", "culture", 0.2),
+    ("amenity", "arts_centre"): ("arts_centre", "culture", 0.2),
+    ("historic", "*"): ("historic", "culture", 0.2),
+    ("tourism", "viewpoint"): ("viewpoint", "viewpoint", 0.2),
+    ("tourism", "picnic_site"): ("picnic_site", "viewpoint", 0.1),
+    ("railway", "station"): ("railway_station", "station", 0.35),
+    ("public_transport", "station"): ("station", "station", 0.3),
     ("tourism", "information"): ("information", "culture", 0.05),
 }
 # Names people use that the 2013 extract does not carry (the parish town of Escaldes-Engordany is mapped
@@ -68,7 +109,9 @@ def _kind(tags: Any) -> tuple[str, str, float] | None:
 
 
 def _names(tags: Any) -> list[str]:
-    names = [tags["name"]] + [tags[k] for k in ("alt_name", "official_name", "short_name", "old_name") if k in tags]
+    names = [tags["name"]] + [
+        tags[k] for k in ("alt_name", "official_name", "short_name", "old_name") if k in tags
+    ]
     names += [tags[f"name:{lang}"] for lang in LANGS if f"name:{lang}" in tags]
     names += ALIASES.get(tags["name"], [])
     out: list[str] = []
@@ -92,8 +135,17 @@ class _Extract(osmium.SimpleHandler):  # type: ignore[misc]
         if spec is None:
             return
         kind, category, importance = spec
-        self.places.append({"osm": osm_id, "names": _names(tags), "kind": kind, "category": category,
-                            "lat": lat, "lon": lon, "importance": importance})
+        self.places.append(
+            {
+                "osm": osm_id,
+                "names": _names(tags),
+                "kind": kind,
+                "category": category,
+                "lat": lat,
+                "lon": lon,
+                "importance": importance,
+            }
+        )
 
     def node(self, n: Any) -> None:
         self._add(n.tags, n.location.lat, n.location.lon, f"n{n.id}")
@@ -120,14 +172,20 @@ def _world_cities() -> list[dict[str, Any]]:
         # Exonyms of big cities ("Londres", "Parigi"); the alternate names of small ones are mostly noise
         # that shadows real places ("Paris" is also an alternate name of Parys, South Africa).
         alternates = city.get("alternatenames", []) if int(city["population"]) >= 1_000_000 else []
-        names = [city["name"]] + [n for n in alternates if n and len(n) <= 60 and normalize(n).isascii()
-                                  and normalize(n)]
-        cities.append({
-            "names": list(dict.fromkeys(names))[:10], "kind": "city", "category": "place",
-            "lat": float(city["latitude"]), "lon": float(city["longitude"]),
-            "importance": min(1.0, math.log10(int(city["population"]) + 1) / 7),
-            "country": countries.get(city["countrycode"], city["countrycode"]),
-        })
+        names = [city["name"]] + [
+            n for n in alternates if n and len(n) <= 60 and normalize(n).isascii() and normalize(n)
+        ]
+        cities.append(
+            {
+                "names": list(dict.fromkeys(names))[:10],
+                "kind": "city",
+                "category": "place",
+                "lat": float(city["latitude"]),
+                "lon": float(city["longitude"]),
+                "importance": min(1.0, math.log10(int(city["population"]) + 1) / 7),
+                "country": countries.get(city["countrycode"], city["countrycode"]),
+            }
+        )
     return cities
 
 
@@ -156,8 +214,16 @@ def build(output: Path = OUTPUT, data_dir: Path = VALHALLA_DATA, force: bool = F
         coverage += [(region, x, y) for x, y in sorted(grown)]
     local = [r for r in rows if r["category"] == "place"]
     for city in _world_cities():
-        twin = next((p for p in local if normalize(p["names"][0]) in {normalize(n) for n in city["names"][:3]}
-                     and abs(p["lat"] - city["lat"]) < 0.1 and abs(p["lon"] - city["lon"]) < 0.1), None)
+        twin = next(
+            (
+                p
+                for p in local
+                if normalize(p["names"][0]) in {normalize(n) for n in city["names"][:3]}
+                and abs(p["lat"] - city["lat"]) < 0.1
+                and abs(p["lon"] - city["lon"]) < 0.1
+            ),
+            None,
+        )
         if twin is not None:  # the extract already has it: keep the OSM place, with the city's standing
             twin["importance"] = max(twin["importance"], city["importance"])
             twin["names"] = list(dict.fromkeys(twin["names"] + city["names"]))
@@ -180,9 +246,20 @@ def build(output: Path = OUTPUT, data_dir: Path = VALHALLA_DATA, force: bool = F
         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     """)
     for place_id, row in enumerate(rows, start=1):
-        db.execute("INSERT INTO places VALUES (?,?,?,?,?,?,?,?,?)",
-                   (place_id, row["names"][0], row["kind"], row["category"], row["lat"], row["lon"],
-                    round(row["importance"], 4), row.get("country"), row.get("region")))
+        db.execute(
+            "INSERT INTO places VALUES (?,?,?,?,?,?,?,?,?)",
+            (
+                place_id,
+                row["names"][0],
+                row["kind"],
+                row["category"],
+                row["lat"],
+                row["lon"],
+                round(row["importance"], 4),
+                row.get("country"),
+                row.get("region"),
+            ),
+        )
         for name in row["names"]:
             norm = normalize(name)
             if norm:
@@ -192,13 +269,19 @@ def build(output: Path = OUTPUT, data_dir: Path = VALHALLA_DATA, force: bool = F
     labels = {"andorra": "Andorra", "helsinki": "central Helsinki"}
     for region in EXTRACTS:
         cells = [(x, y) for r, x, y in coverage if r == region]
-        bbox = [min(x for x, _ in cells) * CELL_DEG, min(y for _, y in cells) * CELL_DEG,
-                (max(x for x, _ in cells) + 1) * CELL_DEG, (max(y for _, y in cells) + 1) * CELL_DEG]
+        bbox = [
+            min(x for x, _ in cells) * CELL_DEG,
+            min(y for _, y in cells) * CELL_DEG,
+            (max(x for x, _ in cells) + 1) * CELL_DEG,
+            (max(y for _, y in cells) + 1) * CELL_DEG,
+        ]
         db.execute("INSERT INTO regions VALUES (?,?,?)", (region, labels[region], json.dumps(bbox)))
     db.execute("CREATE INDEX names_norm ON names (norm)")
     db.execute("CREATE INDEX places_geo ON places (lat, lon)")
-    db.execute("INSERT INTO meta VALUES ('cell_deg', ?), ('attribution', ?)",
-               (str(CELL_DEG), "© OpenStreetMap contributors (ODbL 1.0); GeoNames (CC BY 4.0)"))
+    db.execute(
+        "INSERT INTO meta VALUES ('cell_deg', ?), ('attribution', ?)",
+        (str(CELL_DEG), "© OpenStreetMap contributors (ODbL 1.0); GeoNames (CC BY 4.0)"),
+    )
     db.commit()
     db.execute("VACUUM")
     db.close()

@@ -18,10 +18,13 @@ _SEPARATORS = re.compile(r"[\s\-‐‑‒–—_'’`.,/()]+")
 
 
 def normalize(text: str) -> str:
-    """``"Sant Julià de Lòria"`` → ``"sant julia de loria"``; ``"Andorre-la-Vieille"`` → ``"andorre la vieille"``."""
+    """``"Sant Julià de Lòria"`` → ``"sant julia de loria"``; ``"Andorre-la-Vieille"`` → ``"andorre la
+    vieille"``: case, accents and punctuation fold away."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
-    stripped = stripped.replace("ß", "ss").replace("ø", "o").replace("æ", "ae").replace("œ", "oe").replace("ł", "l")
+    stripped = (
+        stripped.replace("ß", "ss").replace("ø", "o").replace("æ", "ae").replace("œ", "oe").replace("ł", "l")
+    )
     return _SEPARATORS.sub(" ", stripped).strip()
 
 
@@ -69,8 +72,10 @@ class Ambiguous:
     outcome: Literal["ambiguous"] = "ambiguous"
 
     def options(self) -> list[dict[str, object]]:
-        return [{"index": i, "label": c.place.label, "placeId": c.place.place_id}
-                for i, c in enumerate(self.candidates, start=1)]
+        return [
+            {"index": i, "label": c.place.label, "placeId": c.place.place_id}
+            for i, c in enumerate(self.candidates, start=1)
+        ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +87,74 @@ class NotFound:
 
 
 SearchOutcome = Found | Ambiguous | NotFound
+
+MATCH_FLOOR = 0.85  # below this similarity a name is not a match, only a suggestion
+AMBIGUITY_MARGIN = 0.06  # candidates within this score of the best are too close to call
+DOMINANCE = 0.04  # an importance lead this large (about twice the population) settles a tie of names
+ARTICLES = {"les", "la", "el", "els", "l", "le", "los", "las", "lo", "il", "the"}
+
+
+def quality(query: str, name: str) -> float:
+    """How well a normalized name answers a normalized query: 1.0 for the same name (articles aside:
+    "Escaldes" is "les Escaldes"); 0.9 when the query is the start of the name (a shortened name);
+    otherwise the strings' similarity (Indel ratio: typos, missing letters)."""
+    if query == name or _bare(query) == _bare(name):
+        return 1.0
+    if name.startswith(query + " ") and len(query) >= 4:
+        return 0.9
+    from rapidfuzz import fuzz
+
+    return float(fuzz.ratio(query, name)) / 100
+
+
+def score(match_quality: float, importance: float, near_km: float | None = None) -> float:
+    value = 0.75 * match_quality + 0.25 * importance
+    if near_km is not None:
+        value += 0.1 * math.exp(-near_km / 50)
+    return round(value, 4)
+
+
+def decide(query: str, candidates: list[Candidate]) -> Found | Ambiguous | None:
+    """One clear place, a question, or ``None`` when nothing matches well enough (best first in input)."""
+    norm = normalize(query)
+    matching = [c for c in candidates if quality(norm, c.matched_name) >= MATCH_FLOOR]
+    if not matching:
+        return None
+    top = matching[0]
+    top_quality = quality(norm, top.matched_name)
+    # A namesake that matches no better and is several times smaller is no rival (Barcelona, Spain over
+    # Barcelona, Venezuela); a place whose name matches better is one (Santa Coloma, the village).
+    rivals = [
+        c
+        for c in matching
+        if c is top
+        or (
+            quality(norm, c.matched_name) >= 0.9
+            and top.score - c.score <= AMBIGUITY_MARGIN
+            and not (
+                quality(norm, c.matched_name) <= top_quality
+                and top.place.importance - c.place.importance >= DOMINANCE
+            )
+        )
+    ]
+    distinct = _distinct(rivals)
+    if len(distinct) > 1:
+        return Ambiguous(query, tuple(distinct[:5]))
+    return Found(top.place, top.score, tuple(matching[1:4]))
+
+
+def _bare(name: str) -> str:
+    words = name.split()
+    return " ".join(words[1:]) if len(words) > 1 and words[0] in ARTICLES else name
+
+
+def _distinct(candidates: list[Candidate]) -> list[Candidate]:
+    """One candidate per real place: the same town twice (two sources, 2 km apart) is one."""
+    out: list[Candidate] = []
+    for c in candidates:
+        if all(distance_km(c.place.lat, c.place.lon, o.place.lat, o.place.lon) > 5 for o in out):
+            out.append(c)
+    return out
 
 
 def distance_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
