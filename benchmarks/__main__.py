@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import sys
 
-from benchmarks import cold_import
+from benchmarks import cold_import, places
 
 
 def main() -> int:
     ok = cold_import.report()
+    ok &= places.report()
     return 0 if ok else 1
 
 

@@ -122,7 +122,7 @@ def _names(tags: Any) -> list[str]:
     return out
 
 
-class _Extract(osmium.SimpleHandler):  # type: ignore[misc]
+class _Extract(osmium.SimpleHandler):
     def __init__(self) -> None:
         super().__init__()
         self.places: list[dict[str, Any]] = []

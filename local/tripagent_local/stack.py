@@ -69,6 +69,7 @@ class LocalStack:
         self.kms = LocalKms(config.state_dir / "kms-master.key", set(self.kms_keys.values()))
         self._previous_env: dict[str, str | None] = {}
         self.stream_pollers: list[StreamPoller] = []
+        self._valhalla_config: Path | None = None
 
     # ------------------------------------------------------------------ wiring from the template
     def _parameters(self) -> dict[str, Any]:
@@ -166,6 +167,7 @@ class LocalStack:
                 engines.dynamodb_client(self.config.dynamodb_port), self.template, self.table_names
             )
             self.processes.append(engines.start_valhalla(config_path, self.config.valhalla_port, log_dir))
+            self._valhalla_config = config_path
             self._start_stream_pollers()
         except BaseException:
             self.stop()
@@ -194,5 +196,8 @@ class LocalStack:
         for proc in reversed(self.processes):
             proc.stop()
         self.processes.clear()
+        if self._valhalla_config is not None:  # one config per port: do not leave them piling up
+            self._valhalla_config.unlink(missing_ok=True)
+            self._valhalla_config = None
         restore_environment(self._previous_env)
         self._previous_env = {}

@@ -8,8 +8,11 @@ from typing import TYPE_CHECKING
 from tripagent.ports import HealthProbe
 
 if TYPE_CHECKING:
+    from tripagent.adapters.places.gazetteer import Gazetteer
+    from tripagent.adapters.valhalla import ValhallaClient
     from tripagent.application.ai_config import ProviderConfig, UserProviderStore
     from tripagent.application.llm import ModelProvider
+    from tripagent.application.places import PlaceFinder
     from tripagent.application.ports import EventPublisher
     from tripagent.application.sessions import SessionStore
     from tripagent.application.trips import TripWorkspace
@@ -104,3 +107,42 @@ def model_for(user_id: str) -> tuple[ModelProvider, ProviderConfig]:
 
     config = resolve(user_id, user_provider_store(), environment_provider())
     return InstrumentedProvider(build_provider(config, region=ai_settings().region)), config
+
+
+@cache
+def gazetteer() -> Gazetteer:
+    from tripagent.adapters.places.gazetteer import Gazetteer
+
+    return Gazetteer()
+
+
+@cache
+def place_finder() -> PlaceFinder:
+    """The configured geocoder; the embedded gazetteer unless PLACES_PROVIDER names another."""
+    from tripagent.settings import places_settings
+
+    s = places_settings()
+    if s.places_provider == "nominatim":
+        from tripagent.adapters.places.remote import NominatimGeocoder
+
+        return NominatimGeocoder(s.places_base_url or "")
+    if s.places_provider == "photon":
+        from tripagent.adapters.places.remote import PhotonGeocoder
+
+        return PhotonGeocoder(s.places_base_url or "")
+    if s.places_provider == "amazon-location":
+        import boto3
+
+        from tripagent.adapters.places.remote import AmazonLocationGeocoder
+
+        return AmazonLocationGeocoder(boto3.client("geo-places", region_name=s.region))
+    return gazetteer()
+
+
+@cache
+def router() -> ValhallaClient:
+    from tripagent.adapters.valhalla import ValhallaClient
+    from tripagent.settings import places_settings
+
+    s = places_settings()
+    return ValhallaClient(s.valhalla_url, timeout_s=s.valhalla_timeout_s)

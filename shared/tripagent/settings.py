@@ -98,6 +98,27 @@ def user_provider_settings() -> UserProviderSettings:
     return UserProviderSettings.from_env()
 
 
+class PlacesSettings(AwsSettings):
+    places_provider: Literal["gazetteer", "nominatim", "photon", "amazon-location"] = Field(
+        "gazetteer", alias="PLACES_PROVIDER"
+    )
+    places_base_url: str | None = Field(None, alias="PLACES_BASE_URL")
+    valhalla_url: str = Field(alias="VALHALLA_URL", min_length=1)
+    valhalla_timeout_s: float = Field(5.0, alias="VALHALLA_TIMEOUT_S", gt=0)
+    max_snap_m: float = Field(2000.0, alias="COVERAGE_MAX_SNAP_M", gt=0)
+
+    @model_validator(mode="after")
+    def _base_url(self) -> PlacesSettings:
+        if self.places_provider in ("nominatim", "photon") and not self.places_base_url:
+            raise ValueError(f"PLACES_BASE_URL is required with PLACES_PROVIDER={self.places_provider}")
+        return self
+
+
+@cache
+def places_settings() -> PlacesSettings:
+    return PlacesSettings.from_env()
+
+
 class SessionSettings(TableSettings):
     session_retention_days: int = Field(30, alias="SESSION_RETENTION_DAYS", ge=1, le=3650)
 

@@ -29,14 +29,14 @@ class ValhallaClient:
             transport=httpx.HTTPTransport(retries=retries),  # retries connection failures only
         )
 
-    def _post(self, action: str, body: dict[str, Any]) -> dict[str, Any]:
+    def _post(self, action: str, body: dict[str, Any]) -> Any:
         try:
             response = self._http.post(f"/{action}", json=body)
         except httpx.HTTPError as exc:
             raise RoutingUnavailable(f"The routing service is unreachable ({type(exc).__name__}).") from exc
         if response.status_code >= 500:
             raise RoutingUnavailable(f"The routing service failed (HTTP {response.status_code}).")
-        payload: dict[str, Any] = response.json()
+        payload: Any = response.json()
         if response.status_code >= 400:
             if payload.get("error_code") in _NO_PATH_CODES:
                 raise NoRoute(str(payload.get("error", "No route between these places.")))
@@ -65,5 +65,18 @@ class ValhallaClient:
             raw=trip,
         )
 
+    def locate(
+        self, points: list[tuple[float, float]], *, costing: str = "bicycle"
+    ) -> list[tuple[float, float] | None]:
+        """Where Valhalla would snap each point onto its graph, or ``None`` when nothing is near."""
+        body = {"locations": [{"lat": lat, "lon": lon} for lat, lon in points], "costing": costing}
+        answer: Any = self._post("locate", body)
+        snapped: list[tuple[float, float] | None] = []
+        for location in answer:
+            edges = location.get("edges") or []
+            snapped.append((edges[0]["correlated_lat"], edges[0]["correlated_lon"]) if edges else None)
+        return snapped
+
     def status(self) -> dict[str, Any]:
-        return self._post("status", {})
+        status: dict[str, Any] = self._post("status", {})
+        return status

@@ -88,7 +88,7 @@ class NotFound:
 
 SearchOutcome = Found | Ambiguous | NotFound
 
-MATCH_FLOOR = 0.85  # below this similarity a name is not a match, only a suggestion
+MATCH_FLOOR = 0.8  # below this similarity a name is not a match, only a suggestion
 AMBIGUITY_MARGIN = 0.06  # candidates within this score of the best are too close to call
 DOMINANCE = 0.04  # an importance lead this large (about twice the population) settles a tie of names
 ARTICLES = {"les", "la", "el", "els", "l", "le", "los", "las", "lo", "il", "the"}
@@ -97,14 +97,14 @@ ARTICLES = {"les", "la", "el", "els", "l", "le", "los", "las", "lo", "il", "the"
 def quality(query: str, name: str) -> float:
     """How well a normalized name answers a normalized query: 1.0 for the same name (articles aside:
     "Escaldes" is "les Escaldes"); 0.9 when the query is the start of the name (a shortened name);
-    otherwise the strings' similarity (Indel ratio: typos, missing letters)."""
+    otherwise the strings' normalized Levenshtein similarity (a typo or a missing letter costs one edit)."""
     if query == name or _bare(query) == _bare(name):
         return 1.0
     if name.startswith(query + " ") and len(query) >= 4:
         return 0.9
-    from rapidfuzz import fuzz
+    from rapidfuzz.distance import Levenshtein
 
-    return float(fuzz.ratio(query, name)) / 100
+    return float(Levenshtein.normalized_similarity(query, name))
 
 
 def score(match_quality: float, importance: float, near_km: float | None = None) -> float:

@@ -65,6 +65,20 @@ class Gazetteer:
             for r, label, bbox in self.db.execute("SELECT region, label, bbox FROM regions")
         ]
 
+    def region_labels(self) -> dict[str, str]:
+        return {r.region: r.label for r in self.regions()}
+
+    def within(
+        self, south: float, west: float, north: float, east: float, categories: tuple[str, ...]
+    ) -> list[Place]:
+        placeholders = ",".join("?" * len(categories))
+        rows = self.db.execute(
+            f"SELECT * FROM places WHERE lat BETWEEN ? AND ? AND lon BETWEEN ? AND ? "  # noqa: S608 - only "?"s
+            f"AND category IN ({placeholders})",
+            (south, north, west, east, *categories),
+        ).fetchall()
+        return [_place(row) for row in rows]
+
     def covered_region(self, lat: float, lon: float) -> str | None:
         cell = float(self.db.execute("SELECT value FROM meta WHERE key = 'cell_deg'").fetchone()[0])
         row = self.db.execute(

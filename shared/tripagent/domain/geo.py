@@ -1,0 +1,92 @@
+"""Geometry on small scales: encoded polylines (precision 6, as Valhalla writes them) and where a point
+lies along a line (a local equirectangular projection: exact enough within a day's ride)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+from tripagent.domain.places import distance_km
+
+LatLon = tuple[float, float]
+
+
+def decode_polyline(encoded: str, precision: int = 6) -> list[LatLon]:
+    factor = 10**precision
+    points: list[LatLon] = []
+    index = lat = lon = 0
+    while index < len(encoded):
+        deltas = []
+        for _ in range(2):
+            shift = result = 0
+            while True:
+                byte = ord(encoded[index]) - 63
+                index += 1
+                result |= (byte & 0x1F) << shift
+                shift += 5
+                if byte < 0x20:
+                    break
+            deltas.append(~(result >> 1) if result & 1 else result >> 1)
+        lat += deltas[0]
+        lon += deltas[1]
+        points.append((lat / factor, lon / factor))
+    return points
+
+
+def encode_polyline(points: list[LatLon], precision: int = 6) -> str:
+    factor = 10**precision
+    out: list[str] = []
+    prev_lat = prev_lon = 0
+    for lat, lon in points:
+        ilat, ilon = round(lat * factor), round(lon * factor)
+        for delta in (ilat - prev_lat, ilon - prev_lon):
+            value = ~(delta << 1) if delta < 0 else delta << 1
+            while value >= 0x20:
+                out.append(chr((0x20 | (value & 0x1F)) + 63))
+                value >>= 5
+            out.append(chr(value + 63))
+        prev_lat, prev_lon = ilat, ilon
+    return "".join(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Projection:
+    offset_km: float  # distance from the line
+    along_km: float  # distance along the line to the nearest point
+
+
+def project(point: LatLon, line: list[LatLon]) -> Projection:
+    """The nearest point of ``line`` to ``point``: how far off, and how far along."""
+    if not line:
+        raise ValueError("empty line")
+    lat0 = math.radians(point[0])
+    kx, ky = 111.320 * math.cos(lat0), 110.574
+
+    def xy(p: LatLon) -> tuple[float, float]:
+        return (p[1] - point[1]) * kx, (p[0] - point[0]) * ky
+
+    best = Projection(distance_km(*point, *line[0]), 0.0)
+    walked = 0.0
+    for a, b in itertools.pairwise(line):
+        (ax, ay), (bx, by) = xy(a), xy(b)
+        seg = math.hypot(bx - ax, by - ay)
+        t = 0.0 if seg == 0 else max(0.0, min(1.0, -(ax * (bx - ax) + ay * (by - ay)) / seg**2))
+        px, py = ax + t * (bx - ax), ay + t * (by - ay)
+        offset = math.hypot(px, py)
+        if offset < best.offset_km:
+            best = Projection(offset, walked + t * seg)
+        walked += seg
+    return best
+
+
+def line_length_km(line: list[LatLon]) -> float:
+    return sum(distance_km(*a, *b) for a, b in itertools.pairwise(line))
+
+
+def bbox(line: list[LatLon], margin_km: float) -> tuple[float, float, float, float]:
+    """south, west, north, east around ``line`` with ``margin_km`` on every side."""
+    lats, lons = [p[0] for p in line], [p[1] for p in line]
+    dlat = margin_km / 110.574
+    dlon = margin_km / (111.320 * max(0.1, math.cos(math.radians(sum(lats) / len(lats)))))
+    return min(lats) - dlat, min(lons) - dlon, max(lats) + dlat, max(lons) + dlon

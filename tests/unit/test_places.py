@@ -1,0 +1,142 @@
+"""Places on the embedded gazetteer (built from valhalla/data by `make gazetteer`) and the domain rules."""
+
+from __future__ import annotations
+
+import pytest
+from tripagent.adapters.places.gazetteer import Gazetteer
+from tripagent.application.places import pois_near
+from tripagent.domain.geo import decode_polyline, encode_polyline, line_length_km, project
+from tripagent.domain.places import Ambiguous, Candidate, Found, NotFound, Place, decide, normalize
+
+
+@pytest.fixture(scope="module")
+def gazetteer() -> Gazetteer:
+    return Gazetteer()
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("Andora la Vela", "Andorra la Vella"),
+        ("andorra la vella", "Andorra la Vella"),
+        ("Canilo", "Canillo"),
+        ("Encanp", "Encamp"),
+        ("Escaldes Engordany", "les Escaldes"),
+        ("escaldes", "les Escaldes"),
+        ("La Masana", "La Massana"),
+        ("Ordíno", "Ordino"),
+        ("Sant Julia de Loria", "Sant Julià de Lòria"),
+        ("sant julia de lria", "Sant Julià de Lòria"),
+    ],
+)
+def test_every_parish_capital_is_found_from_a_misspelled_or_unaccented_name(
+    gazetteer: Gazetteer, query: str, expected: str
+) -> None:
+    outcome = gazetteer.search(query)
+    assert isinstance(outcome, Found), outcome
+    assert outcome.place.name == expected
+    assert outcome.place.region == "andorra"
+
+
+@pytest.mark.parametrize("query", ["Andorre-la-Vieille", "Andorra la Vieja", "ANDORRA LA VELLA"])
+def test_names_in_other_languages_and_cases(gazetteer: Gazetteer, query: str) -> None:
+    outcome = gazetteer.search(query)
+    assert isinstance(outcome, Found)
+    assert outcome.place.name == "Andorra la Vella"
+
+
+def test_an_ambiguous_name_returns_numbered_candidates(gazetteer: Gazetteer) -> None:
+    outcome = gazetteer.search("Santa Coloma")
+    assert isinstance(outcome, Ambiguous)
+    labels = [o["label"] for o in outcome.options()]
+    assert [o["index"] for o in outcome.options()] == list(range(1, len(labels) + 1))
+    assert "Santa Coloma (village, Andorra)" in labels
+    assert "Santa Coloma de Gramenet (city, Spain)" in labels
+
+
+def test_proximity_settles_an_ambiguity(gazetteer: Gazetteer) -> None:
+    outcome = gazetteer.search("Santa Coloma", near=(42.51, 1.53))
+    assert isinstance(outcome, Found)
+    assert outcome.place.country == "Andorra"
+
+
+def test_a_bigger_namesake_wins_a_tie_of_names(gazetteer: Gazetteer) -> None:
+    outcome = gazetteer.search("Barcelona")
+    assert isinstance(outcome, Found)
+    assert outcome.place.country == "Spain"
+
+
+def test_a_city_outside_the_extracts_is_found_and_not_covered(gazetteer: Gazetteer) -> None:
+    outcome = gazetteer.search("Paris")
+    assert isinstance(outcome, Found)
+    assert outcome.place.country == "France"
+    assert gazetteer.covered_region(outcome.place.lat, outcome.place.lon) is None
+    andorra = gazetteer.search("Ordino")
+    assert isinstance(andorra, Found)
+    assert gazetteer.covered_region(andorra.place.lat, andorra.place.lon) == "andorra"
+
+
+def test_nothing_found_comes_with_suggestions(gazetteer: Gazetteer) -> None:
+    outcome = gazetteer.search("Xyzzyville")
+    assert isinstance(outcome, NotFound)
+    assert outcome.suggestions
+
+
+def test_nothing_found_says_what_each_word_alone_finds(gazetteer: Gazetteer) -> None:
+    outcome = gazetteer.search("Ordino Pyrenees Lodge")
+    assert isinstance(outcome, NotFound)
+    assert any("Ordino" in label for label in outcome.by_word.get("ordino", ()))
+
+
+def test_pois_near_a_point_by_category_nearest_first(gazetteer: Gazetteer) -> None:
+    soldeu = gazetteer.search("Soldeu")
+    assert isinstance(soldeu, Found)
+    result = pois_near(gazetteer, (soldeu.place.lat, soldeu.place.lon), radius_km=1.5, category="lodging")
+    assert result.hits
+    distances = [h.distance_km for h in result.hits]
+    assert distances == sorted(distances)
+    assert all(h.place.category == "lodging" and h.distance_km <= 1.5 for h in result.hits)
+
+
+def test_zero_pois_come_back_with_alternatives(gazetteer: Gazetteer) -> None:
+    soldeu = gazetteer.search("Soldeu")
+    assert isinstance(soldeu, Found)
+    result = pois_near(
+        gazetteer,
+        (soldeu.place.lat, soldeu.place.lon),
+        radius_km=0.05,
+        category="lodging",
+        text="hotel piolets spa",
+    )
+    assert result.empty
+    assert {(a.kind, a.value) for a in result.alternatives} >= {("term", "hotel"), ("term", "piolets")}
+    closer = pois_near(gazetteer, (soldeu.place.lat, soldeu.place.lon), radius_km=0.01, category="lodging")
+    assert closer.empty
+    assert [a.kind for a in closer.alternatives] == ["radius"]
+    assert closer.alternatives[0].count >= 1
+
+
+def test_normalization_folds_case_accents_and_punctuation() -> None:
+    assert normalize("Sant Julià de Lòria") == "sant julia de loria"
+    assert normalize("Andorre-la-Vieille") == "andorre la vieille"
+    assert normalize("  L'Aldosa ") == "l aldosa"
+
+
+def _candidate(name: str, importance: float, lat: float, score: float) -> Candidate:
+    return Candidate(Place(1, name, "city", "place", lat, 0.0, importance, "X"), score, normalize(name))
+
+
+def test_decide_is_none_below_the_match_floor() -> None:
+    assert decide("Ordino", [_candidate("Ondara", 0.5, 0.0, 0.6)]) is None
+
+
+def test_polylines_round_trip_at_precision_6() -> None:
+    line = [(42.463612, 1.491304), (42.5, 1.5), (42.576612, 1.668401)]
+    assert decode_polyline(encode_polyline(line)) == line
+
+
+def test_projection_tells_how_far_off_and_how_far_along() -> None:
+    line = [(42.0, 1.0), (42.0, 1.1), (42.0, 1.2)]  # about 16.5 km due east
+    where = project((42.01, 1.15), line)
+    assert where.offset_km == pytest.approx(1.11, abs=0.02)
+    assert where.along_km == pytest.approx(line_length_km(line) * 0.75, rel=0.01)
