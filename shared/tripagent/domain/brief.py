@@ -1,0 +1,191 @@
+"""The trip brief: what a rider has told us so far, and the rules that read it from plain text.
+
+Slot reading is deterministic and bilingual (English, French): durations ("3 days", "a long weekend",
+"une semaine"), bike profiles and their common names, dates, daily distance, round trips,
+accommodation, "launch it" / "c'est bon". Place phrases ("from X to Y", "de X à Y", "via X") are
+extracted here and resolved by a geocoder elsewhere.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tripagent.domain.places import normalize
+
+Profile = Literal["road", "gravel", "mountain", "touring", "hybrid", "e-bike"]
+Locale = Literal["en", "fr"]
+ESSENTIALS = ("start", "end", "durationDays", "profile")  # "end" is satisfied by a round trip
+
+
+class Collected(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    start: str | None = None
+    end: str | None = None
+    via: list[str] = Field(default_factory=list)
+    durationDays: int | None = Field(default=None, ge=1, le=60)
+    profile: Profile | None = None
+    startDate: dt.date | None = None
+    dailyDistanceKm: float | None = Field(default=None, gt=0, le=400)
+    roundTrip: bool = False
+    accommodation: Literal["hotel", "camping", "hostel", "hut", "any"] | None = None
+    notes: str | None = None
+
+    def missing(self) -> list[str]:
+        absent = []
+        for slot in ESSENTIALS:
+            if slot == "end" and (self.end or self.roundTrip):
+                continue
+            if getattr(self, slot) in (None, ""):
+                absent.append(slot)
+        return absent
+
+    def merged(self, other: Collected) -> Collected:
+        """``other``'s known values over this one's (later turns refine earlier ones)."""
+        values = self.model_dump()
+        for key, value in other.model_dump().items():
+            if value not in (None, "", [], False):
+                values[key] = value
+        return Collected.model_validate(values)
+
+
+NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+           "ten": 10, "un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "sept": 7, "huit": 8,
+           "neuf": 9, "dix": 10, "a": 1}
+_NUM = r"(\d{1,2}|" + "|".join(sorted(NUMBERS, key=len, reverse=True)) + r")"
+
+DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
+    (re.compile(r"\blong weekend\b|\blong week end\b|\bgrand week ?end\b|\bpont\b"), 3),
+    (re.compile(r"\bweek ?end\b"), 2),
+    (re.compile(r"\b(a|one|une|1) (week|semaine)\b"), 7),
+    (re.compile(rf"\b{_NUM} (weeks|semaines)\b"), -7),
+    (re.compile(rf"\b{_NUM}[ -]?(days?|jours?|journees?|nights?|nuits?)\b"), None),
+]
+
+PROFILE_WORDS: list[tuple[Profile, re.Pattern[str]]] = [
+    ("e-bike", re.compile(r"\be ?bike|\belectric|\belectrique|\bvae\b|\bpedelec")),
+    ("gravel", re.compile(r"\bgravel")),
+    ("mountain", re.compile(r"\bmountain ?bike|\bmtb\b|\bvtt\b|\btout terrain")),
+    ("touring", re.compile(r"\btouring|\bcyclotouris|\brandonneuse|\bbikepacking|\bvoyage a velo|\bloaded")),
+    ("hybrid", re.compile(r"\bhybrid|\bvtc\b|\bcity bike|\bvelo de ville|\bhybride")),
+    ("road", re.compile(r"\broad ?bike|\bracing bike|\bvelo de route|\bvelo de course|\broad\b|\broute\b")),
+]
+ROUND_TRIP = re.compile(r"\bround ?trip|\bloop\b|\bboucle\b|\baller retour\b|\bback to (the )?start|\bcircuit\b")
+ACCOMMODATION: list[tuple[str, re.Pattern[str]]] = [
+    ("camping", re.compile(r"\bcamp(ing|site|ground)?s?\b|\btente\b|\btent\b")),
+    ("hostel", re.compile(r"\bhostels?\b|\bauberges?\b|\bgites?\b")),
+    ("hut", re.compile(r"\bhuts?\b|\brefuges?\b")),
+    ("hotel", re.compile(r"\bhotels?\b|\bchambres? d hotes\b|\bb ?& ?b\b|\bguest ?house")),
+]
+DAILY = re.compile(r"\b(\d{2,3})\s?km\s?(a|per|/|par|each|chaque|by)?\s?(day|jour|j)\b")
+LAUNCH = re.compile(r"^(ok |okay |yes |oui |alors )?(launch( it)?|go( ahead)?|let s go|generate( it)?|start( it)?"
+                    r"|c est bon|vas y|allez|lance( le)?( calcul)?|on y va|c est parti|valide)\W*$")
+MONTHS = {"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
+          "september": 9, "october": 10, "november": 11, "december": 12, "janvier": 1, "fevrier": 2, "mars": 3,
+          "avril": 4, "mai": 5, "juin": 6, "juillet": 7, "aout": 8, "septembre": 9, "octobre": 10,
+          "novembre": 11, "decembre": 12}
+_MONTH = "|".join(MONTHS)
+DATE_ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+DATE_DM = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th|er)? (?:of )?({_MONTH})(?: (\d{{4}}))?\b")
+DATE_MD = re.compile(rf"\b({_MONTH}) (\d{{1,2}})(?:st|nd|rd|th)?(?: (\d{{4}}))?\b")
+FRENCH = re.compile(r"\b(je|j|nous|velo|jours?|semaine|depart|de|du|vers|avec|pour|une|bonjour|merci|c est)\b")
+
+# Where a place phrase ends: a connector or punctuation (not an article: "Andorra la Vella" keeps its "la").
+_STOP = r"(?=\s+(?:to|au|jusqu|vers|via|par|in|en|on|for|pour|with|avec|and|et|by|over|during|starting|then" \
+        r"|puis|le|using|riding)\b|[.,;!?]|$)"
+PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("start", re.compile(r"\b(?:from|starting (?:in|at|from)|start(?:ing)? in|leaving|depart(?:ing)? from"
+                         r"|depuis|au depart d|au depart de|depart de|partant de|en partant de|de|d)\s+(.+?)" + _STOP)),
+    ("end", re.compile(r"\b(?:to|towards|ending (?:in|at)|finish(?:ing)? (?:in|at)|arriving (?:in|at)|jusqu(?: vers)?"
+                       r"|vers|arrivee vers|arrivee)\s+(.+?)" + _STOP)),
+    ("via", re.compile(r"\b(?:via|through|by way of|passing (?:by|through)|par|en passant par)\s+(.+?)" + _STOP)),
+]
+VERBS = {"ride", "go", "do", "be", "make", "cycle", "bike", "have", "see", "visit", "spend", "stay", "take",
+         "plan", "faire", "aller", "rouler", "partir", "voir", "visiter", "passer", "prendre", "my", "mon", "ma"}
+NOT_PLACES = {"the", "a", "day", "days", "jours", "week", "semaine", "bike", "velo", "road", "route", "go",
+              "me", "us", "start", "end", "it", "do", "be", "ride", "rouler", "faire", "hotel", "camping"}
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What one user turn says, before places are resolved."""
+
+    slots: Collected
+    places: dict[str, list[str]] = field(default_factory=dict)  # slot → place phrases
+    launch: bool = False
+    locale: Locale = "en"
+
+
+def detect_locale(text: str, default: Locale = "en") -> Locale:
+    hits = len(FRENCH.findall(normalize(text)))
+    if hits >= 2:
+        return "fr"
+    return default if hits == 0 else default
+
+
+def read_turn(text: str, *, today: dt.date, default_locale: Locale = "en") -> Reading:
+    norm = normalize(text)
+    values: dict[str, object] = {}
+    for pattern, days in DURATION_PATTERNS:
+        found = pattern.search(norm)
+        if found:
+            if days is None or days < 0:
+                count = found.group(1)
+                n = int(count) if count.isdigit() else NUMBERS.get(count, 0)
+                values["durationDays"] = n * (7 if days == -7 else 1)
+            else:
+                values["durationDays"] = days
+            break
+    for profile, pattern in PROFILE_WORDS:
+        if pattern.search(norm):
+            values["profile"] = profile
+            break
+    if ROUND_TRIP.search(norm):
+        values["roundTrip"] = True
+    for kind, pattern in ACCOMMODATION:
+        if pattern.search(norm):
+            values["accommodation"] = kind
+            break
+    daily = DAILY.search(norm)
+    if daily:
+        values["dailyDistanceKm"] = float(daily.group(1))
+    start_date = _date(norm, today)
+    if start_date:
+        values["startDate"] = start_date
+    # French "à" is a destination; normalized it would be the English article "a". Punctuation ends a
+    # place phrase, so each clause is read on its own.
+    places: dict[str, list[str]] = {}
+    for clause in re.split(r"[.,;!?\n]+", re.sub(r"(?<![\w])à(?![\w])", " vers ", text)):
+        clause_norm = normalize(clause)
+        for slot, pattern in PLACE_PATTERNS:
+            for match in pattern.finditer(clause_norm):
+                phrase = match.group(1).strip()
+                words = phrase.split()
+                if (words and phrase not in NOT_PLACES and words[0] not in VERBS and len(phrase) <= 60
+                        and not re.search(r"\d", phrase)):
+                    places.setdefault(slot, []).append(phrase)
+    return Reading(Collected.model_validate(values), places, bool(LAUNCH.match(norm)),
+                   detect_locale(text, default_locale))
+
+
+def _date(norm: str, today: dt.date) -> dt.date | None:
+    try:
+        if m := DATE_ISO.search(norm):
+            return dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        if m := DATE_DM.search(norm):
+            day, month, year = int(m.group(1)), MONTHS[m.group(2)], m.group(3)
+        elif m := DATE_MD.search(norm):
+            month, day, year = MONTHS[m.group(1)], int(m.group(2)), m.group(3)
+        else:
+            return None
+        candidate = dt.date(int(year) if year else today.year, month, day)
+        if not year and candidate < today:
+            candidate = candidate.replace(year=today.year + 1)
+        return candidate
+    except ValueError:
+        return None
