@@ -46,7 +46,8 @@ SWAGGER_DIR = REPO_ROOT / "local" / "node_modules" / "swagger-ui-dist"
 class Gateway:
     def __init__(self, stack: LocalStack) -> None:
         self.stack = stack
-        self.routes = stack.template.http_routes()
+        # API Gateway prefers the most specific route: static segments before {parameters}.
+        self.routes = sorted(stack.template.http_routes(), key=lambda r: (r.path.count("{"), -len(r.path)))
         self.cors = self._cors_config()
 
     def _cors_config(self) -> dict[str, Any]:

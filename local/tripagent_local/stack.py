@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
+import re
+import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,6 +19,7 @@ from tripagent_local.streams import StreamPoller
 from tripagent_local.template import ResolveContext, Template
 
 STACK_NAME = "tripagent-local"
+DYNAMIC_REFERENCE = re.compile(r"\{\{resolve:secretsmanager:([\w-]+):SecretString\}\}")
 
 
 @dataclass
@@ -49,6 +53,11 @@ class LocalStack:
         self.template = Template(config.template_path)
         self.processes: list[engines.EngineProcess] = []
         self.url = f"http://127.0.0.1:{config.port}"
+        self.secrets = {
+            logical_id: f"local-{logical_id}"
+            for logical_id, res in self.template.resources.items()
+            if res.get("Type") == "AWS::SecretsManager::Secret"
+        }
         self.kms_keys = {
             logical_id: f"local-{logical_id}"
             for logical_id, res in self.template.resources.items()
@@ -107,7 +116,7 @@ class LocalStack:
             if res.get("Type") == "AWS::Events::EventBus"
         }
         self.bus_names = bus_names
-        resources: dict[str, Any] = {**self.table_names, **bus_names, **self.kms_keys}
+        resources: dict[str, Any] = {**self.table_names, **bus_names, **self.kms_keys, **self.secrets}
         attributes: dict[tuple[str, str], Any] = {}
         for logical_id, name in self.table_names.items():
             attributes[(logical_id, "Arn")] = f"arn:aws:dynamodb:{REGION}:{ACCOUNT}:table/{name}"
@@ -127,8 +136,21 @@ class LocalStack:
             )
         return rules
 
+    def _secret_value(self, name: str) -> str:
+        """Local values for the template's generated secrets, made once and kept in .local/."""
+        path = self.config.state_dir / "secrets.json"
+        values: dict[str, str] = json.loads(path.read_text()) if path.exists() else {}
+        if name not in values:
+            values[name] = secrets.token_urlsafe(36)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(values))
+            path.chmod(0o600)
+        return values[name]
+
     def environment(self) -> dict[str, str]:
         env = self.functions.environment()
+        for key, value in env.items():  # CloudFormation dynamic references, resolved as a deploy would
+            env[key] = DYNAMIC_REFERENCE.sub(lambda m: self._secret_value(m.group(1)), value)
         env.update(
             {
                 "AWS_REGION": REGION,

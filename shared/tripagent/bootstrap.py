@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from tripagent.adapters.places.gazetteer import Gazetteer
     from tripagent.adapters.valhalla import ValhallaClient
     from tripagent.application.ai_config import ProviderConfig, UserProviderStore
+    from tripagent.application.brief_chat import BriefChat
     from tripagent.application.llm import ModelProvider
     from tripagent.application.places import PlaceFinder
     from tripagent.application.ports import EventPublisher
@@ -145,4 +146,36 @@ def router() -> ValhallaClient:
     from tripagent.settings import places_settings
 
     s = places_settings()
+    if not s.valhalla_url:
+        from tripagent.errors import ConfigurationError
+
+        raise ConfigurationError("PlacesSettings: VALHALLA_URL is required to route")
     return ValhallaClient(s.valhalla_url, timeout_s=s.valhalla_timeout_s)
+
+
+@cache
+def brief_chat() -> BriefChat:
+    from tripagent.adapters.aws import dynamodb_client
+    from tripagent.adapters.dynamodb.rate_limits import DynamoRateLimiter
+    from tripagent.adapters.signing import HmacSigner
+    from tripagent.application.brief_chat import BriefChat, BriefLimits
+    from tripagent.settings import brief_chat_settings
+
+    s = brief_chat_settings()
+    limits = BriefLimits(
+        max_messages=s.max_messages,
+        max_message_chars=s.max_message_chars,
+        rate_limit=s.rate_limit,
+        rate_window_s=s.rate_window_s,
+    )
+    return BriefChat(
+        finder=place_finder(),
+        limiter=DynamoRateLimiter(dynamodb_client(s.region, s.dynamodb_endpoint_url), s.table_name),
+        signer=HmacSigner(s.brief_state_secret.get_secret_value().encode()),
+        limits=limits,
+    )
+
+
+def model_name_for(user_id: str) -> tuple[ModelProvider, str]:
+    provider, config = model_for(user_id)
+    return provider, config.model

@@ -103,7 +103,7 @@ class PlacesSettings(AwsSettings):
         "gazetteer", alias="PLACES_PROVIDER"
     )
     places_base_url: str | None = Field(None, alias="PLACES_BASE_URL")
-    valhalla_url: str = Field(alias="VALHALLA_URL", min_length=1)
+    valhalla_url: str | None = Field(None, alias="VALHALLA_URL")
     valhalla_timeout_s: float = Field(5.0, alias="VALHALLA_TIMEOUT_S", gt=0)
     max_snap_m: float = Field(2000.0, alias="COVERAGE_MAX_SNAP_M", gt=0)
 
@@ -117,6 +117,22 @@ class PlacesSettings(AwsSettings):
 @cache
 def places_settings() -> PlacesSettings:
     return PlacesSettings.from_env()
+
+
+class BriefChatSettings(UserProviderSettings, AiSettings):
+    """The brief chat: a model provider (the user's or the deployment's), its limits, the state secret."""
+
+    brief_state_secret: SecretStr = Field(alias="BRIEF_STATE_SECRET", min_length=32)
+    max_messages: int = Field(24, alias="AI_CHAT_MAX_MESSAGES", ge=2, le=200)
+    max_message_chars: int = Field(4000, alias="AI_CHAT_MAX_MESSAGE_CHARS", ge=100, le=100_000)
+    max_body_bytes: int = Field(200_000, alias="AI_CHAT_MAX_BODY_BYTES", ge=1000)
+    rate_limit: int = Field(20, alias="AI_CHAT_RATE_LIMIT", ge=1)
+    rate_window_s: int = Field(60, alias="AI_CHAT_RATE_WINDOW_S", ge=1)
+
+
+@cache
+def brief_chat_settings() -> BriefChatSettings:
+    return BriefChatSettings.from_env()
 
 
 class SessionSettings(TableSettings):

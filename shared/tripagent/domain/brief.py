@@ -54,9 +54,29 @@ class Collected(BaseModel):
         return Collected.model_validate(values)
 
 
-NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-           "ten": 10, "un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "sept": 7, "huit": 8,
-           "neuf": 9, "dix": 10, "a": 1}
+NUMBERS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "un": 1,
+    "une": 1,
+    "deux": 2,
+    "trois": 3,
+    "quatre": 4,
+    "cinq": 5,
+    "sept": 7,
+    "huit": 8,
+    "neuf": 9,
+    "dix": 10,
+    "a": 1,
+}
 _NUM = r"(\d{1,2}|" + "|".join(sorted(NUMBERS, key=len, reverse=True)) + r")"
 
 DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
@@ -71,11 +91,13 @@ PROFILE_WORDS: list[tuple[Profile, re.Pattern[str]]] = [
     ("e-bike", re.compile(r"\be ?bike|\belectric|\belectrique|\bvae\b|\bpedelec")),
     ("gravel", re.compile(r"\bgravel")),
     ("mountain", re.compile(r"\bmountain ?bike|\bmtb\b|\bvtt\b|\btout terrain")),
-    ("touring", re.compile(r"\btouring|\bcyclotouris|\brandonneuse|\bbikepacking|\bvoyage a velo|\bloaded")),
+    ("touring", re.compile(r"\btouring|\bcyclotouris|\brandonn|\bbikepacking|\bvoyage a velo|\bloaded")),
     ("hybrid", re.compile(r"\bhybrid|\bvtc\b|\bcity bike|\bvelo de ville|\bhybride")),
     ("road", re.compile(r"\broad ?bike|\bracing bike|\bvelo de route|\bvelo de course|\broad\b|\broute\b")),
 ]
-ROUND_TRIP = re.compile(r"\bround ?trip|\bloop\b|\bboucle\b|\baller retour\b|\bback to (the )?start|\bcircuit\b")
+ROUND_TRIP = re.compile(
+    r"\bround ?trip|\bloop\b|\bboucle\b|\baller retour\b|\bback to (the )?start|\bcircuit\b"
+)
 ACCOMMODATION: list[tuple[str, re.Pattern[str]]] = [
     ("camping", re.compile(r"\bcamp(ing|site|ground)?s?\b|\btente\b|\btent\b")),
     ("hostel", re.compile(r"\bhostels?\b|\bauberges?\b|\bgites?\b")),
@@ -83,32 +105,149 @@ ACCOMMODATION: list[tuple[str, re.Pattern[str]]] = [
     ("hotel", re.compile(r"\bhotels?\b|\bchambres? d hotes\b|\bb ?& ?b\b|\bguest ?house")),
 ]
 DAILY = re.compile(r"\b(\d{2,3})\s?km\s?(a|per|/|par|each|chaque|by)?\s?(day|jour|j)\b")
-LAUNCH = re.compile(r"^(ok |okay |yes |oui |alors )?(launch( it)?|go( ahead)?|let s go|generate( it)?|start( it)?"
-                    r"|c est bon|vas y|allez|lance( le)?( calcul)?|on y va|c est parti|valide)\W*$")
-MONTHS = {"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
-          "september": 9, "october": 10, "november": 11, "december": 12, "janvier": 1, "fevrier": 2, "mars": 3,
-          "avril": 4, "mai": 5, "juin": 6, "juillet": 7, "aout": 8, "septembre": 9, "octobre": 10,
-          "novembre": 11, "decembre": 12}
+LAUNCH = re.compile(
+    r"^(ok |okay |yes |oui |alors )?(launch( it)?|go( ahead)?|let s go|generate( it)?|start( it)?"
+    r"|c est bon|vas y|allez|lance( le)?( calcul)?|on y va|c est parti|valide)\W*$"
+)
+MONTHS = {
+    "january": 1,
+    "february": 2,
+    "march": 3,
+    "april": 4,
+    "may": 5,
+    "june": 6,
+    "july": 7,
+    "august": 8,
+    "september": 9,
+    "october": 10,
+    "november": 11,
+    "december": 12,
+    "janvier": 1,
+    "fevrier": 2,
+    "mars": 3,
+    "avril": 4,
+    "mai": 5,
+    "juin": 6,
+    "juillet": 7,
+    "aout": 8,
+    "septembre": 9,
+    "octobre": 10,
+    "novembre": 11,
+    "decembre": 12,
+}
 _MONTH = "|".join(MONTHS)
 DATE_ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 DATE_DM = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th|er)? (?:of )?({_MONTH})(?: (\d{{4}}))?\b")
 DATE_MD = re.compile(rf"\b({_MONTH}) (\d{{1,2}})(?:st|nd|rd|th)?(?: (\d{{4}}))?\b")
-FRENCH = re.compile(r"\b(je|j|nous|velo|jours?|semaine|depart|de|du|vers|avec|pour|une|bonjour|merci|c est)\b")
+FRENCH = re.compile(
+    r"\b(je|j|nous|velo|jours?|semaine|depart|de|du|vers|avec|pour|une|bonjour|merci|c est)\b"
+)
 
 # Where a place phrase ends: a connector or punctuation (not an article: "Andorra la Vella" keeps its "la").
-_STOP = r"(?=\s+(?:to|au|jusqu|vers|via|par|in|en|on|for|pour|with|avec|and|et|by|over|during|starting|then" \
-        r"|puis|le|using|riding)\b|[.,;!?]|$)"
+_STOP = (
+    r"(?=\s+(?:to|au|jusqu|vers|via|par|in|en|on|for|pour|with|avec|and|et|by|over|during|starting|then"
+    r"|puis|le|using|riding|please|svp|thanks|merci)\b|[.,;!?]|$)"
+)
+WEAK_TRIGGERS = {"de", "d", "par"}
+_START = (
+    r"from|starting (?:in|at|from)|start(?:ing)? in|leaving|depart(?:ing)? from|depuis|au depart d"
+    r"|au depart de|depart de|partant de|en partant de|pars d|pars de|de|d"
+)
+_END = (
+    r"to|towards|ending (?:in|at)|finish(?:ing)? (?:in|at)|arriving (?:in|at)|jusqu(?: vers)?|vers"
+    r"|arrivee vers|arrivee"
+)
+_VIA = r"via|through|by way of|passing (?:by|through)|par|en passant par"
 PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    ("start", re.compile(r"\b(?:from|starting (?:in|at|from)|start(?:ing)? in|leaving|depart(?:ing)? from"
-                         r"|depuis|au depart d|au depart de|depart de|partant de|en partant de|de|d)\s+(.+?)" + _STOP)),
-    ("end", re.compile(r"\b(?:to|towards|ending (?:in|at)|finish(?:ing)? (?:in|at)|arriving (?:in|at)|jusqu(?: vers)?"
-                       r"|vers|arrivee vers|arrivee)\s+(.+?)" + _STOP)),
-    ("via", re.compile(r"\b(?:via|through|by way of|passing (?:by|through)|par|en passant par)\s+(.+?)" + _STOP)),
+    ("start", re.compile(rf"\b({_START})\s+(.+?)" + _STOP)),
+    ("start", re.compile(r"^()(.+?)(?=\s+(?:to|vers|jusqu)\s)")),  # "Ordino to Soldeu": weak, must geocode
+    ("end", re.compile(rf"\b({_END})\s+(.+?)" + _STOP)),
+    ("via", re.compile(rf"\b({_VIA})\s+(.+?)" + _STOP)),
 ]
-VERBS = {"ride", "go", "do", "be", "make", "cycle", "bike", "have", "see", "visit", "spend", "stay", "take",
-         "plan", "faire", "aller", "rouler", "partir", "voir", "visiter", "passer", "prendre", "my", "mon", "ma"}
-NOT_PLACES = {"the", "a", "day", "days", "jours", "week", "semaine", "bike", "velo", "road", "route", "go",
-              "me", "us", "start", "end", "it", "do", "be", "ride", "rouler", "faire", "hotel", "camping"}
+VERBS = {
+    "ride",
+    "go",
+    "do",
+    "be",
+    "make",
+    "cycle",
+    "bike",
+    "have",
+    "see",
+    "visit",
+    "spend",
+    "stay",
+    "take",
+    "plan",
+    "faire",
+    "aller",
+    "rouler",
+    "partir",
+    "voir",
+    "visiter",
+    "passer",
+    "prendre",
+    "my",
+    "mon",
+    "ma",
+    "i",
+    "we",
+    "you",
+    "je",
+    "j",
+    "nous",
+    "on",
+    "il",
+    "elle",
+    "want",
+    "would",
+    "like",
+    "veux",
+    "voudrais",
+    "bonjour",
+    "hello",
+    "hi",
+    "please",
+    "velo",
+    "vtt",
+    "gravel",
+    "une",
+    "un",
+    "a",
+    "the",
+}
+NOT_PLACES = {
+    "the",
+    "a",
+    "day",
+    "days",
+    "jours",
+    "week",
+    "semaine",
+    "bike",
+    "velo",
+    "road",
+    "route",
+    "go",
+    "me",
+    "us",
+    "start",
+    "end",
+    "it",
+    "do",
+    "be",
+    "ride",
+    "rouler",
+    "faire",
+    "hotel",
+    "camping",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PlacePhrase:
+    text: str
+    strong: bool  # after an unmistakable word ("from", "to", "via"); French "de"/"par" are weak
 
 
 @dataclass(frozen=True)
@@ -116,23 +255,22 @@ class Reading:
     """What one user turn says, before places are resolved."""
 
     slots: Collected
-    places: dict[str, list[str]] = field(default_factory=dict)  # slot → place phrases
+    places: dict[str, list[PlacePhrase]] = field(default_factory=dict)  # slot → phrases, in text order
     launch: bool = False
     locale: Locale = "en"
 
 
 def detect_locale(text: str, default: Locale = "en") -> Locale:
     hits = len(FRENCH.findall(normalize(text)))
-    if hits >= 2:
-        return "fr"
-    return default if hits == 0 else default
+    return "fr" if hits >= 2 else default
 
 
-def read_turn(text: str, *, today: dt.date, default_locale: Locale = "en") -> Reading:
+def read_turn(text: str, *, today: dt.date, default_locale: Locale = "en") -> Reading:  # noqa: PLR0912
     norm = normalize(text)
     values: dict[str, object] = {}
+    without_daily = DAILY.sub(" ", norm)  # "40 km a day" is a distance, not a duration
     for pattern, days in DURATION_PATTERNS:
-        found = pattern.search(norm)
+        found = pattern.search(without_daily)
         if found:
             if days is None or days < 0:
                 count = found.group(1)
@@ -159,18 +297,41 @@ def read_turn(text: str, *, today: dt.date, default_locale: Locale = "en") -> Re
         values["startDate"] = start_date
     # French "à" is a destination; normalized it would be the English article "a". Punctuation ends a
     # place phrase, so each clause is read on its own.
-    places: dict[str, list[str]] = {}
+    mentions: list[tuple[int, str, PlacePhrase]] = []
+    offset = 0
     for clause in re.split(r"[.,;!?\n]+", re.sub(r"(?<![\w])à(?![\w])", " vers ", text)):
-        clause_norm = normalize(clause)
+        clause_norm = DAILY.sub(" ", normalize(clause))
         for slot, pattern in PLACE_PATTERNS:
             for match in pattern.finditer(clause_norm):
-                phrase = match.group(1).strip()
-                words = phrase.split()
-                if (words and phrase not in NOT_PLACES and words[0] not in VERBS and len(phrase) <= 60
-                        and not re.search(r"\d", phrase)):
-                    places.setdefault(slot, []).append(phrase)
-    return Reading(Collected.model_validate(values), places, bool(LAUNCH.match(norm)),
-                   detect_locale(text, default_locale))
+                trigger, phrase = match.group(1), match.group(2).strip()
+                strong = bool(trigger) and trigger not in WEAK_TRIGGERS
+                # "de vélo de route de Canillo": after a weak "de", each later "de" may start the place.
+                candidates = [(match.start(2), phrase, strong)]
+                if not strong:
+                    candidates += [
+                        (match.start(2) + m.end(), phrase[m.end() :], False)
+                        for m in re.finditer(r"\b(?:de|d) ", phrase)
+                    ]
+                for start, candidate, is_strong in candidates:
+                    words = candidate.split()
+                    if (
+                        words
+                        and candidate not in NOT_PLACES
+                        and words[0] not in VERBS
+                        and len(candidate) <= 60
+                        and not re.search(r"\d", candidate)
+                    ):
+                        mentions.append((offset + start, slot, PlacePhrase(candidate, is_strong)))
+        offset += len(clause) + 1
+    places: dict[str, list[PlacePhrase]] = {}
+    for _, slot, phrase in sorted(mentions, key=lambda f: f[0]):
+        places.setdefault(slot, []).append(phrase)
+    return Reading(
+        Collected.model_validate(values),
+        places,
+        bool(LAUNCH.match(norm)),
+        detect_locale(text, default_locale),
+    )
 
 
 def _date(norm: str, today: dt.date) -> dt.date | None:

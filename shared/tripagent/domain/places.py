@@ -83,6 +83,7 @@ class NotFound:
     query: str
     suggestions: tuple[str, ...] = ()
     by_word: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    near_misses: tuple[Candidate, ...] = ()  # the places behind the suggestions, for a numbered question
     outcome: Literal["not_found"] = "not_found"
 
 

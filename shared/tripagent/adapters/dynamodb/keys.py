@@ -38,3 +38,7 @@ def dedupe_sk(key: str) -> str:
 
 
 AI_PROVIDER = "AI_PROVIDER"  # SK of a user's own model provider, under user_pk
+
+
+def rate_pk(key: str) -> str:
+    return f"RATE#{key}"

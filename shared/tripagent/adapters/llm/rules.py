@@ -25,7 +25,9 @@ MODEL_ID = "rules"
 RuleEngine = Callable[[ChatRequest], ChatResult]
 
 # task → "module:function". Loaded on first use so that a function imports only the engine it needs.
-RULE_ENGINES: dict[str, str] = {}
+RULE_ENGINES: dict[str, str] = {
+    "brief_chat": "tripagent.application.brief_rules:answer_brief",
+}
 
 
 def answer(text: str) -> ChatResult:

@@ -152,9 +152,8 @@ class Gazetteer:
     def _not_found(self, query: str, categories: tuple[str, ...]) -> NotFound:
         norm = normalize(query)
         loose = self.candidates(query, categories=categories, limit=8)
-        suggestions = tuple(
-            dict.fromkeys(c.place.label for c in loose if quality(norm, c.matched_name) >= 0.6)
-        )[:5]
+        close = [c for c in loose if quality(norm, c.matched_name) >= 0.6][:5]
+        suggestions = tuple(dict.fromkeys(c.place.label for c in close))
         by_word: dict[str, tuple[str, ...]] = {}
         words = [w for w in norm.split() if len(w) >= 3]
         if len(words) > 1:
@@ -166,7 +165,7 @@ class Gazetteer:
                 ]
                 if hits:
                     by_word[word] = tuple(hits)
-        return NotFound(query, suggestions, by_word)
+        return NotFound(query, suggestions, by_word, tuple(close))
 
 
 def _place(row: Any) -> Place:

@@ -16,6 +16,7 @@ ROUTER_MODULES: dict[str, str] = {
     "MeFunction": "tripagent.entrypoints.http.me",
     "OpenApiFunction": "tripagent.entrypoints.http.docs",
     "TripsFunction": "tripagent.entrypoints.http.trips",
+    "BriefChatFunction": "tripagent.entrypoints.http.brief",
 }
 
 # Routes served without the JWT authorizer (``Auth: Authorizer: NONE`` in template.yaml).

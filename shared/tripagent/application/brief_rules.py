@@ -1,0 +1,90 @@
+"""The ``rules`` provider's engine for the brief chat: asks for the next missing essential in the
+rider's language, recaps what it understood, and says when everything needed is known."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tripagent.adapters.llm.rules import answer
+from tripagent.application.llm import ChatRequest, ChatResult
+
+QUESTIONS = {
+    "en": {
+        "start": "Where does the trip start?",
+        "end": "Where should it end — or is it a round trip back to the start?",
+        "durationDays": "How many days do you want to ride?",
+        "profile": "Which bike: road, gravel, mountain, touring, hybrid or e-bike?",
+    },
+    "fr": {
+        "start": "D'où partez-vous ?",
+        "end": "Où voulez-vous arriver — ou est-ce une boucle qui revient au départ ?",
+        "durationDays": "Sur combien de jours ?",
+        "profile": "Quel vélo : route, gravel, VTT, randonnée, hybride ou électrique ?",
+    },
+}
+PROFILES = {
+    "en": {
+        "road": "road bike",
+        "gravel": "gravel bike",
+        "mountain": "mountain bike",
+        "touring": "touring bike",
+        "hybrid": "hybrid bike",
+        "e-bike": "e-bike",
+    },
+    "fr": {
+        "road": "vélo de route",
+        "gravel": "gravel",
+        "mountain": "VTT",
+        "touring": "vélo de randonnée",
+        "hybrid": "vélo hybride",
+        "e-bike": "vélo électrique",
+    },
+}
+
+
+def recap(collected: dict[str, Any], locale: str) -> str:
+    fr = locale == "fr"
+    parts = []
+    if collected.get("start"):
+        parts.append(("de " if fr else "from ") + collected["start"])
+    if collected.get("roundTrip"):
+        parts.append("en boucle" if fr else "as a round trip")
+    elif collected.get("end"):
+        parts.append(("à " if fr else "to ") + collected["end"])
+    if collected.get("via"):
+        parts.append(("par " if fr else "via ") + ", ".join(collected["via"]))
+    if collected.get("durationDays"):
+        n = collected["durationDays"]
+        parts.append(f"{n} {'jours' if fr else 'days'}" if n > 1 else ("1 jour" if fr else "1 day"))
+    if collected.get("profile"):
+        parts.append(PROFILES[locale][collected["profile"]])
+    if collected.get("dailyDistanceKm"):
+        parts.append(f"{collected['dailyDistanceKm']:g} km {'par jour' if fr else 'a day'}")
+    if collected.get("startDate"):
+        parts.append(("le " if fr else "on ") + collected["startDate"])
+    return ", ".join(parts)
+
+
+def answer_brief(request: ChatRequest) -> ChatResult:
+    context = request.context
+    locale = context.get("locale", "en") if context.get("locale") in ("en", "fr") else "en"
+    collected, missing = context.get("collected", {}), context.get("missing", [])
+    summary = recap(collected, locale)
+    fr = locale == "fr"
+    if context.get("launch") and context.get("canLaunch"):
+        text = f"C'est parti : {summary}." if fr else f"Launching: {summary}."
+    elif missing:
+        question = QUESTIONS[locale][missing[0]]
+        lead = ("Noté : " if fr else "Noted: ") + summary + ". " if summary else ""
+        text = lead + question
+    else:
+        text = (
+            f"Tout y est : {summary}. Dites « c'est bon » pour lancer le calcul, ou précisez la date, "
+            "la distance par jour ou l'hébergement."
+            if fr
+            else f"All set: {summary}. Say “launch it” when you are ready, or tell me the start date, "
+            "the daily distance or where you like to sleep."
+        )
+    # The same structured verdict a model is asked for, so one parser reads both.
+    return answer(json.dumps({"reply": text, "readyToGenerate": not missing}, ensure_ascii=False))

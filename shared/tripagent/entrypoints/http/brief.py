@@ -1,0 +1,42 @@
+"""``POST /trips/ai-chat``: one turn of the stateless brief chat (BriefChatFunction)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from pydantic import BaseModel, ConfigDict, Field
+
+from tripagent.application.brief_chat import BriefReply, ChatTurn
+from tripagent.domain.brief import Locale
+from tripagent.entrypoints.http.api import current_caller
+from tripagent.errors import PayloadTooLarge
+
+router = Router()
+
+
+class BriefChatRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    messages: list[ChatTurn] = Field(
+        description="The whole conversation so far; the last turn is the user's."
+    )
+    locale: Locale = "en"
+
+
+@router.post("/trips/ai-chat", summary="One turn of the brief chat", tags=["brief"])
+def brief_chat_turn(body: BriefChatRequest) -> BriefReply:
+    from tripagent.bootstrap import brief_chat, model_name_for
+    from tripagent.settings import brief_chat_settings
+
+    if len((router.current_event.body or "").encode()) > brief_chat_settings().max_body_bytes:
+        raise PayloadTooLarge("The conversation is too large.")
+    return brief_chat().handle(
+        current_caller(router).user_id,
+        body.messages,
+        body.locale,
+        model_name_for,
+        now=time.time(),
+        today=dt.datetime.now(dt.UTC).date(),
+    )
