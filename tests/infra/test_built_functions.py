@@ -112,3 +112,11 @@ def test_built_operation_recorder_records_the_event_in_the_session(
     built_results: dict[str, dict[str, Any]],
 ) -> None:
     assert built_results["OperationRecorderFunction"]["result"]["recorded"] is True
+
+
+def test_built_brief_chat_answers_with_the_rules_provider(built_results: dict[str, dict[str, Any]]) -> None:
+    result = built_results["BriefChatFunction"]["result"]
+    assert result["statusCode"] == 200, result
+    body = json.loads(result["body"])
+    assert body["readyToGenerate"] is True
+    assert body["model"] == "rules"
