@@ -34,10 +34,10 @@ class DevServer:
         return {"Authorization": f"Bearer {self.token(user)}"}
 
 
-def start_dev(log: Path) -> DevServer:
+def start_dev(log: Path, extra_env: dict[str, str] | None = None) -> DevServer:
     """Start `tripagent dev` on free ports and wait until it answers."""
     ports = {"PORT": free_port(), "DYNAMODB_PORT": free_port(), "VALHALLA_PORT": free_port()}
-    env = {**os.environ, **{k: str(v) for k, v in ports.items()}}
+    env = {**os.environ, **{k: str(v) for k, v in ports.items()}, **(extra_env or {})}
     with log.open("wb") as out:
         process = subprocess.Popen(
             [TRIPAGENT, "dev"], env=env, stdout=out, stderr=subprocess.STDOUT, cwd=REPO_ROOT

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import signal
+from pathlib import Path
+
 import httpx
 
-from tests.e2e.conftest import DevServer
+from tests.e2e.conftest import DevServer, start_dev
 
 
 def test_a_conversation_reaches_ready_to_generate(dev_server: DevServer) -> None:
@@ -44,3 +47,20 @@ def test_a_system_turn_is_refused_before_anything(dev_server: DevServer) -> None
     )
     assert response.status_code == 422
     assert response.json()["details"][0]["loc"] == ["body", "messages", 0, "role"]
+
+
+def test_with_no_provider_at_all_the_answer_is_ai_not_configured(tmp_path: Path) -> None:
+    """A stack started with AI_PROVIDER empty: no deployment provider, and the user has none of their own."""
+    server = start_dev(tmp_path / "dev.log", {"AI_PROVIDER": ""})
+    try:
+        response = httpx.post(
+            f"{server.url}/trips/ai-chat",
+            headers=server.auth("zoe"),
+            json={"messages": [{"role": "user", "content": "from Ordino, 2 days"}]},
+        )
+        assert response.status_code == 422
+        assert response.json()["error"] == "ai_not_configured"
+        assert "model call" not in server.log.read_text()  # the instrumented provider never ran
+    finally:
+        server.process.send_signal(signal.SIGINT)
+        server.process.wait(20)
