@@ -4,12 +4,26 @@ from __future__ import annotations
 
 import sys
 
-from benchmarks import cold_import, places
+from benchmarks import cold_import, generation, places
 
 
 def main() -> int:
+    from tripagent_local.engines import free_port
+    from tripagent_local.paths import STATE_DIR
+    from tripagent_local.stack import LocalStack, StackConfig
+
     ok = cold_import.report()
     ok &= places.report()
+    stack = LocalStack(
+        StackConfig(
+            port=free_port(), dynamodb_port=free_port(), valhalla_port=free_port(), state_dir=STATE_DIR
+        )
+    )
+    stack.start()
+    try:
+        ok &= generation.report(f"http://127.0.0.1:{stack.config.valhalla_port}")
+    finally:
+        stack.stop()
     return 0 if ok else 1
 
 

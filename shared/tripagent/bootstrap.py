@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from tripagent.adapters.valhalla import ValhallaClient
     from tripagent.application.ai_config import ProviderConfig, UserProviderStore
     from tripagent.application.brief_chat import BriefChat
+    from tripagent.application.generate import Generator
     from tripagent.application.llm import ModelProvider
     from tripagent.application.places import PlaceFinder
     from tripagent.application.ports import EventPublisher
@@ -179,3 +180,19 @@ def brief_chat() -> BriefChat:
 def model_name_for(user_id: str) -> tuple[ModelProvider, str]:
     provider, config = model_for(user_id)
     return provider, config.model
+
+
+@cache
+def generator() -> Generator:
+    from tripagent.application.generate import Generator
+    from tripagent.settings import places_settings
+
+    names = gazetteer()
+    return Generator(
+        finder=place_finder(),
+        coverage=names,
+        pois=names,
+        router=router(),
+        workspace=trip_workspace(),
+        max_snap_m=places_settings().max_snap_m,
+    )

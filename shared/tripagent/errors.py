@@ -115,3 +115,23 @@ class AiTimeout(AiUnavailable):
 
 class AiRateLimited(RateLimited):
     """The provider is rate-limiting us; ``Retry-After`` passes its hint on."""
+
+
+class NeedsMoreInfo(AppError):
+    code, status = "needs_more_info", 422
+
+
+class PlaceNotFound(AppError):
+    code, status = "place_not_found", 422
+
+
+class AmbiguousPlace(AppError):
+    code, status = "ambiguous_place", 422
+
+
+class OutOfCoverage(AppError):
+    code, status = "out_of_coverage", 422
+
+
+class AiUnparseable(AppError):
+    code, status = "ai_unparseable", 422

@@ -135,6 +135,17 @@ def brief_chat_settings() -> BriefChatSettings:
     return BriefChatSettings.from_env()
 
 
+class GenerateSettings(UserProviderSettings, AiSettings):
+    """Generation: the model, places and the router, the trips table."""
+
+    valhalla_url: str = Field(alias="VALHALLA_URL", min_length=1)
+
+
+@cache
+def generate_settings() -> GenerateSettings:
+    return GenerateSettings.from_env()
+
+
 class SessionSettings(TableSettings):
     session_retention_days: int = Field(30, alias="SESSION_RETENTION_DAYS", ge=1, le=3650)
 

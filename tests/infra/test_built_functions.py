@@ -120,3 +120,11 @@ def test_built_brief_chat_answers_with_the_rules_provider(built_results: dict[st
     body = json.loads(result["body"])
     assert body["readyToGenerate"] is True
     assert body["model"] == "rules"
+
+
+def test_built_generate_function_creates_a_routed_trip(built_results: dict[str, dict[str, Any]]) -> None:
+    result = built_results["GenerateFunction"]["result"]
+    assert result["statusCode"] == 201, result
+    trip = json.loads(result["body"])["trip"]
+    assert len(trip["days"]) == 2
+    assert trip["days"][0]["stage"]["ascentM"] > 0

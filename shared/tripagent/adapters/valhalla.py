@@ -17,8 +17,9 @@ _NO_PATH_CODES = {442, 443, 171, 170}
 class RouteSummary:
     distance_km: float
     duration_s: float
-    shape: str  # encoded polyline, precision 6
+    shape: str  # encoded polyline, precision 6 (the first leg's when there are several: see ``legs``)
     raw: dict[str, Any]
+    legs: tuple[str, ...] = ()
 
 
 class ValhallaClient:
@@ -58,12 +59,22 @@ class ValhallaClient:
             "directions_type": "none",
         }
         trip = self._post("route", body)["trip"]
+        legs = tuple(leg["shape"] for leg in trip["legs"])
         return RouteSummary(
             distance_km=float(trip["summary"]["length"]),
             duration_s=float(trip["summary"]["time"]),
-            shape=trip["legs"][0]["shape"] if len(trip["legs"]) == 1 else "",
+            shape=legs[0],
             raw=trip,
+            legs=legs,
         )
+
+    def heights(self, shape: str, *, resample_m: int = 100) -> tuple[str, list[tuple[float, float]]]:
+        """Elevation along an encoded line, every ``resample_m``: the resampled line and its
+        ``(distance_m, height_m)`` pairs."""
+        answer = self._post(
+            "height", {"encoded_polyline": shape, "range": True, "resample_distance": resample_m}
+        )
+        return str(answer["encoded_polyline"]), [(float(d), float(h)) for d, h in answer["range_height"]]
 
     def locate(
         self, points: list[tuple[float, float]], *, costing: str = "bicycle"

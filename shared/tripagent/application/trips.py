@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from tripagent.application.ports import Clock, IdGenerator, TripRepository, TripSummary
 from tripagent.domain.events import TripOperationCommitted
 from tripagent.domain.ops import REGISTRY, Operation
-from tripagent.domain.trip import Change, Member, Role, Trip
+from tripagent.domain.trip import Change, Day, Member, Role, Route, Trip
 from tripagent.errors import Forbidden, NotFound, ValidationFailed, VersionConflict
 
 TRIP_NOT_FOUND = "Trip not found."  # the same words for a missing trip and a trip the caller cannot see
@@ -26,7 +26,14 @@ class TripWorkspace:
     new_id: IdGenerator
 
     def create_trip(
-        self, caller: str, *, title: str, start_date: dt.date | None = None, profile: str | None = None
+        self,
+        caller: str,
+        *,
+        title: str,
+        start_date: dt.date | None = None,
+        profile: str | None = None,
+        days: list[Day] | None = None,
+        route: Route | None = None,
     ) -> Trip:
         now = self.clock.now_iso()
         trip = Trip(
@@ -35,6 +42,8 @@ class TripWorkspace:
             profile=profile,
             startDate=start_date,
             members=[Member(userId=caller, role=Role.owner)],
+            days=days or [],
+            route=route,
             createdAt=now,
             updatedAt=now,
         )

@@ -27,6 +27,7 @@ RuleEngine = Callable[[ChatRequest], ChatResult]
 # task → "module:function". Loaded on first use so that a function imports only the engine it needs.
 RULE_ENGINES: dict[str, str] = {
     "brief_chat": "tripagent.application.brief_rules:answer_brief",
+    "spec_extraction": "tripagent.application.generate:extract_spec_by_rules",
 }
 
 

@@ -44,6 +44,9 @@ class Gazetteer:
         self._path = path
         self._db: sqlite3.Connection | None = None
         self._lock = threading.Lock()
+        # The index is read-only: a search's answer never changes, and one request often asks twice
+        # (the brief's reading, then the pipeline's geocoding).
+        self._answers: dict[tuple[str, tuple[float, float] | None, tuple[str, ...]], SearchOutcome] = {}
 
     @property
     def db(self) -> sqlite3.Connection:
@@ -139,20 +142,24 @@ class Gazetteer:
             return []
         expression = " OR ".join('"' + g.replace('"', '""') + '"' for g in rare)
         return self.db.execute(
-            "SELECT place_id, norm FROM names_fts WHERE names_fts MATCH ? LIMIT 400", (expression,)
+            "SELECT place_id, norm FROM names_fts WHERE names_fts MATCH ? LIMIT 150", (expression,)
         ).fetchall()
 
     def search(
         self, query: str, *, near: tuple[float, float] | None = None, categories: tuple[str, ...] = ("place",)
     ) -> SearchOutcome:
-        return decide(query, self.candidates(query, near=near, categories=categories)) or self._not_found(
-            query, categories
-        )
+        key = (query, near, categories)
+        if key not in self._answers:
+            if len(self._answers) > 4096:
+                self._answers.clear()
+            found = decide(query, self.candidates(query, near=near, categories=categories))
+            self._answers[key] = found or self._not_found(query, categories)
+        return self._answers[key]
 
     def _not_found(self, query: str, categories: tuple[str, ...]) -> NotFound:
         norm = normalize(query)
         loose = self.candidates(query, categories=categories, limit=8)
-        close = [c for c in loose if quality(norm, c.matched_name) >= 0.6][:5]
+        close = [c for c in loose if quality(norm, c.matched_name) >= 0.5][:5]
         suggestions = tuple(dict.fromkeys(c.place.label for c in close))
         by_word: dict[str, tuple[str, ...]] = {}
         words = [w for w in norm.split() if len(w) >= 3]

@@ -17,6 +17,7 @@ ROUTER_MODULES: dict[str, str] = {
     "OpenApiFunction": "tripagent.entrypoints.http.docs",
     "TripsFunction": "tripagent.entrypoints.http.trips",
     "BriefChatFunction": "tripagent.entrypoints.http.brief",
+    "GenerateFunction": "tripagent.entrypoints.http.generate",
 }
 
 # Routes served without the JWT authorizer (``Auth: Authorizer: NONE`` in template.yaml).

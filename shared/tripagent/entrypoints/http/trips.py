@@ -146,3 +146,22 @@ def remove_member(tripId: str, userId: str) -> TripResponse:  # noqa: N803
         current_caller(router).user_id, tripId, "remove_member", {"userId": userId}
     )
     return TripResponse(trip=outcome.trip)
+
+
+@router.get(
+    "/trips/<tripId>/gpx",
+    summary="The trip as GPX 1.1",
+    tags=["trips"],
+    responses={200: {"description": "GPX 1.1", "content": {"application/gpx+xml": {}}}},
+)
+def get_gpx(tripId: str) -> Response[str]:  # noqa: N803
+    from tripagent.domain.gpx import trip_to_gpx
+
+    trip = _workspace().get_trip(current_caller(router).user_id, tripId)
+    filename = "".join(c if c.isalnum() else "-" for c in trip.title)[:60] or "trip"
+    return Response(
+        status_code=200,
+        content_type="application/gpx+xml",
+        body=trip_to_gpx(trip),
+        headers={"Content-Disposition": f'attachment; filename="{filename}.gpx"'},
+    )

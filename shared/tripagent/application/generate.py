@@ -1,0 +1,349 @@
+"""Use case: from a brief to a routed, staged, persisted trip (``POST /trips/ai-generate``).
+
+Spec extraction (the model, with at most two corrective re-prompts) → geocode every place → coverage
+guard (nothing uncovered reaches the router) → Valhalla bicycle routing with the rider's profile →
+daily stages balanced by effort, ending at towns or lodging → a trip owned by the caller.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tripagent.application.llm import ChatOptions, ChatRequest, Message, ModelProvider
+from tripagent.application.places import (
+    CoverageMap,
+    PlaceFinder,
+    PoiIndex,
+    Snapper,
+    check_coverage,
+)
+from tripagent.application.structured import Parsed, parse_structured
+from tripagent.application.trips import TripWorkspace
+from tripagent.domain.brief import Collected, Profile, read_turn
+from tripagent.domain.geo import bbox, decode_polyline, project
+from tripagent.domain.places import Ambiguous, Found, NotFound, Place, distance_km
+from tripagent.domain.stages import Sample, StopCandidate, plan_stages
+from tripagent.domain.trip import Day, Route, Stage, Trip
+from tripagent.errors import AiUnparseable, AmbiguousPlace, NeedsMoreInfo, OutOfCoverage, PlaceNotFound
+
+MAX_REPROMPTS = 2
+DAILY_KM = {"road": 80, "gravel": 55, "mountain": 35, "touring": 60, "hybrid": 45, "e-bike": 60}
+COSTING: dict[str, dict[str, Any]] = {
+    "road": {"bicycle_type": "Road", "use_roads": 0.6, "use_hills": 0.5, "avoid_bad_surfaces": 0.9},
+    "gravel": {"bicycle_type": "Cross", "use_roads": 0.3, "use_hills": 0.5, "avoid_bad_surfaces": 0.2},
+    "mountain": {"bicycle_type": "Mountain", "use_roads": 0.1, "use_hills": 0.7, "avoid_bad_surfaces": 0.0},
+    "touring": {"bicycle_type": "Hybrid", "use_roads": 0.4, "use_hills": 0.3, "avoid_bad_surfaces": 0.6},
+    "hybrid": {"bicycle_type": "Hybrid", "use_roads": 0.4, "use_hills": 0.3, "avoid_bad_surfaces": 0.5},
+    "e-bike": {
+        "bicycle_type": "Hybrid",
+        "use_roads": 0.5,
+        "use_hills": 0.8,
+        "avoid_bad_surfaces": 0.5,
+        "cycling_speed": 22,
+    },
+}
+
+
+class TripSpec(BaseModel):
+    """What the model must extract from a brief (and what the rules extract without one)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    start: str = Field(min_length=1)
+    end: str | None = None
+    roundTrip: bool = False
+    via: list[str] = Field(default_factory=list)
+    durationDays: int = Field(ge=1, le=30)
+    profile: Profile = "touring"
+    startDate: dt.date | None = None
+    dailyDistanceKm: float | None = Field(default=None, gt=0, le=400)
+    accommodation: str | None = None
+
+
+class Router(Snapper, Protocol):
+    def route(
+        self,
+        points: list[tuple[float, float]],
+        *,
+        costing: str = "bicycle",
+        options: dict[str, Any] | None = None,
+    ) -> Any: ...
+
+    def heights(self, shape: str, *, resample_m: int = 100) -> tuple[str, list[tuple[float, float]]]: ...
+
+
+@dataclass(frozen=True)
+class Generator:
+    finder: PlaceFinder
+    coverage: CoverageMap
+    pois: PoiIndex
+    router: Router
+    workspace: TripWorkspace
+    max_snap_m: float = 2000.0
+
+    def generate(
+        self,
+        caller: str,
+        brief: str,
+        hints: Collected | None,
+        provider: ModelProvider,
+        model: str,
+        *,
+        today: dt.date,
+    ) -> Trip:
+        spec = self.extract_spec(brief, hints, provider, model, today=today)
+        start = self._geocode(spec.start, "start")
+        via = [self._geocode(name, "via") for name in spec.via]
+        end = start if spec.roundTrip or not spec.end else self._geocode(spec.end, "end")
+        if not spec.roundTrip and not spec.end:
+            raise NeedsMoreInfo(
+                "Where should the trip end, or is it a round trip?", details=[{"missing": ["end"]}]
+            )
+        for place in [start, *via, end]:
+            self._guard(place)
+        if spec.roundTrip and not via:
+            via = [self._turnaround(start, spec)]
+        points = [(p.lat, p.lon) for p in [start, *via, end]]
+        route = self.router.route(points, options=COSTING[spec.profile])
+        return self._persist(caller, spec, start, end, route)
+
+    # ------------------------------------------------------------------ 1. spec extraction
+    def extract_spec(
+        self, brief: str, hints: Collected | None, provider: ModelProvider, model: str, *, today: dt.date
+    ) -> TripSpec:
+        context = {
+            "brief": brief,
+            "hints": hints.model_dump(mode="json") if hints else {},
+            "today": today.isoformat(),
+        }
+        messages = [Message("user", _spec_prompt(brief, hints))]
+        for attempt in range(MAX_REPROMPTS + 1):
+            result = provider.chat(
+                ChatRequest(
+                    model=model,
+                    system=SPEC_SYSTEM,
+                    messages=tuple(messages),
+                    options=ChatOptions(max_output_tokens=500, temperature=0.0, task="spec_extraction"),
+                    context=context,
+                )
+            )
+            parsed = parse_structured(result.text, TripSpec)
+            if isinstance(parsed, Parsed):
+                return _with_hints(parsed.value, hints)
+            missing = _missing_essentials(result.text)
+            if missing and attempt == MAX_REPROMPTS:
+                raise NeedsMoreInfo(
+                    "The brief does not say " + " or ".join(missing) + ".", details=[{"missing": missing}]
+                )
+            messages += [
+                Message("assistant", result.text),
+                Message(
+                    "user",
+                    "That reply does not validate: "
+                    + parsed.reason
+                    + ". Answer again with only the JSON object.",
+                ),
+            ]
+        raise AiUnparseable("The model's trip spec could not be read after corrective re-prompts.")
+
+    # ------------------------------------------------------------------ 2-3. places and coverage
+    def _geocode(self, name: str, slot: str) -> Place:
+        outcome = self.finder.search(name)
+        if isinstance(outcome, Found):
+            return outcome.place
+        if isinstance(outcome, Ambiguous):
+            raise AmbiguousPlace(
+                f"“{name}” could be several places.",
+                details=[{"slot": slot, "query": name, "candidates": outcome.options()}],
+            )
+        assert isinstance(outcome, NotFound)
+        raise PlaceNotFound(
+            f"No place called “{name}”.",
+            details=[
+                {
+                    "slot": slot,
+                    "query": name,
+                    "suggestions": list(outcome.suggestions),
+                    "byWord": {k: list(v) for k, v in outcome.by_word.items()},
+                }
+            ],
+        )
+
+    def _guard(self, place: Place) -> None:
+        coverage = check_coverage(
+            (place.lat, place.lon), self.coverage, self.router, max_snap_m=self.max_snap_m
+        )
+        if not coverage.covered:
+            regions = ", ".join(coverage.covered_regions)
+            raise OutOfCoverage(
+                f"{place.label} is outside the routing data ({coverage.reason}); "
+                f"routes can be planned in: {regions}.",
+                details=[
+                    {
+                        "place": place.name,
+                        "coveredRegions": list(coverage.covered_regions),
+                        "reason": coverage.reason,
+                    }
+                ],
+            )
+
+    def _turnaround(self, start: Place, spec: TripSpec) -> Place:
+        """The far point of a round trip: a covered town about half the trip's length away (as the crow
+        flies, a loop being roughly 1.5× that), or the farthest the routing data allows."""
+        target = (spec.dailyDistanceKm or DAILY_KM[spec.profile]) * spec.durationDays / 3
+        region = self.coverage.covered_region(start.lat, start.lon)
+        towns = [
+            p
+            for p in self.pois.within(
+                start.lat - 1, start.lon - 1.5, start.lat + 1, start.lon + 1.5, ("place",)
+            )
+            if p.kind in ("town", "village", "city")
+            and p.name != start.name
+            and self.coverage.covered_region(p.lat, p.lon) == region
+        ]
+        if not towns:
+            raise NeedsMoreInfo("No turnaround point for a round trip: name a place to ride through (via).")
+        return min(
+            towns, key=lambda p: abs(distance_km(start.lat, start.lon, p.lat, p.lon) - target) - p.importance
+        )
+
+    # ------------------------------------------------------------------ 4-6. stages and the trip
+    def _persist(self, caller: str, spec: TripSpec, start: Place, end: Place, route: Any) -> Trip:
+        samples: list[Sample] = []
+        for leg in route.legs or (route.shape,):  # heights per leg, every 100 m, joined end to end
+            line_shape, heights = self.router.heights(leg)
+            offset = samples[-1].km if samples else 0.0
+            leg_samples = [
+                Sample(p, offset + d / 1000, h)
+                for p, (d, h) in zip(decode_polyline(line_shape), heights, strict=False)
+            ]
+            samples += leg_samples[1:] if samples else leg_samples
+        scale = route.distance_km / samples[-1].km if samples[-1].km else 1.0  # resampling shortens curves
+        samples = [Sample(s.point, s.km * scale, s.height_m) for s in samples]
+        south, west, north, east = bbox([s.point for s in samples], 2.0)
+        nearby = self.pois.within(south, west, north, east, ("place", "lodging"))
+
+        def stops_near(lo_km: float, hi_km: float) -> list[StopCandidate]:
+            """Towns and lodging within 1.5 km of the stretch between ``lo_km`` and ``hi_km``."""
+            stretch = [s.point for s in samples if lo_km <= s.km <= hi_km][::3]  # every ~300 m is enough
+            if len(stretch) < 2:
+                return []
+            s_south, s_west, s_north, s_east = bbox(stretch, 1.5)
+            found = []
+            for place in nearby:
+                if not (s_south <= place.lat <= s_north and s_west <= place.lon <= s_east):
+                    continue
+                if place.category == "place" and place.kind not in ("town", "village", "city", "hamlet"):
+                    continue
+                where = project((place.lat, place.lon), stretch)
+                if where.offset_km <= 1.5:
+                    found.append(
+                        StopCandidate(place.name, lo_km + where.along_km, where.offset_km, place.kind)
+                    )
+            return found
+
+        stages = plan_stages(
+            samples,
+            spec.durationDays,
+            start_name=start.name,
+            end_name=end.name,
+            total_duration_s=route.duration_s,
+            stops_near=stops_near,
+        )
+        title = (
+            f"{start.name} loop" if spec.roundTrip else f"{start.name} → {end.name}"
+        ) + f", {spec.durationDays} {'day' if spec.durationDays == 1 else 'days'}"
+        days = [
+            Day(
+                dayIndex=i,
+                date=spec.startDate + dt.timedelta(days=i) if spec.startDate else None,
+                city=stage.to_name,
+                stage=Stage.model_validate(
+                    {
+                        "from": stage.from_name,
+                        "to": stage.to_name,
+                        "distanceKm": stage.distance_km,
+                        "durationMin": stage.duration_min,
+                        "ascentM": stage.ascent_m,
+                        "descentM": stage.descent_m,
+                        "polyline6": stage.polyline6,
+                    }
+                ),
+            )
+            for i, stage in enumerate(stages)
+        ]
+        ascent = sum(s.ascent_m or 0 for s in stages) if all(s.ascent_m is not None for s in stages) else None
+        return self.workspace.create_trip(
+            caller,
+            title=title,
+            start_date=spec.startDate,
+            profile=spec.profile,
+            days=days,
+            route=Route(distanceKm=round(route.distance_km, 2), ascentM=ascent, polyline6=route.shape),
+        )
+
+
+def _with_hints(spec: TripSpec, hints: Collected | None) -> TripSpec:
+    """The brief chat's collected values are the rider's own answers: they win over a re-extraction."""
+    if hints is None:
+        return spec
+    update = {
+        k: v
+        for k, v in hints.model_dump().items()
+        if v not in (None, [], "", False) and k in TripSpec.model_fields
+    }
+    return TripSpec.model_validate({**spec.model_dump(), **update})
+
+
+def _missing_essentials(text: str) -> list[str]:
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, TypeError):
+        return []
+    return [k for k in ("start", "durationDays") if isinstance(data, dict) and data.get(k) in (None, "")]
+
+
+def _spec_prompt(brief: str, hints: Collected | None) -> str:
+    hint_text = json.dumps(hints.model_dump(mode="json", exclude_defaults=True)) if hints else "{}"
+    return f"Brief:\n{brief}\n\nAlready collected (trust these): {hint_text}"
+
+
+SPEC_SYSTEM = """You turn a cyclist's trip brief into a trip spec. Answer only with a JSON object:
+{"start": "<place>", "end": "<place or null>", "roundTrip": <bool>, "via": ["<place>", ...],
+"durationDays": <int>, "profile": "road|gravel|mountain|touring|hybrid|e-bike",
+"startDate": "YYYY-MM-DD or null",
+"dailyDistanceKm": <number or null>, "accommodation": "hotel|camping|hostel|hut|any or null"}.
+Use place names exactly as the rider wrote them. Do not invent places."""
+
+
+def extract_spec_by_rules(request: ChatRequest) -> Any:
+    """The ``rules`` provider's engine for spec extraction: the brief chat's slot rules over the brief."""
+    from tripagent.adapters.llm.rules import answer
+
+    today = dt.date.fromisoformat(request.context.get("today") or dt.date.today().isoformat())
+    collected = Collected()
+    places: dict[str, list[str]] = {}
+    for line in str(request.context.get("brief", "")).splitlines():
+        reading = read_turn(line, today=today)
+        collected = collected.merged(reading.slots)
+        for slot, phrases in reading.places.items():
+            # phrases after "from", "to", "via" first: they say most plainly what is a place
+            ordered = sorted(phrases, key=lambda p: not p.strong)
+            places.setdefault(slot, []).extend(p.text for p in ordered)
+    spec: dict[str, Any] = collected.model_dump(mode="json", exclude_defaults=True)
+    # Places through the gazetteer, as the brief chat reads them: the first phrase that names a place.
+    from tripagent.bootstrap import gazetteer
+
+    names = gazetteer()
+    for slot, texts in places.items():
+        if slot == "via":
+            spec["via"] = [text for text in texts if not isinstance(names.search(text), NotFound)]
+            continue
+        named = next((text for text in texts if not isinstance(names.search(text), NotFound)), texts[0])
+        spec.setdefault(slot, named)
+    return answer(json.dumps(spec, ensure_ascii=False))

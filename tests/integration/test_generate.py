@@ -1,0 +1,203 @@
+"""Generation on the real engines: the gazetteer, Valhalla (routes and heights), DynamoDB Local."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+import gpxpy
+import pytest
+from tripagent.adapters.llm.rules import RulesProvider
+from tripagent.adapters.places.gazetteer import Gazetteer
+from tripagent.adapters.valhalla import ValhallaClient
+from tripagent.application.generate import COSTING, Generator
+from tripagent.application.llm import ChatRequest, ChatResult, Usage
+from tripagent.application.trips import TripWorkspace
+from tripagent.domain.gpx import trip_to_gpx
+from tripagent.domain.places import Found
+from tripagent.errors import AiUnparseable, OutOfCoverage, PlaceNotFound, RoutingUnavailable
+from tripagent_local.engines import free_port
+from tripagent_local.stack import LocalStack
+
+from tests.fixtures.fakes import FakeClock, FakeTripRepository, SequentialIds
+
+TODAY = dt.date(2026, 11, 30)
+
+
+@pytest.fixture(scope="module")
+def gazetteer() -> Gazetteer:
+    return Gazetteer()
+
+
+def generator(gazetteer: Gazetteer, router: Any) -> Generator:
+    workspace = TripWorkspace(FakeTripRepository(), FakeClock(), SequentialIds())
+    return Generator(gazetteer, gazetteer, gazetteer, router, workspace)
+
+
+@pytest.fixture(scope="module")
+def router(local_stack: LocalStack) -> ValhallaClient:
+    return ValhallaClient(f"http://127.0.0.1:{local_stack.config.valhalla_port}")
+
+
+def test_two_road_days_from_sant_julia_to_soldeu(gazetteer: Gazetteer, router: ValhallaClient) -> None:
+    trip = generator(gazetteer, router).generate(
+        "alice",
+        "2 days by road bike from Sant Julià de Lòria to Soldeu",
+        None,
+        RulesProvider(),
+        "rules",
+        today=TODAY,
+    )
+    assert len(trip.days) == 2
+    stages = [d.stage for d in trip.days]
+    assert all(s is not None for s in stages)
+    start, end = (gazetteer.search(n) for n in ("Sant Julià de Lòria", "Soldeu"))
+    assert isinstance(start, Found)
+    assert isinstance(end, Found)
+    own = router.route(
+        [(start.place.lat, start.place.lon), (end.place.lat, end.place.lon)], options=COSTING["road"]
+    )
+    total = sum(s.distanceKm for s in stages if s)
+    assert total == pytest.approx(own.distance_km, rel=0.02)
+    assert stages[0].from_ == "Sant Julià de Lòria"
+    assert stages[-1].to == "Soldeu"
+    assert stages[0].to == stages[1].from_  # type: ignore[union-attr]
+    for stage in stages:
+        assert stage is not None
+        assert stage.ascentM is not None
+        assert stage.ascentM > 100
+        assert stage.descentM is not None
+        assert stage.durationMin > 0
+        assert stage.polyline6
+    assert sum(s.ascentM or 0 for s in stages) - sum(s.descentM or 0 for s in stages) == pytest.approx(
+        1800 - 920, abs=250
+    )
+    assert trip.profile == "road"
+
+
+def test_a_three_day_round_trip_from_ordino_comes_back(gazetteer: Gazetteer, router: ValhallaClient) -> None:
+    trip = generator(gazetteer, router).generate(
+        "alice", "a 3-day round trip from Ordino by gravel bike", None, RulesProvider(), "rules", today=TODAY
+    )
+    assert len(trip.days) == 3
+    first, last = trip.days[0].stage, trip.days[-1].stage
+    assert first is not None
+    assert last is not None
+    assert first.from_ == "Ordino"
+    assert last.to == "Ordino"
+    assert len({d.stage.to for d in trip.days if d.stage}) == 3  # three different nights
+
+
+def test_a_city_outside_the_data_is_out_of_coverage(gazetteer: Gazetteer, router: ValhallaClient) -> None:
+    with pytest.raises(OutOfCoverage) as refused:
+        generator(gazetteer, router).generate(
+            "alice",
+            "from Barcelona to Andorra la Vella, 2 days, road bike",
+            None,
+            RulesProvider(),
+            "rules",
+            today=TODAY,
+        )
+    assert "Barcelona" in refused.value.message
+    assert refused.value.details[0]["coveredRegions"] == ["Andorra", "central Helsinki"]
+
+
+def test_a_made_up_town_is_not_found_with_suggestions(gazetteer: Gazetteer, router: ValhallaClient) -> None:
+    with pytest.raises(PlaceNotFound) as refused:
+        generator(gazetteer, router).generate(
+            "alice", "from Xyzzyville to Soldeu in 2 days", None, RulesProvider(), "rules", today=TODAY
+        )
+    detail = refused.value.details[0]
+    assert detail["query"] == "xyzzyville"
+    assert detail["suggestions"]
+
+
+def test_with_valhalla_stopped_routing_is_unavailable(gazetteer: Gazetteer, router: ValhallaClient) -> None:
+    @dataclass
+    class Stopped:
+        """Coverage still answered by the running router; routing by a stopped one."""
+
+        live: ValhallaClient
+        dead: ValhallaClient = field(
+            default_factory=lambda: ValhallaClient(f"http://127.0.0.1:{free_port()}", timeout_s=1)
+        )
+
+        def locate(self, *a: Any, **k: Any) -> Any:
+            return self.live.locate(*a, **k)
+
+        def route(self, *a: Any, **k: Any) -> Any:
+            return self.dead.route(*a, **k)
+
+        def heights(self, *a: Any, **k: Any) -> Any:
+            return self.dead.heights(*a, **k)
+
+    with pytest.raises(RoutingUnavailable) as refused:
+        generator(gazetteer, Stopped(router)).generate(
+            "alice",
+            "2 days by road bike from Sant Julià de Lòria to Soldeu",
+            None,
+            RulesProvider(),
+            "rules",
+            today=TODAY,
+        )
+    assert refused.value.status == 503
+
+
+@dataclass
+class Scripted:
+    replies: list[str]
+    requests: list[ChatRequest] = field(default_factory=list)
+    name: str = "openai"
+
+    def chat(self, request: ChatRequest) -> ChatResult:
+        self.requests.append(request)
+        return ChatResult(self.replies.pop(0), (), "stop", "gpt-test", Usage(1, 1))
+
+    def stream(self, request: ChatRequest) -> Any:
+        raise NotImplementedError
+
+
+VALID = '{"start": "Sant Julià de Lòria", "end": "Soldeu", "durationDays": 2, "profile": "road"}'
+
+
+def test_garbage_then_valid_json_goes_through_the_corrective_reprompt(
+    gazetteer: Gazetteer, router: ValhallaClient
+) -> None:
+    model = Scripted(["Sure! A lovely ride along the valley.", VALID])
+    trip = generator(gazetteer, router).generate(
+        "alice", "2 days road Sant Julià → Soldeu", None, model, "gpt", today=TODAY
+    )
+    assert len(model.requests) == 2
+    correction = model.requests[1].messages[-1].content
+    assert "does not validate" in correction
+    assert len(trip.days) == 2
+
+
+def test_a_model_that_never_answers_json_is_ai_unparseable(
+    gazetteer: Gazetteer, router: ValhallaClient
+) -> None:
+    model = Scripted(["no", "still no", "nope"])
+    with pytest.raises(AiUnparseable):
+        generator(gazetteer, router).generate("alice", "whatever", None, model, "gpt", today=TODAY)
+    assert len(model.requests) == 3  # the first try and two corrective re-prompts
+
+
+def test_the_gpx_is_gpx_1_1_with_a_track_per_day(gazetteer: Gazetteer, router: ValhallaClient) -> None:
+    trip = generator(gazetteer, router).generate(
+        "alice",
+        "2 days by road bike from Sant Julià de Lòria to Soldeu",
+        None,
+        RulesProvider(),
+        "rules",
+        today=TODAY,
+    )
+    text = trip_to_gpx(trip)
+    assert 'version="1.1"' in text
+    assert 'xmlns="http://www.topografix.com/GPX/1/1"' in text
+    gpx = gpxpy.parse(text)
+    assert len(gpx.tracks) == 2
+    assert all(len(t.segments[0].points) > 10 for t in gpx.tracks)
+    first = gpx.tracks[0].segments[0].points[0]
+    assert (first.latitude, first.longitude) == pytest.approx((42.4636, 1.4913), abs=0.01)
+    assert gpx.tracks[0].length_2d() / 1000 == pytest.approx(trip.days[0].stage.distanceKm, rel=0.05)  # type: ignore[union-attr]
