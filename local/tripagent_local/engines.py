@@ -95,24 +95,22 @@ def start_dynamodb_local(port: int, log_dir: Path, *, db_path: Path | None = Non
     return proc
 
 
-def dynamodb_client(port: int) -> Any:
+def _local_client(service: str, port: int) -> Any:
     return boto3.client(
-        "dynamodb",
+        service,  # type: ignore[call-overload]
         endpoint_url=f"http://127.0.0.1:{port}",
         region_name="eu-west-1",
         aws_access_key_id="local",
         aws_secret_access_key="local",
     )
+
+
+def dynamodb_client(port: int) -> Any:
+    return _local_client("dynamodb", port)
 
 
 def dynamodb_streams_client(port: int) -> Any:
-    return boto3.client(
-        "dynamodbstreams",
-        endpoint_url=f"http://127.0.0.1:{port}",
-        region_name="eu-west-1",
-        aws_access_key_id="local",
-        aws_secret_access_key="local",
-    )
+    return _local_client("dynamodbstreams", port)
 
 
 def ensure_tables(client: Any, template: Template, names: dict[str, str]) -> None:

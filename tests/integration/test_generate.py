@@ -12,7 +12,6 @@ from tripagent.adapters.llm.rules import RulesProvider
 from tripagent.adapters.places.gazetteer import Gazetteer
 from tripagent.adapters.valhalla import ValhallaClient
 from tripagent.application.generate import COSTING, Generator
-from tripagent.application.llm import ChatRequest, ChatResult, Usage
 from tripagent.application.trips import TripWorkspace
 from tripagent.domain.gpx import trip_to_gpx
 from tripagent.domain.places import Found
@@ -20,7 +19,7 @@ from tripagent.errors import AiUnparseable, OutOfCoverage, PlaceNotFound, Routin
 from tripagent_local.engines import free_port
 from tripagent_local.stack import LocalStack
 
-from tests.fixtures.fakes import FakeClock, FakeTripRepository, SequentialIds
+from tests.fixtures.fakes import FakeClock, FakeTripRepository, ScriptedModel, SequentialIds
 
 TODAY = dt.date(2026, 11, 30)
 
@@ -144,27 +143,13 @@ def test_with_valhalla_stopped_routing_is_unavailable(gazetteer: Gazetteer, rout
     assert refused.value.status == 503
 
 
-@dataclass
-class Scripted:
-    replies: list[str]
-    requests: list[ChatRequest] = field(default_factory=list)
-    name: str = "openai"
-
-    def chat(self, request: ChatRequest) -> ChatResult:
-        self.requests.append(request)
-        return ChatResult(self.replies.pop(0), (), "stop", "gpt-test", Usage(1, 1))
-
-    def stream(self, request: ChatRequest) -> Any:
-        raise NotImplementedError
-
-
 VALID = '{"start": "Sant Julià de Lòria", "end": "Soldeu", "durationDays": 2, "profile": "road"}'
 
 
 def test_garbage_then_valid_json_goes_through_the_corrective_reprompt(
     gazetteer: Gazetteer, router: ValhallaClient
 ) -> None:
-    model = Scripted(["Sure! A lovely ride along the valley.", VALID])
+    model = ScriptedModel(["Sure! A lovely ride along the valley.", VALID])
     trip = generator(gazetteer, router).generate(
         "alice", "2 days road Sant Julià → Soldeu", None, model, "gpt", today=TODAY
     )
@@ -177,7 +162,7 @@ def test_garbage_then_valid_json_goes_through_the_corrective_reprompt(
 def test_a_model_that_never_answers_json_is_ai_unparseable(
     gazetteer: Gazetteer, router: ValhallaClient
 ) -> None:
-    model = Scripted(["no", "still no", "nope"])
+    model = ScriptedModel(["no", "still no", "nope"])
     with pytest.raises(AiUnparseable):
         generator(gazetteer, router).generate("alice", "whatever", None, model, "gpt", today=TODAY)
     assert len(model.requests) == 3  # the first try and two corrective re-prompts

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -14,10 +14,10 @@ from tripagent.adapters.llm.rules import RulesProvider
 from tripagent.adapters.places.gazetteer import Gazetteer
 from tripagent.adapters.signing import HmacSigner
 from tripagent.application.brief_chat import STATE_MARK, BriefChat, BriefLimits, BriefReply, ChatTurn
-from tripagent.application.llm import ChatRequest, ChatResult, Usage
 from tripagent.errors import AiNotConfigured
 
 from tests.fixtures.events import FakeLambdaContext, http_event
+from tests.fixtures.fakes import ScriptedModel
 
 TODAY = dt.date(2026, 11, 30)
 SECRET = b"s" * 32
@@ -26,20 +26,6 @@ SECRET = b"s" * 32
 class NoLimit:
     def hit(self, key: str, *, limit: int, window_s: int) -> int | None:
         return None
-
-
-@dataclass
-class ScriptedModel:
-    replies: list[str] = field(default_factory=list)
-    requests: list[ChatRequest] = field(default_factory=list)
-    name: str = "openai"
-
-    def chat(self, request: ChatRequest) -> ChatResult:
-        self.requests.append(request)
-        return ChatResult(self.replies.pop(0), (), "stop", "gpt-test", Usage(10, 5))
-
-    def stream(self, request: ChatRequest) -> Any:
-        raise NotImplementedError
 
 
 @pytest.fixture(scope="module")
