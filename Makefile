@@ -63,11 +63,12 @@ gazetteer: venv ## build the places index that ships with the functions (idempot
 	$(BIN)/python -m tripagent_local.gazetteer
 
 venv: $(STAMP)
-$(STAMP): layers/dependencies/requirements.txt requirements/dev.txt shared/pyproject.toml local/pyproject.toml
+$(STAMP): layers/dependencies/requirements.txt requirements/dev.txt requirements/schemas.txt shared/pyproject.toml local/pyproject.toml
 	@test -n "$(PYTHON312)" || { echo "Python 3.12 not found (pyenv: 3.12.x, or set PYTHON312=/path/to/python3.12)"; exit 1; }
 	$(PYTHON312) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -r layers/dependencies/requirements.txt -r requirements/dev.txt
+	$(BIN)/pip install --quiet --no-deps -r requirements/schemas.txt
 	$(BIN)/pip install --quiet --no-deps -e shared -e local
 	touch $@
 

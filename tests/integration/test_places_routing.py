@@ -52,3 +52,18 @@ def test_pois_along_a_real_route_come_in_riding_order(router: ValhallaClient) ->
     assert along == sorted(along)
     assert all(h.distance_km <= 1.0 for h in result.hits)
     assert along[-1] <= route.distance_km + 1
+
+
+def test_nothing_along_one_stage_points_to_the_stage_that_has_it(router: ValhallaClient) -> None:
+    g = Gazetteer()
+    sant_julia, andorra = place(g, "Sant Julià de Lòria"), place(g, "Andorra la Vella")
+    canillo, soldeu = place(g, "Canillo"), place(g, "Soldeu")
+    day1 = decode_polyline(router.route([sant_julia, andorra]).shape)
+    day2 = decode_polyline(router.route([canillo, soldeu]).shape)
+    soldeu_hotels = pois_along(g, day2, corridor_km=0.3, category="lodging", text="himalaya")
+    assert soldeu_hotels.hits  # the Hotel Himalaya lies at Soldeu
+    result = pois_along(
+        g, day1, corridor_km=0.3, category="lodging", text="himalaya", other_stages={"day 2": day2}
+    )
+    assert result.empty
+    assert ("stage", "day 2") in {(a.kind, a.value) for a in result.alternatives}

@@ -3,7 +3,7 @@ along a stage."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
@@ -97,7 +97,7 @@ class PoiHit:
 
 @dataclass(frozen=True, slots=True)
 class Alternative:
-    kind: Literal["term", "category", "corridor", "radius"]
+    kind: Literal["term", "category", "corridor", "radius", "stage"]
     description: str
     value: str | float
     count: int
@@ -156,23 +156,26 @@ def pois_along(
     category: str | None = None,
     text: str = "",
     limit: int = 50,
+    other_stages: Mapping[str, list[LatLon]] | None = None,
 ) -> PoiResult:
-    """POIs within ``corridor_km`` of the line, in the order a rider meets them."""
-    hits = _along(index, line, corridor_km, _categories(category), normalize(text).split())
+    """POIs within ``corridor_km`` of the line, in the order a rider meets them. When nothing is found,
+    the alternatives include the other stages (``other_stages``: a label such as "day 2" → its line)
+    that would have something."""
+    words = normalize(text).split()
+    hits = _along(index, line, corridor_km, _categories(category), words)
     if hits:
         return PoiResult(tuple(hits[:limit]))
-    return PoiResult(
-        (),
-        tuple(
-            _alternatives(
-                lambda cats, words, scale: _along(index, line, corridor_km * scale, cats, words),
-                category,
-                text,
-                "corridor",
-                corridor_km,
-            )
-        ),
+    alternatives = _alternatives(
+        lambda cats, terms, scale: _along(index, line, corridor_km * scale, cats, terms),
+        category,
+        text,
+        "corridor",
+        corridor_km,
     )
+    for label, other in (other_stages or {}).items():
+        if count := len(_along(index, other, corridor_km, _categories(category), words)):
+            alternatives.append(Alternative("stage", f"along {label} instead", label, count))
+    return PoiResult((), tuple(alternatives))
 
 
 def _near(
