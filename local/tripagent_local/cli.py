@@ -106,7 +106,12 @@ def _put_event(url: str, source: str, detail_type: str, detail: str) -> int:
 
 
 def _dev(port: int, persist: bool, quiet: bool) -> int:
+    import warnings
+
     import uvicorn
+
+    # Metrics are off locally; Powertools still warns on every empty flush.
+    warnings.filterwarnings("ignore", message="No application metrics to publish")
 
     from tripagent_local.gateway import create_app
     from tripagent_local.stack import LocalStack, StackConfig
@@ -143,6 +148,8 @@ A development token for user "alice" (valid 12 h; another: make token USER=bob):
 Try:
   curl -s {url}/health
   curl -s -H "Authorization: Bearer $TOKEN" {url}/me
+  curl -s -H "Authorization: Bearer $TOKEN" -H "content-type: application/json" {url}/trips/ai-generate \\
+       -d '{{"brief": "2 days by road bike from Sant Julià de Lòria to Soldeu"}}'
 
 Ctrl-C stops every process.
 """

@@ -6,8 +6,9 @@
 - Each request becomes an API Gateway HTTP API v2.0 event, claims in
   ``requestContext.authorizer.jwt.claims`` (as strings, as AWS passes them), and the function's handler
   runs in-process on a worker thread within its timeout.
-- A function whose module exports ``asgi_app`` (the streaming path, see docs/adr) is served as ASGI,
-  so its response streams to the client chunk by chunk, with the same v2.0 event in ``scope["aws.event"]``.
+- A function whose module exports ``asgi_app`` and lists a route in ``asgi_routes`` (the streaming path)
+  has that route served as ASGI, so its response streams to the client chunk by chunk, with the same
+  v2.0 event in ``scope["aws.event"]``.
 - Requests carrying ``X-Amz-Target: AWSEvents.*`` are EventBridge API calls for the local bus, and
   ``TrentService.*`` KMS calls for the local key (``tripagent_local.kms``).
 - Extras: ``/docs`` (Swagger UI over ``/openapi.json``), ``/.well-known/jwks.json`` (the local key),
@@ -105,7 +106,7 @@ class Gateway:
         event = build_http_event(request, route, path_params, claims, body)
         module = await run_in_threadpool(self.stack.functions.module, route.function_id)
         asgi_app = getattr(module, "asgi_app", None)
-        if asgi_app is not None:
+        if asgi_app is not None and route.route_key in getattr(module, "asgi_routes", ()):
             await self.serve_asgi(asgi_app, event, body, scope, send)
             return None
         return with_cors(await self.invoke(route, event), self.cors, request)

@@ -178,8 +178,12 @@ class LocalStack:
         if not self.config.start_engines:
             return
         try:
+            # A config of this process's own: a stack stopping on the same port cannot delete it.
+            port = self.config.valhalla_port
             config_path = tiles.build(
-                self.config.state_dir, listen=f"tcp://127.0.0.1:{self.config.valhalla_port}"
+                self.config.state_dir,
+                listen=f"tcp://127.0.0.1:{port}",
+                config_path=self.config.state_dir / "valhalla" / f"valhalla-{port}-{os.getpid()}.json",
             )
             db_path = self.config.state_dir / "dynamodb" if self.config.persist else None
             self.processes.append(

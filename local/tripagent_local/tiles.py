@@ -76,23 +76,29 @@ def build(
     extracts: tuple[str, ...] = DEFAULT_EXTRACTS,
     listen: str = "tcp://127.0.0.1:8002",
     force: bool = False,
+    config_path: Path | None = None,
 ) -> Path:
     """Build elevation, config and tiles under ``state_dir/valhalla``; return the config path."""
     state_dir.mkdir(parents=True, exist_ok=True)
     with (state_dir / "tiles.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # make dev and a test run may build at the same time
-        return _build_locked(state_dir, data_dir, extracts, listen, force)
+        return _build_locked(state_dir, data_dir, extracts, listen, force, config_path)
 
 
 def _build_locked(
-    state_dir: Path, data_dir: Path, extracts: tuple[str, ...], listen: str, force: bool
+    state_dir: Path,
+    data_dir: Path,
+    extracts: tuple[str, ...],
+    listen: str,
+    force: bool,
+    config_path: Path | None,
 ) -> Path:
     root = state_dir / "valhalla"
     pbfs = [data_dir / name for name in extracts]
     hgt_zips = sorted(data_dir.glob("*.hgt.zip"))
     stamp = root / "stamp.json"
     digest = _digest(pbfs + hgt_zips)
-    config_path = valhalla_config_path(state_dir, listen)
+    config_path = config_path or valhalla_config_path(state_dir, listen)
     if not force and stamp.exists() and json.loads(stamp.read_text()).get("digest") == digest:
         _write_config(config_path, root, listen)
         return config_path

@@ -10,6 +10,7 @@ from tripagent.ports import HealthProbe
 if TYPE_CHECKING:
     from tripagent.adapters.places.gazetteer import Gazetteer
     from tripagent.adapters.valhalla import ValhallaClient
+    from tripagent.application.agent import TripAgent
     from tripagent.application.ai_config import ProviderConfig, UserProviderStore
     from tripagent.application.brief_chat import BriefChat
     from tripagent.application.generate import Generator
@@ -196,3 +197,11 @@ def generator() -> Generator:
         workspace=trip_workspace(),
         max_snap_m=places_settings().max_snap_m,
     )
+
+
+@cache
+def trip_agent() -> TripAgent:
+    from tripagent.adapters.system import SystemClock
+    from tripagent.application.agent import TripAgent
+
+    return TripAgent(workspace=trip_workspace(), sessions=session_store(), clock=SystemClock())

@@ -150,6 +150,15 @@ class SessionSettings(TableSettings):
     session_retention_days: int = Field(30, alias="SESSION_RETENTION_DAYS", ge=1, le=3650)
 
 
+class AgentSettings(UserProviderSettings, AiSettings):
+    session_retention_days: int = Field(30, alias="SESSION_RETENTION_DAYS", ge=1, le=3650)
+
+
+@cache
+def agent_settings() -> AgentSettings:
+    return AgentSettings.from_env()
+
+
 @cache
 def session_settings() -> SessionSettings:
     return SessionSettings.from_env()

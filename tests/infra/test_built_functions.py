@@ -128,3 +128,9 @@ def test_built_generate_function_creates_a_routed_trip(built_results: dict[str, 
     trip = json.loads(result["body"])["trip"]
     assert len(trip["days"]) == 2
     assert trip["days"][0]["stage"]["ascentM"] > 0
+
+
+def test_built_agent_function_hides_a_trip_it_cannot_show(built_results: dict[str, dict[str, Any]]) -> None:
+    result = built_results["AgentChatFunction"]["result"]  # the sample trip does not exist
+    assert result["statusCode"] == 404
+    assert json.loads(result["body"])["error"] == "not_found"

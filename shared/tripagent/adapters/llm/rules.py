@@ -28,6 +28,7 @@ RuleEngine = Callable[[ChatRequest], ChatResult]
 RULE_ENGINES: dict[str, str] = {
     "brief_chat": "tripagent.application.brief_rules:answer_brief",
     "spec_extraction": "tripagent.application.generate:extract_spec_by_rules",
+    "agent": "tripagent.application.agent_rules:answer_agent",
 }
 
 

@@ -29,9 +29,14 @@ def error_response(error: AppError) -> Response[Any]:
 
 
 def _validation_details(errors: Any) -> list[dict[str, Any]]:
-    # Never echo the input back: it may hold a secret (an API key) or a very large body.
+    # Never echo the input back: it may hold a secret (an API key) or a very large body. Even a location
+    # can be input (an unexpected field's name, a whole form-encoded body), so long ones are cut.
+    def place(part: Any) -> Any:
+        text = str(part)
+        return part if isinstance(part, int) else (text if len(text) <= 40 else text[:20] + "…")
+
     return [
-        {"loc": [str(p) for p in err.get("loc", ())], "msg": err.get("msg", ""), "type": err.get("type", "")}
+        {"loc": [place(p) for p in err.get("loc", ())], "msg": err.get("msg", ""), "type": err.get("type")}
         for err in errors
     ]
 

@@ -18,6 +18,7 @@ ROUTER_MODULES: dict[str, str] = {
     "TripsFunction": "tripagent.entrypoints.http.trips",
     "BriefChatFunction": "tripagent.entrypoints.http.brief",
     "GenerateFunction": "tripagent.entrypoints.http.generate",
+    "AgentChatFunction": "tripagent.entrypoints.http.agent",
 }
 
 # Routes served without the JWT authorizer (``Auth: Authorizer: NONE`` in template.yaml).

@@ -1,0 +1,198 @@
+"""The trip agent over HTTP (AgentChatFunction): ``POST /trips/{tripId}/agent/chat`` answers with the AI
+SDK UI message stream, and ``GET /trips/{tripId}/agent/messages`` returns the shared history.
+
+Two ways to serve the stream, one producer (:func:`chat_stream`): ``asgi_app`` streams chunk by chunk
+(the local gateway; in AWS, a Function URL behind the Lambda Web Adapter), and the Powertools route
+buffers the same bytes for the HTTP API, which cannot stream a Python function's response.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from collections.abc import Iterator
+from typing import Any
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from tripagent.entrypoints import ui_stream
+from tripagent.entrypoints.http.api import JSON, current_caller
+from tripagent.errors import AppError, InvalidJson, Unauthorized, ValidationFailed
+
+router = Router()
+
+
+class UIPart(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    type: str
+    text: str | None = None
+
+
+class UIMessage(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    id: str = ""
+    role: str
+    parts: list[UIPart] = Field(default_factory=list)
+    metadata: dict[str, Any] | None = None
+
+
+class ChatRequestBody(BaseModel):
+    """What AI SDK UI's DefaultChatTransport sends. Only the last user message is read: the history
+    comes from the store, so forged assistant turns or tool results change nothing."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: str | None = None
+    messages: list[UIMessage] = Field(min_length=1)
+    trigger: str | None = None
+    messageId: str | None = None
+
+
+class MessagesResponse(BaseModel):
+    messages: list[UIMessage]
+
+
+def _new_text(body: ChatRequestBody) -> str:
+    last = body.messages[-1]
+    if last.role != "user":
+        raise ValidationFailed(
+            "The last message must be the user's.", details=[{"loc": ["body", "messages", -1]}]
+        )
+    text = "".join(p.text or "" for p in last.parts if p.type == "text").strip()
+    if not text:
+        raise ValidationFailed(
+            "The message has no text.", details=[{"loc": ["body", "messages", -1, "parts"]}]
+        )
+    if len(text) > 4000:
+        raise ValidationFailed("The message is longer than 4000 characters.")
+    return text
+
+
+def chat_stream(caller: str, trip_id: str, raw_body: str | bytes) -> Iterator[bytes]:
+    """Check everything, then return the stream. Errors before the first byte are raised (and answered
+    as JSON); errors after it end the stream with an ``error`` chunk."""
+    from tripagent.application.agent import AgentDone, AgentFailed, AgentText
+    from tripagent.bootstrap import model_name_for, trip_agent
+
+    try:
+        body = ChatRequestBody.model_validate_json(raw_body or b"{}")
+    except ValidationError as exc:
+        if any(e["type"] == "json_invalid" for e in exc.errors()):
+            raise InvalidJson("The request body is not valid JSON.") from exc
+        raise ValidationFailed(
+            "The request does not match the schema.",
+            details=[{"loc": list(e["loc"]), "msg": e["msg"]} for e in exc.errors()],
+        ) from exc
+    text = _new_text(body)
+    agent = trip_agent()
+    trip = agent.open(caller, trip_id)  # 404 for non-members, before anything is stored
+    provider, model = model_name_for(caller)  # ai_not_configured, before anything is stored
+    message_id = "msg_" + secrets.token_hex(8)
+    events = agent.chat(caller, trip, text, provider, model, message_id=message_id)
+
+    def produce() -> Iterator[bytes]:
+        part = "t_" + secrets.token_hex(6)
+        opened = False
+        yield ui_stream.start(message_id, metadata={"tripVersion": trip.version})
+        yield ui_stream.start_step()
+        for event in events:
+            if isinstance(event, AgentText):
+                if not opened:
+                    yield ui_stream.text_start(part)
+                    opened = True
+                yield ui_stream.text_delta(part, event.delta)
+            elif isinstance(event, AgentDone):
+                if opened:
+                    yield ui_stream.text_end(part)
+                yield ui_stream.finish_step()
+                yield ui_stream.finish("stop", {"seq": event.seq, "model": event.model})
+            elif isinstance(event, AgentFailed):
+                if opened:
+                    yield ui_stream.text_end(part)
+                yield ui_stream.error(event.message)
+        yield ui_stream.DONE
+
+    return produce()
+
+
+@router.post(
+    "/trips/<tripId>/agent/chat",
+    summary="Talk to the trip's agent (AI SDK UI message stream)",
+    tags=["agent"],
+    responses={200: {"description": "text/event-stream", "content": {"text/event-stream": {}}}},
+)
+def agent_chat(tripId: str) -> Response[str]:  # noqa: N803
+    """The buffered path for the HTTP API: the same stream, delivered at once."""
+    stream = chat_stream(current_caller(router).user_id, tripId, router.current_event.body or "")
+    return Response(status_code=200, headers=dict(ui_stream.HEADERS), body=b"".join(stream).decode())
+
+
+@router.get(
+    "/trips/<tripId>/agent/messages", summary="The trip's shared agent history as UI messages", tags=["agent"]
+)
+def agent_messages(tripId: str, after: int = 0) -> MessagesResponse:  # noqa: N803
+    from tripagent.bootstrap import trip_agent
+
+    agent = trip_agent()
+    agent.open(current_caller(router).user_id, tripId)
+    messages = []
+    for turn in agent.sessions.turns(tripId, after=after):
+        role = "assistant" if turn.role == "assistant" else "user"
+        metadata = {"seq": turn.seq, **turn.metadata.model_dump()}
+        if turn.role == "event":
+            metadata["event"] = turn.kind
+        messages.append(
+            UIMessage(
+                id=f"m{turn.seq}", role=role, parts=[UIPart(type="text", text=turn.text)], metadata=metadata
+            )
+        )
+    return MessagesResponse(messages=messages)
+
+
+# ---------------------------------------------------------------------------- the streaming path
+async def asgi_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """POST /trips/{tripId}/agent/chat, streamed. Claims come from the API event the gateway attaches."""
+    if scope.get("type") != "http":
+        return
+    event = scope.get("aws.event") or {}
+    body = b""
+    while True:
+        message = await receive()
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            break
+    loop = asyncio.get_running_loop()
+    try:
+        claims = ((event.get("requestContext") or {}).get("authorizer") or {}).get("jwt", {}).get(
+            "claims"
+        ) or {}
+        if not claims.get("sub"):
+            raise Unauthorized("A valid bearer token is required.")
+        trip_id = (event.get("pathParameters") or {}).get("tripId", "")
+        stream = await loop.run_in_executor(None, chat_stream, claims["sub"], trip_id, body)
+    except AppError as exc:
+        payload = json.dumps(exc.body()).encode()
+        headers = [(b"content-type", JSON.encode())] + [
+            (k.lower().encode(), v.encode()) for k, v in exc.headers.items()
+        ]
+        await send({"type": "http.response.start", "status": exc.status, "headers": headers})
+        await send({"type": "http.response.body", "body": payload})
+        return
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": [(k.encode(), v.encode()) for k, v in ui_stream.HEADERS.items()],
+        }
+    )
+    while True:
+        chunk = await loop.run_in_executor(None, next, stream, None)
+        if chunk is None:
+            break
+        await send({"type": "http.response.body", "body": chunk, "more_body": True})
+    await send({"type": "http.response.body", "body": b"", "more_body": False})

@@ -1,0 +1,70 @@
+"""The Vercel AI SDK UI message stream, as its clients (``ai`` 6 and 7) parse it.
+
+Server-Sent Events, one JSON chunk per event, ``data: [DONE]`` at the end, and only documented fields:
+older clients reject unknown ones (``../shared/reference/ai-sdk-ui-stream.md``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+HEADERS: dict[str, str] = {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+    "connection": "keep-alive",
+    "x-vercel-ai-ui-message-stream": "v1",
+    "x-accel-buffering": "no",
+}
+DONE = b"data: [DONE]\n\n"
+
+
+def sse(chunk: dict[str, Any]) -> bytes:
+    return b"data: " + json.dumps(chunk, ensure_ascii=False, separators=(",", ":")).encode() + b"\n\n"
+
+
+def start(message_id: str | None = None, metadata: dict[str, Any] | None = None) -> bytes:
+    chunk: dict[str, Any] = {"type": "start"}
+    if message_id:
+        chunk["messageId"] = message_id
+    if metadata:
+        chunk["messageMetadata"] = metadata
+    return sse(chunk)
+
+
+def start_step() -> bytes:
+    return sse({"type": "start-step"})
+
+
+def finish_step() -> bytes:
+    return sse({"type": "finish-step"})
+
+
+def text_start(part_id: str) -> bytes:
+    return sse({"type": "text-start", "id": part_id})
+
+
+def text_delta(part_id: str, delta: str) -> bytes:
+    return sse({"type": "text-delta", "id": part_id, "delta": delta})
+
+
+def text_end(part_id: str) -> bytes:
+    return sse({"type": "text-end", "id": part_id})
+
+
+def data_part(name: str, data: Any, part_id: str | None = None) -> bytes:
+    chunk: dict[str, Any] = {"type": f"data-{name}", "data": data}
+    if part_id:
+        chunk["id"] = part_id
+    return sse(chunk)
+
+
+def finish(reason: str = "stop", metadata: dict[str, Any] | None = None) -> bytes:
+    chunk: dict[str, Any] = {"type": "finish", "finishReason": reason}
+    if metadata:
+        chunk["messageMetadata"] = metadata
+    return sse(chunk)
+
+
+def error(text: str) -> bytes:
+    return sse({"type": "error", "errorText": text})

@@ -1,0 +1,122 @@
+"""The trip agent's turn: the user turn is stored first, a failing provider ends the stream with an
+error, the history sent to the model stays bounded and comes from the store."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from tripagent.adapters.llm.rules import RulesProvider
+from tripagent.application.agent import HISTORY_CHAR_BUDGET, AgentDone, AgentFailed, AgentText, TripAgent
+from tripagent.application.llm import ChatRequest, StreamEvent, TextDelta
+from tripagent.application.trips import TripWorkspace
+from tripagent.domain.session import Turn
+from tripagent.entrypoints import ui_stream
+from tripagent.errors import AiUnavailable, NotFound
+
+from tests.fixtures.fakes import FakeClock, FakeTripRepository, SequentialIds
+
+
+class MemorySessions:
+    def __init__(self) -> None:
+        self.turns_by_trip: dict[str, list[Turn]] = {}
+
+    def append(self, trip_id: str, turn: Turn, *, dedupe_key: str | None = None) -> int | None:
+        turns = self.turns_by_trip.setdefault(trip_id, [])
+        turns.append(turn.model_copy(update={"seq": len(turns) + 1}))
+        return len(turns)
+
+    def turns(self, trip_id: str, *, after: int = 0, limit: int = 200) -> list[Turn]:
+        return [t for t in self.turns_by_trip.get(trip_id, []) if t.seq > after][:limit]
+
+
+class FailingMidStream:
+    name = "openai"
+
+    def __init__(self) -> None:
+        self.requests: list[ChatRequest] = []
+
+    def chat(self, request: ChatRequest) -> Any:
+        raise NotImplementedError
+
+    def stream(self, request: ChatRequest) -> Iterator[StreamEvent]:
+        self.requests.append(request)
+        yield TextDelta("Let me see")
+        raise AiUnavailable("The model provider failed mid-stream: overloaded_error")
+
+
+@pytest.fixture
+def setup() -> tuple[TripAgent, MemorySessions, str]:
+    workspace = TripWorkspace(FakeTripRepository(), FakeClock(), SequentialIds())
+    trip = workspace.create_trip("ana", title="Andorra")
+    sessions = MemorySessions()
+    return TripAgent(workspace, sessions, FakeClock()), sessions, trip.tripId
+
+
+def test_a_provider_failure_mid_stream_ends_with_an_error_and_keeps_the_user_turn(
+    setup: tuple[TripAgent, MemorySessions, str],
+) -> None:
+    agent, sessions, trip_id = setup
+    trip = agent.open("ana", trip_id)
+    events = list(agent.chat("ana", trip, "is day 2 hard?", FailingMidStream(), "gpt"))
+    assert events == [
+        AgentText("Let me see"),
+        AgentFailed("The model provider failed mid-stream: overloaded_error"),
+    ]
+    stored = sessions.turns(trip_id)
+    assert [(t.role, t.text, t.metadata.actor) for t in stored] == [("user", "is day 2 hard?", "ana")]
+    # the next turn does not reuse the failed turn's number
+    list(agent.chat("ana", trip, "distance?", RulesProvider(), "rules"))
+    assert [t.seq for t in sessions.turns(trip_id)] == [1, 2, 3]
+
+
+def test_a_finished_turn_stores_the_reply_with_model_and_usage(
+    setup: tuple[TripAgent, MemorySessions, str],
+) -> None:
+    agent, sessions, trip_id = setup
+    events = list(
+        agent.chat(
+            "ana", agent.open("ana", trip_id), "distance?", RulesProvider(), "rules", message_id="msg_1"
+        )
+    )
+    assert isinstance(events[-1], AgentDone)
+    reply = sessions.turns(trip_id)[-1]
+    assert (reply.role, reply.model, reply.usage, reply.data) == (
+        "assistant",
+        "rules",
+        {"input": 0, "output": 0},
+        {"messageId": "msg_1"},
+    )
+
+
+def test_non_members_are_refused_before_anything_is_stored(
+    setup: tuple[TripAgent, MemorySessions, str],
+) -> None:
+    agent, sessions, trip_id = setup
+    with pytest.raises(NotFound):
+        agent.open("eve", trip_id)
+    assert sessions.turns(trip_id) == []
+
+
+def test_the_prompt_stays_bounded_however_long_the_session(
+    setup: tuple[TripAgent, MemorySessions, str],
+) -> None:
+    agent, _sessions, trip_id = setup
+    trip = agent.open("ana", trip_id)
+    provider = FailingMidStream()
+    sizes = {}
+    for turn in range(1, 201):
+        list(agent.chat("ana", trip, f"message {turn} " + "x" * 200, provider, "gpt"))
+        if turn in (20, 200):
+            sizes[turn] = sum(len(m.content) for m in provider.requests[-1].messages)
+    assert sizes[200] <= HISTORY_CHAR_BUDGET + 400
+    assert sizes[200] / sizes[20] <= 3.0
+    assert provider.requests[-1].messages[-1].content.endswith("x" * 200)  # the newest turn is always there
+
+
+def test_stream_chunks_are_documented_ui_message_chunks() -> None:
+    assert ui_stream.text_delta("t1", "hi") == b'data: {"type":"text-delta","id":"t1","delta":"hi"}\n\n'
+    assert ui_stream.finish("stop") == b'data: {"type":"finish","finishReason":"stop"}\n\n'
+    assert ui_stream.DONE == b"data: [DONE]\n\n"
+    assert ui_stream.HEADERS["x-vercel-ai-ui-message-stream"] == "v1"
