@@ -43,6 +43,9 @@ def main(argv: list[str] | None = None) -> int:
     put.add_argument("--detail", required=True, help="JSON object")
     put.add_argument("--url", default=f"http://127.0.0.1:{os.environ.get('PORT', '3000')}")
 
+    purge = sub.add_parser("purge", help="delete agent sessions idle past the retention window")
+    purge.add_argument("--idle-days", type=int, default=None, help="default: SESSION_RETENTION_DAYS or 30")
+
     tiles = sub.add_parser("tiles", help="build Valhalla tiles")
     tiles.add_argument("--force", action="store_true")
 
@@ -57,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "invoke":
         return _invoke(args.function_id, args.event)
+    if args.command == "purge":
+        return _purge(args.idle_days)
     if args.command == "put-event":
         return _put_event(args.url, args.source, args.detail_type, args.detail)
     return _dev(args.port, args.persist, args.quiet)
@@ -76,6 +81,24 @@ def _invoke(function_id: str, event_path: Path) -> int:
     event = json.loads(event_path.read_text())
     result = stack.functions.invoke(function_id, event)
     print(json.dumps(result, indent=2, default=str))
+    return 0
+
+
+def _purge(idle_days: int | None) -> int:
+    """The scheduled purge, on demand, against the running local stack's DynamoDB Local."""
+    import datetime as dt
+
+    from tripagent.application.sessions import purge_idle_sessions
+    from tripagent.bootstrap import session_purger
+    from tripagent.settings import session_settings
+
+    from tripagent_local.stack import LocalStack, StackConfig
+
+    stack = LocalStack(StackConfig.from_env(start_engines=False))
+    stack.start()  # the environment only
+    days = idle_days if idle_days is not None else session_settings().session_retention_days
+    purged = purge_idle_sessions(session_purger(), now=dt.datetime.now(dt.UTC), idle_days=days)
+    print(json.dumps({"purged": purged, "idleDays": days}))
     return 0
 
 

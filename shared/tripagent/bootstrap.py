@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from tripagent.application.llm import ModelProvider
     from tripagent.application.places import PlaceFinder
     from tripagent.application.ports import EventPublisher
-    from tripagent.application.sessions import SessionStore
+    from tripagent.application.sessions import SessionPurger, SessionStore
     from tripagent.application.trips import TripWorkspace
 
 
@@ -205,3 +205,11 @@ def trip_agent() -> TripAgent:
     from tripagent.application.agent import TripAgent
 
     return TripAgent(workspace=trip_workspace(), sessions=session_store(), clock=SystemClock())
+
+
+def session_purger() -> SessionPurger:
+    from tripagent.adapters.dynamodb.sessions import DynamoSessionStore
+
+    store = session_store()
+    assert isinstance(store, DynamoSessionStore)
+    return store

@@ -134,3 +134,7 @@ def test_built_agent_function_hides_a_trip_it_cannot_show(built_results: dict[st
     result = built_results["AgentChatFunction"]["result"]  # the sample trip does not exist
     assert result["statusCode"] == 404
     assert json.loads(result["body"])["error"] == "not_found"
+
+
+def test_built_purge_function_runs_on_its_schedule_event(built_results: dict[str, dict[str, Any]]) -> None:
+    assert built_results["PurgeSessionsFunction"]["result"]["purged"] >= 0

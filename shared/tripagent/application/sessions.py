@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Protocol
 
 from tripagent.domain.events import TripOperationCommitted
@@ -17,7 +18,17 @@ class SessionStore(Protocol):
     def turns(self, trip_id: str, *, after: int = 0, limit: int = 200) -> list[Turn]: ...
 
 
+class SessionPurger(Protocol):
+    def purge_idle(self, idle_before: str) -> list[str]: ...
+
+
 def record_operation(store: SessionStore, event: TripOperationCommitted) -> int | None:
     """Record a committed operation in its trip's session, once per ``operationId`` however often the
     event is delivered."""
     return store.append(event.tripId, operation_turn(event), dedupe_key=f"op:{event.operationId}")
+
+
+def purge_idle_sessions(store: SessionPurger, *, now: dt.datetime, idle_days: int) -> list[str]:
+    """Retention by inactivity: delete the sessions idle for more than ``idle_days``, with their turns."""
+    cutoff = (now - dt.timedelta(days=idle_days)).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return store.purge_idle(cutoff)

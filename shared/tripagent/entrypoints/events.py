@@ -29,3 +29,21 @@ def _record_operation(event: dict[str, Any], context: Any) -> dict[str, Any]:
 operation_recorder_handler: LambdaHandler = instrument(
     _record_operation, correlation_id_path=EVENTBRIDGE_CORRELATION_ID
 )
+
+
+def _purge_sessions(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    """Scheduled: delete agent sessions idle longer than the retention window."""
+    import datetime as dt
+
+    from tripagent.application.sessions import purge_idle_sessions
+    from tripagent.bootstrap import session_purger
+    from tripagent.settings import session_settings
+
+    purged = purge_idle_sessions(
+        session_purger(), now=dt.datetime.now(dt.UTC), idle_days=session_settings().session_retention_days
+    )
+    logger.info("idle sessions purged", extra={"count": len(purged)})
+    return {"purged": len(purged)}
+
+
+purge_sessions_handler: LambdaHandler = instrument(_purge_sessions)

@@ -42,3 +42,8 @@ AI_PROVIDER = "AI_PROVIDER"  # SK of a user's own model provider, under user_pk
 
 def rate_pk(key: str) -> str:
     return f"RATE#{key}"
+
+
+# GSI1 partition of session items, sorted by last activity. One partition is plenty for a daily purge at
+# this scale; shard it (SESSIONS#0..n) if sessions ever number in the millions.
+SESSIONS_BY_ACTIVITY = "SESSIONS"

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import ClientError
 
-from tripagent.adapters.dynamodb.keys import META, dedupe_sk, session_pk, turn_sk
+from tripagent.adapters.dynamodb.keys import META, SESSIONS_BY_ACTIVITY, dedupe_sk, session_pk, turn_sk
 from tripagent.domain.session import Turn
 
 if TYPE_CHECKING:
@@ -30,13 +30,16 @@ class DynamoSessionStore:
         response = self._db.update_item(
             TableName=self._table,
             Key={"PK": {"S": session_pk(trip_id)}, "SK": {"S": META}},
-            UpdateExpression="ADD seq :one SET lastActivity = :at, #ttl = :ttl, #type = :type",
+            # GSI1 lists sessions by last activity, for the purge of idle ones.
+            UpdateExpression="ADD seq :one SET lastActivity = :at, #ttl = :ttl, #type = :type, "
+            "GSI1PK = :sessions, GSI1SK = :at",
             ExpressionAttributeNames={"#ttl": "ttl", "#type": "type"},
             ExpressionAttributeValues={
                 ":one": {"N": "1"},
                 ":at": {"S": at},
                 ":ttl": {"N": str(expires)},
                 ":type": {"S": "session"},
+                ":sessions": {"S": SESSIONS_BY_ACTIVITY},
             },
             ReturnValues="UPDATED_NEW",
         )
@@ -105,6 +108,60 @@ class DynamoSessionStore:
             ConsistentRead=True,
         )
         return [Turn.model_validate(json.loads(i["doc"]["S"])) for i in response.get("Items", [])]
+
+    def purge_idle(self, idle_before: str) -> list[str]:
+        """Delete sessions whose last activity is before ``idle_before`` (ISO time), with all their items.
+        The session item goes first, on condition that it is still idle, so a session that comes back to
+        life during the purge keeps its turns."""
+        purged: list[str] = []
+        kwargs: dict[str, Any] = {
+            "TableName": self._table,
+            "IndexName": "GSI1",
+            "KeyConditionExpression": "GSI1PK = :sessions AND GSI1SK < :before",
+            "ExpressionAttributeValues": {
+                ":sessions": {"S": SESSIONS_BY_ACTIVITY},
+                ":before": {"S": idle_before},
+            },
+        }
+        while True:
+            page = self._db.query(**kwargs)
+            for item in page.get("Items", []):
+                if self._purge_one(item["PK"]["S"], item["lastActivity"]["S"]):
+                    purged.append(item["PK"]["S"].removeprefix("SESSION#"))
+            if "LastEvaluatedKey" not in page:
+                return purged
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+    def _purge_one(self, pk: str, seen_activity: str) -> bool:
+        try:
+            self._db.delete_item(
+                TableName=self._table,
+                Key={"PK": {"S": pk}, "SK": {"S": META}},
+                ConditionExpression="lastActivity = :seen",
+                ExpressionAttributeValues={":seen": {"S": seen_activity}},
+            )
+        except ClientError as exc:
+            if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
+                return False  # active again since the listing
+            raise
+        kwargs: dict[str, Any] = {
+            "TableName": self._table,
+            "KeyConditionExpression": "PK = :pk",
+            "ExpressionAttributeValues": {":pk": {"S": pk}},
+            "ProjectionExpression": "PK, SK",
+        }
+        while True:
+            page = self._db.query(**kwargs)
+            keys = [{"PK": i["PK"], "SK": i["SK"]} for i in page.get("Items", [])]
+            for start in range(0, len(keys), 25):
+                request: Any = {
+                    self._table: [{"DeleteRequest": {"Key": k}} for k in keys[start : start + 25]]
+                }
+                while request:
+                    request = self._db.batch_write_item(RequestItems=request).get("UnprocessedItems") or {}
+            if "LastEvaluatedKey" not in page:
+                return True
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
 
 def _epoch(iso: str) -> int:
