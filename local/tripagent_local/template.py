@@ -99,6 +99,11 @@ class FunctionSpec:
     async_failure: bool = False  # has an on-failure destination or a DLQ
 
     @property
+    def web_adapter(self) -> bool:
+        """A function run by the Lambda Web Adapter: its handler is a script that starts a web server."""
+        return self.handler.endswith(".sh")
+
+    @property
     def module_file(self) -> str:
         return self.handler.rsplit(".", 1)[0].replace(".", "/") + ".py"
 

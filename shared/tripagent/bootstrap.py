@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from tripagent.application.ports import EventPublisher
     from tripagent.application.sessions import SessionPurger, SessionStore
     from tripagent.application.trips import TripWorkspace
+    from tripagent.auth import TokenVerifier
 
 
 @cache
@@ -213,3 +214,20 @@ def session_purger() -> SessionPurger:
     store = session_store()
     assert isinstance(store, DynamoSessionStore)
     return store
+
+
+@cache
+def token_verifier() -> TokenVerifier:
+    from tripagent.auth import TokenVerifier
+    from tripagent.errors import ConfigurationError
+    from tripagent.settings import agent_settings
+
+    s = agent_settings()
+    if not (s.jwt_issuer and s.jwt_audience):
+        raise ConfigurationError(
+            "AgentSettings: JWT_ISSUER and JWT_AUDIENCE verify tokens where no authorizer does"
+        )
+    jwks = s.jwt_jwks_url or s.jwt_issuer.rstrip("/") + "/.well-known/jwks.json"
+    return TokenVerifier.from_jwks_url(
+        issuer=s.jwt_issuer, audiences=s.jwt_audience.split(","), jwks_url=jwks
+    )

@@ -152,6 +152,10 @@ class SessionSettings(TableSettings):
 
 class AgentSettings(UserProviderSettings, AiSettings):
     session_retention_days: int = Field(30, alias="SESSION_RETENTION_DAYS", ge=1, le=3650)
+    # The Function URL path has no authorizer in front: the function checks tokens against the issuer.
+    jwt_issuer: str | None = Field(None, alias="JWT_ISSUER")
+    jwt_audience: str | None = Field(None, alias="JWT_AUDIENCE")  # comma-separated
+    jwt_jwks_url: str | None = Field(None, alias="JWT_JWKS_URL")
 
 
 @cache

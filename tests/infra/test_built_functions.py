@@ -62,6 +62,7 @@ def built_results(build_dir: Path, template: Template, local_stack: LocalStack) 
     return {
         fid: run_built(build_dir, fid, spec.handler, REPO_ROOT / "events" / f"{fid}.json", env)
         for fid, spec in template.functions().items()
+        if not spec.web_adapter
     }
 
 
@@ -138,3 +139,12 @@ def test_built_agent_function_hides_a_trip_it_cannot_show(built_results: dict[st
 
 def test_built_purge_function_runs_on_its_schedule_event(built_results: dict[str, dict[str, Any]]) -> None:
     assert built_results["PurgeSessionsFunction"]["result"]["purged"] >= 0
+
+
+def test_built_web_adapter_function_ships_its_script_and_app(build_dir: Path, template: Template) -> None:
+    for fid, spec in template.functions().items():
+        if spec.web_adapter:
+            script = build_dir / fid / spec.handler
+            assert script.exists(), fid
+            assert "app:asgi_app" in script.read_text()
+            assert (build_dir / fid / "app.py").exists()

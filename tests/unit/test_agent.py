@@ -120,3 +120,46 @@ def test_stream_chunks_are_documented_ui_message_chunks() -> None:
     assert ui_stream.finish("stop") == b'data: {"type":"finish","finishReason":"stop"}\n\n'
     assert ui_stream.DONE == b"data: [DONE]\n\n"
     assert ui_stream.HEADERS["x-vercel-ai-ui-message-stream"] == "v1"
+
+
+def test_behind_a_function_url_the_function_verifies_the_token_itself(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No authorizer stands in front of a Function URL: the same checks run in the function."""
+    import time as clock
+
+    import jwt
+    from cryptography.hazmat.primitives.asymmetric import rsa
+    from tripagent import bootstrap
+    from tripagent.auth import TokenVerifier
+    from tripagent.entrypoints.http.agent import _caller_and_trip
+    from tripagent.errors import Unauthorized
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    verifier = TokenVerifier(
+        issuer="https://idp.test/", audiences=["app"], key_for_kid=lambda kid: key.public_key()
+    )
+    monkeypatch.setattr(bootstrap, "token_verifier", lambda: verifier)
+
+    def scope(token: str | None, path: str = "/trips/trp_1/agent/chat") -> dict[str, Any]:
+        headers = [(b"authorization", f"Bearer {token}".encode())] if token else []
+        return {"type": "http", "method": "POST", "path": path, "headers": headers}
+
+    good = jwt.encode(
+        {"sub": "ana", "iss": "https://idp.test/", "aud": "app", "exp": int(clock.time()) + 60},
+        key,
+        algorithm="RS256",
+        headers={"kid": "k"},
+    )
+    assert _caller_and_trip(scope(good)) == ("ana", "trp_1")
+    expired = jwt.encode(
+        {"sub": "ana", "iss": "https://idp.test/", "aud": "app", "exp": int(clock.time()) - 5},
+        key,
+        algorithm="RS256",
+        headers={"kid": "k"},
+    )
+    for bad in (None, "garbage", expired):
+        with pytest.raises(Unauthorized):
+            _caller_and_trip(scope(bad))
+    with pytest.raises(NotFound):
+        _caller_and_trip(scope(good, "/trips/trp_1/agent/other"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import secrets
 from collections.abc import Iterator
 from typing import Any
@@ -20,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tripagent.entrypoints import ui_stream
 from tripagent.entrypoints.http.api import JSON, current_caller
-from tripagent.errors import AppError, InvalidJson, Unauthorized, ValidationFailed
+from tripagent.errors import AppError, InvalidJson, NotFound, Unauthorized, ValidationFailed
 
 router = Router()
 
@@ -155,11 +156,32 @@ def agent_messages(tripId: str, after: int = 0) -> MessagesResponse:  # noqa: N8
 
 
 # ---------------------------------------------------------------------------- the streaming path
+CHAT_PATH = re.compile(r"^/trips/([A-Za-z0-9_\-]{1,64})/agent/chat$")
+
+
+def _caller_and_trip(scope: dict[str, Any]) -> tuple[str, str]:
+    """Behind the HTTP API (and the local gateway) the authorizer's claims come with the event; behind a
+    Function URL nothing stands in front, so the token is verified here, with the same checks."""
+    event = scope.get("aws.event") or {}
+    if event.get("requestContext", {}).get("authorizer"):
+        claims = event["requestContext"]["authorizer"].get("jwt", {}).get("claims") or {}
+        if not claims.get("sub"):
+            raise Unauthorized("A valid bearer token is required.")
+        return str(claims["sub"]), str((event.get("pathParameters") or {}).get("tripId", ""))
+    from tripagent.bootstrap import token_verifier
+
+    headers = {k.decode().lower(): v.decode() for k, v in scope.get("headers", [])}
+    claims = token_verifier().verify_header(headers.get("authorization"))
+    found = CHAT_PATH.match(scope.get("path", ""))
+    if scope.get("method") != "POST" or not found:
+        raise NotFound("No such resource.")
+    return str(claims["sub"]), found.group(1)
+
+
 async def asgi_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
-    """POST /trips/{tripId}/agent/chat, streamed. Claims come from the API event the gateway attaches."""
+    """POST /trips/{tripId}/agent/chat, streamed chunk by chunk."""
     if scope.get("type") != "http":
         return
-    event = scope.get("aws.event") or {}
     body = b""
     while True:
         message = await receive()
@@ -168,13 +190,8 @@ async def asgi_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
             break
     loop = asyncio.get_running_loop()
     try:
-        claims = ((event.get("requestContext") or {}).get("authorizer") or {}).get("jwt", {}).get(
-            "claims"
-        ) or {}
-        if not claims.get("sub"):
-            raise Unauthorized("A valid bearer token is required.")
-        trip_id = (event.get("pathParameters") or {}).get("tripId", "")
-        stream = await loop.run_in_executor(None, chat_stream, claims["sub"], trip_id, body)
+        caller, trip_id = await loop.run_in_executor(None, _caller_and_trip, scope)
+        stream = await loop.run_in_executor(None, chat_stream, caller, trip_id, body)
     except AppError as exc:
         payload = json.dumps(exc.body()).encode()
         headers = [(b"content-type", JSON.encode())] + [
