@@ -230,7 +230,7 @@ class Generator:
 
         def stops_near(lo_km: float, hi_km: float) -> list[StopCandidate]:
             """Towns and lodging within 1.5 km of the stretch between ``lo_km`` and ``hi_km``."""
-            stretch = [s.point for s in samples if lo_km <= s.km <= hi_km][::3]  # every ~300 m is enough
+            stretch = [s.point for s in samples if lo_km <= s.km <= hi_km][::5]  # every ~500 m is enough
             if len(stretch) < 2:
                 return []
             s_south, s_west, s_north, s_east = bbox(stretch, 1.5)

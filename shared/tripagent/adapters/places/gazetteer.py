@@ -57,6 +57,10 @@ class Gazetteer:
                     self._db = sqlite3.connect(uri, uri=True, check_same_thread=False)
         return self._db
 
+    def forget(self) -> None:
+        """Drop remembered answers (benchmarks measure searches, not the memo)."""
+        self._answers.clear()
+
     # ------------------------------------------------------------------ lookup
     def place(self, place_id: int) -> Place:
         row = self.db.execute("SELECT * FROM places WHERE id = ?", (place_id,)).fetchone()
