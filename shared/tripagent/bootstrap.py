@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING
 
-from tripagent.ports import HealthProbe
+from tripagent.application.ports import HealthProbe
 
 if TYPE_CHECKING:
     from tripagent.adapters.places.gazetteer import Gazetteer

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tripagent.adapters.llm.rules import answer
 from tripagent.application.llm import ChatRequest, ChatResult
+from tripagent.application.llm import rules_answer as answer
 from tripagent.domain.places import normalize
 
 DAY = re.compile(r"\b(?:day|jour|journee)\s*(\d{1,2})\b|\b(\d{1,2})(?:st|nd|rd|th|e|er)?\s+(?:day|jour)\b")

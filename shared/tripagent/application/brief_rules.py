@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tripagent.adapters.llm.rules import answer
 from tripagent.application.llm import ChatRequest, ChatResult
+from tripagent.application.llm import rules_answer as answer
 
 QUESTIONS = {
     "en": {

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tripagent.application.llm import ChatOptions, ChatRequest, Message, ModelProvider
+from tripagent.application.llm import ChatOptions, ChatRequest, Message, ModelProvider, rules_answer
 from tripagent.application.places import (
     CoverageMap,
     PlaceFinder,
@@ -120,6 +120,7 @@ class Generator:
             "brief": brief,
             "hints": hints.model_dump(mode="json") if hints else {},
             "today": today.isoformat(),
+            "places": self.finder,  # the rules engine names places through the same geocoder
         }
         messages = [Message("user", _spec_prompt(brief, hints))]
         for attempt in range(MAX_REPROMPTS + 1):
@@ -323,8 +324,6 @@ Use place names exactly as the rider wrote them. Do not invent places."""
 
 def extract_spec_by_rules(request: ChatRequest) -> Any:
     """The ``rules`` provider's engine for spec extraction: the brief chat's slot rules over the brief."""
-    from tripagent.adapters.llm.rules import answer
-
     today = dt.date.fromisoformat(request.context.get("today") or dt.date.today().isoformat())
     collected = Collected()
     places: dict[str, list[str]] = {}
@@ -336,14 +335,12 @@ def extract_spec_by_rules(request: ChatRequest) -> Any:
             ordered = sorted(phrases, key=lambda p: not p.strong)
             places.setdefault(slot, []).extend(p.text for p in ordered)
     spec: dict[str, Any] = collected.model_dump(mode="json", exclude_defaults=True)
-    # Places through the gazetteer, as the brief chat reads them: the first phrase that names a place.
-    from tripagent.bootstrap import gazetteer
-
-    names = gazetteer()
+    # Places through the geocoder, as the brief chat reads them: the first phrase that names a place.
+    names = request.context["places"]
     for slot, texts in places.items():
         if slot == "via":
             spec["via"] = [text for text in texts if not isinstance(names.search(text), NotFound)]
             continue
         named = next((text for text in texts if not isinstance(names.search(text), NotFound)), texts[0])
         spec.setdefault(slot, named)
-    return answer(json.dumps(spec, ensure_ascii=False))
+    return rules_answer(json.dumps(spec, ensure_ascii=False))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 
+from tripagent.application.ports import HealthProbe
 from tripagent.domain.health import HealthReport, ProbeResult
-from tripagent.ports import HealthProbe
 
 
 def check_health(probes: Iterable[HealthProbe]) -> HealthReport:

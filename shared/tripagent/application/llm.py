@@ -127,3 +127,11 @@ def collect(events: Iterator[StreamEvent]) -> ChatResult:
         elif isinstance(event, StreamFinished):
             return ChatResult("".join(text), tuple(calls), event.finish_reason, event.model, event.usage)
     return ChatResult("".join(text), tuple(calls), "other", "", Usage())
+
+
+RULES_MODEL = "rules"
+
+
+def rules_answer(text: str) -> ChatResult:
+    """An answer of the offline ``rules`` provider: no model ran, so no tokens were used."""
+    return ChatResult(text=text, tool_calls=(), finish_reason="stop", model=RULES_MODEL, usage=Usage())

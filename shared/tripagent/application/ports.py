@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from tripagent.domain.events import TripOperationCommitted
+from tripagent.domain.health import ProbeResult
 from tripagent.domain.trip import Role, Trip
 
 
@@ -17,6 +18,14 @@ class TripSummary:
     startDate: str | None
     version: int
     updatedAt: str
+
+
+class HealthProbe(Protocol):
+    """One dependency the system needs to serve requests (a table, the router, the event bus)."""
+
+    name: str
+
+    def check(self) -> ProbeResult: ...
 
 
 class TripRepository(Protocol):

@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from tripagent.application.llm import (
+    RULES_MODEL,
     ChatRequest,
     ChatResult,
     StreamEvent,
@@ -18,10 +19,10 @@ from tripagent.application.llm import (
     ToolCallArgumentsDelta,
     ToolCallReady,
     ToolCallStarted,
-    Usage,
+    rules_answer,
 )
 
-MODEL_ID = "rules"
+MODEL_ID = RULES_MODEL
 RuleEngine = Callable[[ChatRequest], ChatResult]
 
 # task → "module:function". Loaded on first use so that a function imports only the engine it needs.
@@ -32,8 +33,7 @@ RULE_ENGINES: dict[str, str] = {
 }
 
 
-def answer(text: str) -> ChatResult:
-    return ChatResult(text=text, tool_calls=(), finish_reason="stop", model=MODEL_ID, usage=Usage())
+answer = rules_answer
 
 
 def _no_engine(request: ChatRequest) -> ChatResult:
