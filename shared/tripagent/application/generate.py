@@ -215,17 +215,20 @@ class Generator:
 
     # ------------------------------------------------------------------ 4-6. stages and the trip
     def _persist(self, caller: str, spec: TripSpec, start: Place, end: Place, route: Any) -> Trip:
-        samples: list[Sample] = []
-        for leg in route.legs or (route.shape,):  # heights per leg, every 100 m, joined end to end
+        legs = []  # heights per leg, every 100 m, joined end to end
+        for leg in route.legs or (route.shape,):
             line_shape, heights = self.router.heights(leg)
+            legs.append((decode_polyline(line_shape), heights))
+        walked = sum(heights[-1][0] for _, heights in legs if heights) / 1000
+        scale = route.distance_km / walked if walked else 1.0  # resampling cuts corners: scale to the route
+        samples: list[Sample] = []
+        for points, heights in legs:
             offset = samples[-1].km if samples else 0.0
-            leg_samples = [
-                Sample(p, offset + d / 1000, h)
-                for p, (d, h) in zip(decode_polyline(line_shape), heights, strict=False)
+            first = 1 if samples else 0
+            samples += [
+                Sample(p, offset + d / 1000 * scale, h)
+                for p, (d, h) in list(zip(points, heights, strict=False))[first:]
             ]
-            samples += leg_samples[1:] if samples else leg_samples
-        scale = route.distance_km / samples[-1].km if samples[-1].km else 1.0  # resampling shortens curves
-        samples = [Sample(s.point, s.km * scale, s.height_m) for s in samples]
         south, west, north, east = bbox([s.point for s in samples], 2.0)
         nearby = self.pois.within(south, west, north, east, ("place", "lodging"))
 

@@ -67,6 +67,7 @@ def plan_stages(
         raise ValueError("a route of at least two samples and one day")
     effort = effort_profile(samples)
     total = effort[-1]
+    kms = [sample.km for sample in samples]
     cuts: list[tuple[int, str]] = []
     for day in range(1, days):
         ideal = total * day / days
@@ -89,7 +90,6 @@ def plan_stages(
                     + (0 if c.kind in ("town", "city", "village") else 0.5)
                 ),
             )
-            kms = [sample.km for sample in samples]
             index = min(bisect_left(kms, best.along_km), len(samples) - 1)
             name = best.name
         if cuts and index <= cuts[-1][0]:
