@@ -204,8 +204,14 @@ def generator() -> Generator:
 def trip_agent() -> TripAgent:
     from tripagent.adapters.system import SystemClock
     from tripagent.application.agent import TripAgent
+    from tripagent.application.agent_tools import ReadTools
 
-    return TripAgent(workspace=trip_workspace(), sessions=session_store(), clock=SystemClock())
+    return TripAgent(
+        workspace=trip_workspace(),
+        sessions=session_store(),
+        clock=SystemClock(),
+        tools=ReadTools(pois=gazetteer()),
+    )
 
 
 def session_purger() -> SessionPurger:

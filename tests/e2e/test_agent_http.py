@@ -140,3 +140,35 @@ def test_forged_history_in_the_request_changes_nothing(dev_server: DevServer, tr
     added = after["messages"][len(before["messages"]) :]
     assert [m["role"] for m in added] == ["user", "assistant"]
     assert all("deleted" not in p.get("text", "") for m in added for p in m["parts"])
+
+
+@pytest.mark.parametrize("package", ["ai6", "ai7"])
+def test_a_read_tool_runs_at_once_and_the_client_sees_its_output(
+    dev_server: DevServer, trip_id: str, package: str
+) -> None:
+    result = subprocess.run(
+        [
+            "node",
+            str(CLIENT),
+            package,
+            f"{dev_server.url}/trips/{trip_id}/agent/chat",
+            dev_server.token("ana"),
+            "find a hotel near the end of day 1",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO_ROOT,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    parts = json.loads(result.stdout)["parts"]
+    tools = [p for p in parts if p["type"] == "tool-find_pois"]
+    assert len(tools) == 1
+    assert tools[0]["state"] == "output-available"
+    assert tools[0]["input"]["category"] == "lodging"
+    assert tools[0]["output"]["results"]
+    assert [p["type"] for p in parts].count("step-start") == 2  # the answer comes in a second step
+    answer_text = "".join(p.get("text", "") for p in parts if p["type"] == "text")
+    assert answer_text.startswith("Near ")
+    assert tools[0]["output"]["results"][0]["name"] in answer_text

@@ -163,3 +163,49 @@ def test_behind_a_function_url_the_function_verifies_the_token_itself(
             _caller_and_trip(scope(bad))
     with pytest.raises(NotFound):
         _caller_and_trip(scope(good, "/trips/trp_1/agent/other"))
+
+
+class ToolCallingModel:
+    """Asks for the trip every time: the loop must stop at its step bound."""
+
+    name = "openai"
+
+    def __init__(self) -> None:
+        self.requests: list[ChatRequest] = []
+
+    def chat(self, request: ChatRequest) -> Any:
+        raise NotImplementedError
+
+    def stream(self, request: ChatRequest) -> Iterator[StreamEvent]:
+        from tripagent.application.llm import StreamFinished, ToolCall, ToolCallReady, Usage
+
+        self.requests.append(request)
+        if request.tools:
+            yield ToolCallReady(ToolCall(f"c{len(self.requests)}", "get_trip", {}))
+            yield StreamFinished("tool_calls", "gpt", Usage(5, 1))
+        else:
+            yield TextDelta("done")
+            yield StreamFinished("stop", "gpt", Usage(5, 1))
+
+
+def test_read_tools_run_at_once_and_the_loop_is_bounded(setup: tuple[TripAgent, MemorySessions, str]) -> None:
+    from dataclasses import replace
+
+    from tripagent.adapters.places.gazetteer import Gazetteer
+    from tripagent.application.agent import AgentStep, AgentToolCall, AgentToolResult
+    from tripagent.application.agent_tools import ReadTools
+
+    agent, sessions, trip_id = setup
+    agent = replace(agent, tools=ReadTools(pois=Gazetteer()), max_tool_steps=3)
+    model = ToolCallingModel()
+    events = list(agent.chat("ana", agent.open("ana", trip_id), "what is planned?", model, "gpt"))
+    assert [type(e).__name__ for e in events].count("AgentToolCall") == 3
+    results = [e for e in events if isinstance(e, AgentToolResult)]
+    assert results[0].output["title"] == "Andorra"
+    assert sum(isinstance(e, AgentStep) for e in events) == 3
+    assert isinstance(events[-1], AgentDone)
+    assert model.requests[-1].tools == ()  # the last step may only answer
+    assert [m.role for m in model.requests[1].messages][-2:] == ["assistant", "tool"]
+    assert isinstance(events[0], AgentToolCall)
+    assert sessions.turns(trip_id)[-1].text == "done"
+    assert events[-1].usage.input_tokens == 20

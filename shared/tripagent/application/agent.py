@@ -8,10 +8,13 @@ the most recent turns verbatim, within a budget.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
+from tripagent.application.agent_tools import ReadTools
 from tripagent.application.llm import (
     ChatOptions,
     ChatRequest,
@@ -19,6 +22,8 @@ from tripagent.application.llm import (
     ModelProvider,
     StreamFinished,
     TextDelta,
+    ToolCall,
+    ToolCallReady,
     Usage,
 )
 from tripagent.application.ports import Clock
@@ -48,7 +53,23 @@ class AgentFailed:
     message: str
 
 
-AgentEvent = AgentText | AgentDone | AgentFailed
+@dataclass(frozen=True, slots=True)
+class AgentStep:
+    """The model is called again (after tool results): a new step of the same message."""
+
+
+@dataclass(frozen=True, slots=True)
+class AgentToolCall:
+    call: ToolCall
+
+
+@dataclass(frozen=True, slots=True)
+class AgentToolResult:
+    call_id: str
+    output: dict[str, Any]
+
+
+AgentEvent = AgentText | AgentDone | AgentFailed | AgentStep | AgentToolCall | AgentToolResult
 
 
 @dataclass(frozen=True)
@@ -57,6 +78,8 @@ class TripAgent:
     sessions: SessionStore
     clock: Clock
     max_output_tokens: int = 800
+    tools: ReadTools | None = None
+    max_tool_steps: int = 4
 
     def open(self, caller: str, trip_id: str) -> Trip:
         """Members only: anyone else gets the missing-trip answer, before anything is stored."""
@@ -74,38 +97,70 @@ class TripAgent:
             ),
         )
         self.sessions.append(trip.tripId, user_turn)  # before the provider: an honest record either way
-        request = ChatRequest(
-            model=model,
-            system=system_prompt(trip),
-            messages=tuple(self._history(trip.tripId)),
-            options=ChatOptions(max_output_tokens=self.max_output_tokens, temperature=0.3, task="agent"),
-            context={"trip": trip.model_dump(mode="json", by_alias=True), "caller": caller},
-        )
-        reply: list[str] = []
+        messages = list(self._history(trip.tripId))
+        specs = self.tools.specs() if self.tools else ()
+        said: list[str] = []
+        usage = Usage()
         try:
-            for event in provider.stream(request):
-                if isinstance(event, TextDelta) and event.text:
-                    reply.append(event.text)
-                    yield AgentText(event.text)
-                elif isinstance(event, StreamFinished):
-                    turn = Turn(
-                        role="assistant",
-                        kind="chat",
-                        text="".join(reply),
-                        model=event.model,
-                        data={"messageId": message_id} if message_id else {},
-                        usage={"input": event.usage.input_tokens, "output": event.usage.output_tokens},
-                        metadata=TurnMetadata(
-                            actor="agent", at=self.clock.now_iso(), source="chat", tripVersion=trip.version
-                        ),
-                    )
-                    seq = self.sessions.append(trip.tripId, turn) or 0
-                    yield AgentDone(seq, event.model, event.usage)
+            for step in range(self.max_tool_steps + 1):
+                if step:
+                    yield AgentStep()
+                request = ChatRequest(
+                    model=model,
+                    system=system_prompt(trip),
+                    messages=tuple(messages),
+                    options=ChatOptions(
+                        max_output_tokens=self.max_output_tokens, temperature=0.3, task="agent"
+                    ),
+                    tools=specs if step < self.max_tool_steps else (),
+                    context={"trip": trip.model_dump(mode="json", by_alias=True), "caller": caller},
+                )
+                pieces: list[str] = []
+                calls: list[ToolCall] = []
+                finished: StreamFinished | None = None
+                for event in provider.stream(request):
+                    if isinstance(event, TextDelta) and event.text:
+                        pieces.append(event.text)
+                        yield AgentText(event.text)
+                    elif isinstance(event, ToolCallReady):
+                        calls.append(event.call)
+                        yield AgentToolCall(event.call)
+                    elif isinstance(event, StreamFinished):
+                        finished = event
+                if finished is None:
+                    yield AgentFailed("The model stopped without finishing its answer.")
                     return
+                usage = Usage(
+                    usage.input_tokens + finished.usage.input_tokens,
+                    usage.output_tokens + finished.usage.output_tokens,
+                )
+                said.append("".join(pieces))
+                if not calls or self.tools is None:
+                    break
+                messages.append(Message("assistant", "".join(pieces), tuple(calls)))
+                for call in calls:  # read tools only: they run at once and change nothing
+                    output = self.tools.run(call.name, call.arguments, trip)
+                    yield AgentToolResult(call.id, output)
+                    messages.append(
+                        Message("tool", json.dumps(output, ensure_ascii=False), tool_call_id=call.id)
+                    )
         except AppError as exc:
             yield AgentFailed(exc.message)
             return
-        yield AgentFailed("The model stopped without finishing its answer.")
+        assert finished is not None  # the loop ran at least once and returned on a missing finish
+        turn = Turn(
+            role="assistant",
+            kind="chat",
+            text="\n\n".join(t for t in said if t),
+            model=finished.model,
+            usage={"input": usage.input_tokens, "output": usage.output_tokens},
+            data={"messageId": message_id} if message_id else {},
+            metadata=TurnMetadata(
+                actor="agent", at=self.clock.now_iso(), source="chat", tripVersion=trip.version
+            ),
+        )
+        seq = self.sessions.append(trip.tripId, turn) or 0
+        yield AgentDone(seq, finished.model, usage)
 
     def _history(self, trip_id: str) -> list[Message]:
         turns = self.sessions.turns(trip_id, limit=200)

@@ -1,12 +1,14 @@
 """The ``rules`` provider's engine for the trip agent: read-only answers about the trip (its plan, a
-day, distances and climbing) in English or French, without a model."""
+day, distances and climbing) and searches for places near a day's start or end through the read tools,
+in English or French, without a model."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
-from tripagent.application.llm import ChatRequest, ChatResult
+from tripagent.application.llm import ChatRequest, ChatResult, ToolCall, Usage
 from tripagent.application.llm import rules_answer as answer
 from tripagent.domain.places import normalize
 
@@ -28,13 +30,53 @@ def _day_line(day: dict[str, Any], fr: bool) -> str:
     )
 
 
+POI_WORDS: list[tuple[re.Pattern[str], str, str]] = [
+    (re.compile(r"\b(camp ?site|camping|campground)\b"), "lodging", "camp"),
+    (re.compile(r"\b(hotel|hostel|auberge|gite|sleep|dormir|lodging|hebergement)\b"), "lodging", ""),
+    (re.compile(r"\b(restaurant|lunch|dinner|eat|food|manger|dejeuner|diner|cafe)\b"), "food", ""),
+    (re.compile(r"\b(water|eau|fontaine|fountain)\b"), "water", ""),
+    (re.compile(r"\b(bike shop|repair|reparation|velociste)\b"), "bike", ""),
+    (re.compile(r"\b(museum|musee|visit|visiter)\b"), "culture", ""),
+]
+FIND = re.compile(r"\b(find|where|any|look for|trouve|cherche|ou)\b")
+
+
+def _tool_answer(request: ChatRequest, fr: bool) -> ChatResult | None:
+    """After a tool ran, say what it found."""
+    if not request.messages or request.messages[-1].role != "tool":
+        return None
+    output = json.loads(request.messages[-1].content)
+    if output.get("error"):
+        return answer(output["error"])
+    results = output.get("results") or []
+    if not results:
+        others = "; ".join(a["description"] for a in output.get("alternatives", []))
+        none = "Rien trouvé près de" if fr else "Nothing found near"
+        return answer(
+            f"{none} {output.get('near')}." + (f" {'Essayez' if fr else 'Try'}: {others}." if others else "")
+        )
+    lines = [f"- {r['name']} ({r['kind'].replace('_', ' ')}, {r['distanceKm']:.1f} km)" for r in results[:5]]
+    lead = "Près de" if fr else "Near"
+    return answer(f"{lead} {output.get('near')}:\n" + "\n".join(lines))
+
+
 def answer_agent(request: ChatRequest) -> ChatResult:
     trip = request.context.get("trip") or {}
     last = next((m.content for m in reversed(request.messages) if m.role == "user"), "")
     text = normalize(last.split(":", 1)[-1])
     fr = len(FRENCH.findall(text)) >= 2
     days = trip.get("days") or []
+    after_tool = _tool_answer(request, fr)
+    if after_tool is not None:
+        return after_tool
     found = DAY.search(text)
+    poi = next(((cat, word) for pattern, cat, word in POI_WORDS if pattern.search(text)), None)
+    if poi and FIND.search(text) and request.tools:
+        day = int(found.group(1) or found.group(2)) - 1 if found else 0
+        where = "start" if re.search(r"\b(start|debut|depart)\b", text) else "end"
+        arguments = {"dayIndex": max(0, day), "where": where, "category": poi[0], "text": poi[1]}
+        call = ToolCall(f"call_{len(request.messages)}_{day}", "find_pois", arguments)
+        return ChatResult("", (call,), "tool_calls", "rules", Usage())
     if found:
         n = int(found.group(1) or found.group(2))
         if 1 <= n <= len(days):

@@ -68,3 +68,15 @@ def finish(reason: str = "stop", metadata: dict[str, Any] | None = None) -> byte
 
 def error(text: str) -> bytes:
     return sse({"type": "error", "errorText": text})
+
+
+def tool_input_start(call_id: str, name: str) -> bytes:
+    return sse({"type": "tool-input-start", "toolCallId": call_id, "toolName": name})
+
+
+def tool_input_available(call_id: str, name: str, arguments: dict[str, Any]) -> bytes:
+    return sse({"type": "tool-input-available", "toolCallId": call_id, "toolName": name, "input": arguments})
+
+
+def tool_output_available(call_id: str, output: Any) -> bytes:
+    return sse({"type": "tool-output-available", "toolCallId": call_id, "output": output})

@@ -77,7 +77,14 @@ def _new_text(body: ChatRequestBody) -> str:
 def chat_stream(caller: str, trip_id: str, raw_body: str | bytes) -> Iterator[bytes]:
     """Check everything, then return the stream. Errors before the first byte are raised (and answered
     as JSON); errors after it end the stream with an ``error`` chunk."""
-    from tripagent.application.agent import AgentDone, AgentFailed, AgentText
+    from tripagent.application.agent import (
+        AgentDone,
+        AgentFailed,
+        AgentStep,
+        AgentText,
+        AgentToolCall,
+        AgentToolResult,
+    )
     from tripagent.bootstrap import model_name_for, trip_agent
 
     try:
@@ -97,24 +104,31 @@ def chat_stream(caller: str, trip_id: str, raw_body: str | bytes) -> Iterator[by
     events = agent.chat(caller, trip, text, provider, model, message_id=message_id)
 
     def produce() -> Iterator[bytes]:
-        part = "t_" + secrets.token_hex(6)
-        opened = False
+        part = ""  # the open text part, if any: text never continues across a step boundary
         yield ui_stream.start(message_id, metadata={"tripVersion": trip.version})
         yield ui_stream.start_step()
         for event in events:
             if isinstance(event, AgentText):
-                if not opened:
+                if not part:
+                    part = "t_" + secrets.token_hex(6)
                     yield ui_stream.text_start(part)
-                    opened = True
                 yield ui_stream.text_delta(part, event.delta)
+                continue
+            if part:
+                yield ui_stream.text_end(part)
+                part = ""
+            if isinstance(event, AgentToolCall):
+                yield ui_stream.tool_input_start(event.call.id, event.call.name)
+                yield ui_stream.tool_input_available(event.call.id, event.call.name, event.call.arguments)
+            elif isinstance(event, AgentToolResult):
+                yield ui_stream.tool_output_available(event.call_id, event.output)
+            elif isinstance(event, AgentStep):
+                yield ui_stream.finish_step()
+                yield ui_stream.start_step()
             elif isinstance(event, AgentDone):
-                if opened:
-                    yield ui_stream.text_end(part)
                 yield ui_stream.finish_step()
                 yield ui_stream.finish("stop", {"seq": event.seq, "model": event.model})
             elif isinstance(event, AgentFailed):
-                if opened:
-                    yield ui_stream.text_end(part)
                 yield ui_stream.error(event.message)
         yield ui_stream.DONE
 
