@@ -156,6 +156,9 @@ class AgentSettings(UserProviderSettings, AiSettings):
     jwt_issuer: str | None = Field(None, alias="JWT_ISSUER")
     jwt_audience: str | None = Field(None, alias="JWT_AUDIENCE")  # comma-separated
     jwt_jwks_url: str | None = Field(None, alias="JWT_JWKS_URL")
+    weather_base_url: str = Field("https://api.open-meteo.com", alias="WEATHER_BASE_URL")
+    valhalla_url: str | None = Field(None, alias="VALHALLA_URL")
+    ai_max_tool_steps: int = Field(4, alias="AI_MAX_TOOL_STEPS", ge=1, le=20)
 
 
 @cache
