@@ -35,6 +35,7 @@ queries = ["Andorra la Vella", "Ordino", "Canillo", "Encamp", "La Massana", "San
 times = []
 for i in range(1000):
     q = queries[i % len(queries)]
+    g.forget()  # measure the search, not the memo of answers
     t = time.perf_counter(); g.search(q); times.append((time.perf_counter() - t) * 1000)
 times.sort()
 print(json.dumps({"import_ms": import_ms, "first_ms": first_ms, "p50_ms": statistics.median(times),
