@@ -26,6 +26,7 @@ from tripagent_local.stack import LocalStack
 from tests.fixtures.fakes import FakeClock, FakeTripRepository, ScriptedModel, SequentialIds
 
 TODAY = dt.date(2026, 11, 30)
+ROAD_BRIEF = "2 days by road bike from Sant Julià de Lòria to Soldeu"
 
 
 @pytest.fixture(scope="module")
@@ -38,20 +39,20 @@ def generator(gazetteer: Gazetteer, router: Any) -> Generator:
     return Generator(gazetteer, gazetteer, gazetteer, router, workspace)
 
 
+def road_trip(gazetteer: Gazetteer, router: Any) -> Any:
+    """The issue's example: two days by road bike from Sant Julià de Lòria to Soldeu, with `rules`."""
+    return generator(gazetteer, router).generate(
+        "alice", ROAD_BRIEF, None, RulesProvider(), "rules", today=TODAY
+    )
+
+
 @pytest.fixture(scope="module")
 def router(local_stack: LocalStack) -> ValhallaClient:
     return ValhallaClient(f"http://127.0.0.1:{local_stack.config.valhalla_port}")
 
 
 def test_two_road_days_from_sant_julia_to_soldeu(gazetteer: Gazetteer, router: ValhallaClient) -> None:
-    trip = generator(gazetteer, router).generate(
-        "alice",
-        "2 days by road bike from Sant Julià de Lòria to Soldeu",
-        None,
-        RulesProvider(),
-        "rules",
-        today=TODAY,
-    )
+    trip = road_trip(gazetteer, router)
     assert len(trip.days) == 2
     stages = [d.stage for d in trip.days]
     assert all(s is not None for s in stages)
@@ -136,14 +137,7 @@ def test_with_valhalla_stopped_routing_is_unavailable(gazetteer: Gazetteer, rout
             return self.dead.heights(*a, **k)
 
     with pytest.raises(RoutingUnavailable) as refused:
-        generator(gazetteer, Stopped(router)).generate(
-            "alice",
-            "2 days by road bike from Sant Julià de Lòria to Soldeu",
-            None,
-            RulesProvider(),
-            "rules",
-            today=TODAY,
-        )
+        road_trip(gazetteer, Stopped(router))
     assert refused.value.status == 503
 
 
@@ -181,14 +175,7 @@ def gpx_1_1_schema() -> xmlschema.XMLSchema:
 
 
 def test_the_gpx_is_gpx_1_1_with_a_track_per_day(gazetteer: Gazetteer, router: ValhallaClient) -> None:
-    trip = generator(gazetteer, router).generate(
-        "alice",
-        "2 days by road bike from Sant Julià de Lòria to Soldeu",
-        None,
-        RulesProvider(),
-        "rules",
-        today=TODAY,
-    )
+    trip = road_trip(gazetteer, router)
     trip.stops.append(
         Stop(
             stopId="s1",
