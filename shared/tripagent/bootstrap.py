@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from tripagent.adapters.valhalla import ValhallaClient
     from tripagent.application.agent import TripAgent
     from tripagent.application.ai_config import ProviderConfig, UserProviderStore
+    from tripagent.application.approvals import Approvals, ApprovalStore
     from tripagent.application.brief_chat import BriefChat
     from tripagent.application.generate import Generator
     from tripagent.application.llm import ModelProvider
@@ -202,16 +203,43 @@ def generator() -> Generator:
 
 @cache
 def trip_agent() -> TripAgent:
+    from tripagent.adapters.open_meteo import OpenMeteoWeather
     from tripagent.adapters.system import SystemClock
     from tripagent.application.agent import TripAgent
     from tripagent.application.agent_tools import ReadTools
+    from tripagent.settings import agent_settings
 
+    s = agent_settings()
+    tools = ReadTools(
+        pois=gazetteer(),
+        weather=OpenMeteoWeather(s.weather_base_url),
+        router=router() if s.valhalla_url else None,
+    )
     return TripAgent(
         workspace=trip_workspace(),
         sessions=session_store(),
         clock=SystemClock(),
-        tools=ReadTools(pois=gazetteer()),
+        tools=tools,
+        max_tool_steps=s.ai_max_tool_steps,
+        approvals=approval_store(),
     )
+
+
+@cache
+def approval_store() -> ApprovalStore:
+    from tripagent.adapters.aws import dynamodb_client
+    from tripagent.adapters.dynamodb.approvals import DynamoApprovalStore
+    from tripagent.settings import table_settings
+
+    s = table_settings()
+    return DynamoApprovalStore(dynamodb_client(s.region, s.dynamodb_endpoint_url), s.table_name)
+
+
+@cache
+def approvals() -> Approvals:
+    from tripagent.application.approvals import Approvals
+
+    return Approvals(store=approval_store(), workspace=trip_workspace())
 
 
 def session_purger() -> SessionPurger:

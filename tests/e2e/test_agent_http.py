@@ -6,6 +6,7 @@ import json
 import subprocess
 import threading
 import time
+from typing import Any
 
 import httpx
 import pytest
@@ -172,3 +173,73 @@ def test_a_read_tool_runs_at_once_and_the_client_sees_its_output(
     answer_text = "".join(p.get("text", "") for p in parts if p["type"] == "text")
     assert answer_text.startswith("Near ")
     assert tools[0]["output"]["results"][0]["name"] in answer_text
+
+
+APPROVAL_CLIENT = REPO_ROOT / "tests" / "e2e" / "js" / "approval_client.mjs"
+
+
+def stops_of(dev_server: DevServer, trip_id: str) -> list[dict[str, object]]:
+    trip = httpx.get(f"{dev_server.url}/trips/{trip_id}", headers=dev_server.auth("ana")).json()
+    return list(trip["stops"])
+
+
+def approval_round(dev_server: DevServer, trip_id: str, package: str, approver: str, answer: str) -> Any:
+    result = subprocess.run(
+        [
+            "node",
+            str(APPROVAL_CLIENT),
+            package,
+            f"{dev_server.url}/trips/{trip_id}/agent/chat",
+            dev_server.token("ana"),
+            dev_server.token(approver),
+            "add a lunch stop in Canillo on day 1",
+            answer,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO_ROOT,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr + result.stdout
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("package", ["ai6", "ai7"])
+def test_an_editor_approves_a_write_tool_through_the_real_client(
+    dev_server: DevServer, trip_id: str, package: str
+) -> None:
+    before = len(stops_of(dev_server, trip_id))
+    rounds = approval_round(dev_server, trip_id, package, "ben", "yes")
+    tool = next(p for p in rounds["final"]["parts"] if p["type"] == "tool-add_stop")
+    assert tool["state"] == "output-available"
+    assert tool["output"]["applied"] is True
+    assert tool["output"]["approvedBy"] == "ben"
+    assert rounds["final"]["id"] == rounds["proposed"]["id"]  # the same message went on
+    stops = stops_of(dev_server, trip_id)
+    assert len(stops) == before + 1
+    assert stops[-1]["name"] == "Lunch in Canillo"
+
+
+def test_nothing_changes_before_an_answer_and_on_a_denial(dev_server: DevServer, trip_id: str) -> None:
+    before = len(stops_of(dev_server, trip_id))
+    rounds = approval_round(dev_server, trip_id, "ai6", "ben", "no")
+    tool = next(p for p in rounds["final"]["parts"] if p["type"] == "tool-add_stop")
+    assert tool["state"] == "output-denied"
+    assert len(stops_of(dev_server, trip_id)) == before
+
+
+@pytest.mark.parametrize(("approver", "answer"), [("vic", "yes"), ("ben", "forge")])
+def test_a_viewers_or_a_forged_approval_changes_nothing(
+    dev_server: DevServer, trip_id: str, approver: str, answer: str
+) -> None:
+    httpx.post(
+        f"{dev_server.url}/trips/{trip_id}/members",
+        headers=dev_server.auth("ana"),
+        json={"userId": "vic", "role": "viewer"},
+    )
+    before = len(stops_of(dev_server, trip_id))
+    rounds = approval_round(dev_server, trip_id, "ai7", approver, answer)
+    tool = next(p for p in rounds["final"]["parts"] if p["type"] == "tool-add_stop")
+    assert tool["state"] in ("output-denied", "output-error")
+    assert len(stops_of(dev_server, trip_id)) == before

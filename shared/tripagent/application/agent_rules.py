@@ -38,6 +38,25 @@ POI_WORDS: list[tuple[re.Pattern[str], str, str]] = [
     (re.compile(r"\b(bike shop|repair|reparation|velociste)\b"), "bike", ""),
     (re.compile(r"\b(museum|musee|visit|visiter)\b"), "culture", ""),
 ]
+ADD_STOP = re.compile(
+    r"\b(?:add|ajoute|ajouter)\s+(?:a|an|un|une)?\s*(\w+)\s+(?:stop\s+|arret\s+|halte\s+)?"
+    r"(?:in|at|a|au|en)\s+(.+?)\s+(?:on|for|le|pour)\s+(?:day|jour)\s*(\d{1,2})\b"
+)
+STOP_KINDS = {
+    "lunch": "food",
+    "dinner": "food",
+    "breakfast": "food",
+    "coffee": "food",
+    "cafe": "food",
+    "dejeuner": "food",
+    "diner": "food",
+    "hotel": "lodging",
+    "camping": "lodging",
+    "museum": "activity",
+    "musee": "activity",
+    "visit": "activity",
+    "train": "transport",
+}
 FIND = re.compile(r"\b(find|where|any|look for|trouve|cherche|ou)\b")
 
 
@@ -69,6 +88,9 @@ def answer_agent(request: ChatRequest) -> ChatResult:
     after_tool = _tool_answer(request, fr)
     if after_tool is not None:
         return after_tool
+    adding = ADD_STOP.search(text)
+    if adding and request.tools and any(t.name == "add_stop" for t in request.tools):
+        return _propose_stop(request, adding, fr)
     found = DAY.search(text)
     poi = next(((cat, word) for pattern, cat, word in POI_WORDS if pattern.search(text)), None)
     if poi and FIND.search(text) and request.tools:
@@ -95,3 +117,23 @@ def answer_agent(request: ChatRequest) -> ChatResult:
         else "I am the offline assistant (rules, no model): ask me for the plan, a day (“day 2”) "
         "or the distances."
     )
+
+
+def _propose_stop(request: ChatRequest, found: re.Match[str], fr: bool) -> ChatResult:
+    """ "add a lunch stop in Canillo on day 1" → the add_stop write tool, which a member approves."""
+    what, where, day = found.group(1), found.group(2).strip(), int(found.group(3))
+    arguments: dict[str, Any] = {
+        "dayIndex": max(0, day - 1),
+        "name": f"{what.title()} in {where.title()}",
+        "kind": STOP_KINDS.get(what, "poi"),
+    }
+    places = request.context.get("places")
+    if places is not None:
+        from tripagent.domain.places import Found
+
+        outcome = places.search(where)
+        if isinstance(outcome, Found):
+            arguments["name"] = f"{what.title()} in {outcome.place.name}"
+            arguments["lat"], arguments["lon"] = round(outcome.place.lat, 6), round(outcome.place.lon, 6)
+    call = ToolCall(f"call_{len(request.messages)}_add", "add_stop", arguments)
+    return ChatResult("", (call,), "tool_calls", "rules", Usage())

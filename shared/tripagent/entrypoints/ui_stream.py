@@ -80,3 +80,15 @@ def tool_input_available(call_id: str, name: str, arguments: dict[str, Any]) -> 
 
 def tool_output_available(call_id: str, output: Any) -> bytes:
     return sse({"type": "tool-output-available", "toolCallId": call_id, "output": output})
+
+
+def tool_approval_request(approval_id: str, call_id: str) -> bytes:
+    return sse({"type": "tool-approval-request", "approvalId": approval_id, "toolCallId": call_id})
+
+
+def tool_output_denied(call_id: str) -> bytes:
+    return sse({"type": "tool-output-denied", "toolCallId": call_id})
+
+
+def tool_output_error(call_id: str, text: str) -> bytes:
+    return sse({"type": "tool-output-error", "toolCallId": call_id, "errorText": text})

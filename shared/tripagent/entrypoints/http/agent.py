@@ -78,6 +78,7 @@ def chat_stream(caller: str, trip_id: str, raw_body: str | bytes) -> Iterator[by
     """Check everything, then return the stream. Errors before the first byte are raised (and answered
     as JSON); errors after it end the stream with an ``error`` chunk."""
     from tripagent.application.agent import (
+        AgentApprovalRequest,
         AgentDone,
         AgentFailed,
         AgentStep,
@@ -96,8 +97,11 @@ def chat_stream(caller: str, trip_id: str, raw_body: str | bytes) -> Iterator[by
             "The request does not match the schema.",
             details=[{"loc": list(e["loc"]), "msg": e["msg"]} for e in exc.errors()],
         ) from exc
-    text = _new_text(body)
     agent = trip_agent()
+    if body.messages[-1].role == "assistant":  # the answers to approval requests: a continuation
+        agent.open(caller, trip_id)  # members only, as for any message
+        return _continuation(caller, trip_id, body.messages[-1])
+    text = _new_text(body)
     trip = agent.open(caller, trip_id)  # 404 for non-members, before anything is stored
     provider, model = model_name_for(caller)  # ai_not_configured, before anything is stored
     message_id = "msg_" + secrets.token_hex(8)
@@ -125,9 +129,11 @@ def chat_stream(caller: str, trip_id: str, raw_body: str | bytes) -> Iterator[by
             elif isinstance(event, AgentStep):
                 yield ui_stream.finish_step()
                 yield ui_stream.start_step()
+            elif isinstance(event, AgentApprovalRequest):
+                yield ui_stream.tool_approval_request(event.approval_id, event.call_id)
             elif isinstance(event, AgentDone):
                 yield ui_stream.finish_step()
-                yield ui_stream.finish("stop", {"seq": event.seq, "model": event.model})
+                yield ui_stream.finish(event.finish_reason, {"seq": event.seq, "model": event.model})
             elif isinstance(event, AgentFailed):
                 yield ui_stream.error(event.message)
         yield ui_stream.DONE
@@ -227,3 +233,59 @@ async def asgi_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
             break
         await send({"type": "http.response.body", "body": chunk, "more_body": True})
     await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+def _continuation(caller: str, trip_id: str, message: UIMessage) -> Iterator[bytes]:
+    """Decide each approval answer on the stored record, then continue the same assistant message."""
+    import time
+
+    from tripagent.bootstrap import approvals
+
+    answers = []
+    for part in message.parts:
+        extra = part.model_extra or {}
+        approval = extra.get("approval") or {}
+        if (
+            part.type.startswith("tool-")
+            and extra.get("state") == "approval-responded"
+            and approval.get("id")
+        ):
+            answers.append(
+                (
+                    str(approval["id"]),
+                    str(extra.get("toolCallId", "")),
+                    dict(extra.get("input") or {}),
+                    bool(approval.get("approved")),
+                )
+            )
+    if not answers:
+        raise ValidationFailed("Nothing to continue: no answered approval in the last message.")
+    outcomes = [
+        approvals().answer(caller, trip_id, approval_id, call_id, arguments, approved, now=time.time())
+        for approval_id, call_id, arguments, approved in answers
+    ]
+
+    def produce() -> Iterator[bytes]:
+        yield ui_stream.start()  # no new messageId: the same assistant message goes on
+        yield ui_stream.start_step()
+        lines = []
+        for outcome in outcomes:
+            if outcome.result == "applied":
+                yield ui_stream.tool_output_available(outcome.toolCallId, outcome.detail)
+                lines.append(f"Done (trip version {outcome.detail['tripVersion']}).")
+            elif outcome.result == "denied":
+                yield ui_stream.tool_output_denied(outcome.toolCallId)
+                lines.append("Not applied: denied.")
+            else:
+                reason = outcome.detail.get("reason") or outcome.detail.get("message") or "refused"
+                yield ui_stream.tool_output_error(outcome.toolCallId, f"Not applied: {reason}.")
+                lines.append(f"Not applied: {reason}.")
+        part = "t_" + secrets.token_hex(6)
+        yield ui_stream.text_start(part)
+        yield ui_stream.text_delta(part, " ".join(lines))
+        yield ui_stream.text_end(part)
+        yield ui_stream.finish_step()
+        yield ui_stream.finish("stop")
+        yield ui_stream.DONE
+
+    return produce()

@@ -1,0 +1,66 @@
+"""Pending approvals of the agent's write tools, kept server-side: the client's word is no proof."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from botocore.exceptions import ClientError
+
+from tripagent.adapters.dynamodb.keys import session_pk
+from tripagent.application.approvals import PendingApproval
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+
+
+def _sk(approval_id: str) -> str:
+    return f"APPROVAL#{approval_id}"
+
+
+class DynamoApprovalStore:
+    def __init__(self, client: DynamoDBClient, table_name: str) -> None:
+        self._db = client
+        self._table = table_name
+
+    def put(self, approval: PendingApproval) -> None:
+        item: Any = {
+            "PK": {"S": session_pk(approval.tripId)},
+            "SK": {"S": _sk(approval.approvalId)},
+            "type": {"S": "approval"},
+            "status": {"S": "pending"},
+            "doc": {"S": approval.model_dump_json()},
+            "ttl": {"N": str(approval.expiresAt + 86400)},
+        }
+        self._db.put_item(TableName=self._table, Item=item, ConditionExpression="attribute_not_exists(PK)")
+
+    def get(self, trip_id: str, approval_id: str) -> tuple[PendingApproval, str] | None:
+        item = self._db.get_item(
+            TableName=self._table,
+            ConsistentRead=True,
+            Key={"PK": {"S": session_pk(trip_id)}, "SK": {"S": _sk(approval_id)}},
+        ).get("Item")
+        if item is None:
+            return None
+        return PendingApproval.model_validate(json.loads(item["doc"]["S"])), item["status"]["S"]
+
+    def decide(self, trip_id: str, approval_id: str, status: str, by: str) -> bool:
+        """Move a pending approval to ``status``; ``False`` when someone decided first."""
+        try:
+            self._db.update_item(
+                TableName=self._table,
+                Key={"PK": {"S": session_pk(trip_id)}, "SK": {"S": _sk(approval_id)}},
+                UpdateExpression="SET #status = :status, decidedBy = :by",
+                ConditionExpression="#status = :pending",
+                ExpressionAttributeNames={"#status": "status"},
+                ExpressionAttributeValues={
+                    ":status": {"S": status},
+                    ":by": {"S": by},
+                    ":pending": {"S": "pending"},
+                },
+            )
+        except ClientError as exc:
+            if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
+                return False
+            raise
+        return True
