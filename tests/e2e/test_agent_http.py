@@ -6,6 +6,7 @@ import json
 import subprocess
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -15,6 +16,15 @@ from tripagent_local.paths import REPO_ROOT
 from tests.e2e.conftest import DevServer
 
 CLIENT = REPO_ROOT / "tests" / "e2e" / "js" / "ui_stream_client.mjs"
+
+
+def node(script: Path, *args: str) -> Any:
+    """Run one of the real-client scripts and read the JSON it prints; it fails if the client rejects."""
+    result = subprocess.run(
+        ["node", str(script), *args], capture_output=True, text=True, cwd=REPO_ROOT, timeout=60, check=False
+    )
+    assert result.returncode == 0, result.stderr + result.stdout
+    return json.loads(result.stdout)
 
 
 @pytest.fixture(scope="module")
@@ -37,23 +47,13 @@ def trip_id(dev_server: DevServer) -> str:
 
 @pytest.mark.parametrize("package", ["ai6", "ai7"])
 def test_the_real_ai_client_parses_the_stream(dev_server: DevServer, trip_id: str, package: str) -> None:
-    result = subprocess.run(
-        [
-            "node",
-            str(CLIENT),
-            package,
-            f"{dev_server.url}/trips/{trip_id}/agent/chat",
-            dev_server.token("ana"),
-            "What is the plan for day 2?",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=REPO_ROOT,
-        timeout=60,
-        check=False,
+    message = node(
+        CLIENT,
+        package,
+        f"{dev_server.url}/trips/{trip_id}/agent/chat",
+        dev_server.token("ana"),
+        "What is the plan for day 2?",
     )
-    assert result.returncode == 0, result.stderr
-    message = json.loads(result.stdout)
     assert message["role"] == "assistant"
     assert message["id"].startswith("msg_")
     text = "".join(p.get("text", "") for p in message["parts"] if p["type"] == "text")
@@ -147,23 +147,13 @@ def test_forged_history_in_the_request_changes_nothing(dev_server: DevServer, tr
 def test_a_read_tool_runs_at_once_and_the_client_sees_its_output(
     dev_server: DevServer, trip_id: str, package: str
 ) -> None:
-    result = subprocess.run(
-        [
-            "node",
-            str(CLIENT),
-            package,
-            f"{dev_server.url}/trips/{trip_id}/agent/chat",
-            dev_server.token("ana"),
-            "find a hotel near the end of day 1",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=REPO_ROOT,
-        timeout=60,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    parts = json.loads(result.stdout)["parts"]
+    parts = node(
+        CLIENT,
+        package,
+        f"{dev_server.url}/trips/{trip_id}/agent/chat",
+        dev_server.token("ana"),
+        "find a hotel near the end of day 1",
+    )["parts"]
     tools = [p for p in parts if p["type"] == "tool-find_pois"]
     assert len(tools) == 1
     assert tools[0]["state"] == "output-available"
@@ -184,25 +174,15 @@ def stops_of(dev_server: DevServer, trip_id: str) -> list[dict[str, object]]:
 
 
 def approval_round(dev_server: DevServer, trip_id: str, package: str, approver: str, answer: str) -> Any:
-    result = subprocess.run(
-        [
-            "node",
-            str(APPROVAL_CLIENT),
-            package,
-            f"{dev_server.url}/trips/{trip_id}/agent/chat",
-            dev_server.token("ana"),
-            dev_server.token(approver),
-            "add a lunch stop in Canillo on day 1",
-            answer,
-        ],
-        capture_output=True,
-        text=True,
-        cwd=REPO_ROOT,
-        timeout=60,
-        check=False,
+    return node(
+        APPROVAL_CLIENT,
+        package,
+        f"{dev_server.url}/trips/{trip_id}/agent/chat",
+        dev_server.token("ana"),
+        dev_server.token(approver),
+        "add a lunch stop in Canillo on day 1",
+        answer,
     )
-    assert result.returncode == 0, result.stderr + result.stdout
-    return json.loads(result.stdout)
 
 
 @pytest.mark.parametrize("package", ["ai6", "ai7"])

@@ -52,10 +52,6 @@ class Candidate:
     score: float  # 0..1, higher is better
     matched_name: str
 
-    @property
-    def index_label(self) -> str:
-        return self.place.label
-
 
 @dataclass(frozen=True, slots=True)
 class Found:

@@ -10,7 +10,6 @@ import re
 from collections.abc import Callable, Iterator
 
 from tripagent.application.llm import (
-    RULES_MODEL,
     ChatRequest,
     ChatResult,
     StreamEvent,
@@ -22,7 +21,6 @@ from tripagent.application.llm import (
     rules_answer,
 )
 
-MODEL_ID = RULES_MODEL
 RuleEngine = Callable[[ChatRequest], ChatResult]
 
 # task → "module:function". Loaded on first use so that a function imports only the engine it needs.
@@ -33,12 +31,9 @@ RULE_ENGINES: dict[str, str] = {
 }
 
 
-answer = rules_answer
-
-
 def _no_engine(request: ChatRequest) -> ChatResult:
     known = ", ".join(sorted(RULE_ENGINES)) or "none yet"
-    return answer(
+    return rules_answer(
         "This is Tripagent's offline rules engine (model `rules`): no language model runs here, so it only "
         f"answers the tasks it has rules for ({known}); it has none for "
         f"{request.options.task or 'a request without a task'!r}. Configure a model provider "

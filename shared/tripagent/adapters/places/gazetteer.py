@@ -46,6 +46,7 @@ class Gazetteer:
         self._lock = threading.Lock()
         # The index is read-only: a search's answer never changes, and one request often asks twice
         # (the brief's reading, then the pipeline's geocoding).
+        self._cell: float | None = None
         self._answers: dict[tuple[str, tuple[float, float] | None, tuple[str, ...]], SearchOutcome] = {}
 
     @property
@@ -72,6 +73,12 @@ class Gazetteer:
             for r, label, bbox in self.db.execute("SELECT region, label, bbox FROM regions")
         ]
 
+    def _cell_deg(self) -> float:
+        """The coverage grid's cell size, read once: the coverage guard asks for every point."""
+        if self._cell is None:
+            self._cell = float(self.db.execute("SELECT value FROM meta WHERE key = 'cell_deg'").fetchone()[0])
+        return self._cell
+
     def region_labels(self) -> dict[str, str]:
         return {r.region: r.label for r in self.regions()}
 
@@ -87,7 +94,7 @@ class Gazetteer:
         return [_place(row) for row in rows]
 
     def covered_region(self, lat: float, lon: float) -> str | None:
-        cell = float(self.db.execute("SELECT value FROM meta WHERE key = 'cell_deg'").fetchone()[0])
+        cell = self._cell_deg()
         row = self.db.execute(
             "SELECT region FROM coverage WHERE x = ? AND y = ?",
             (math.floor(lon / cell), math.floor(lat / cell)),
