@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from benchmarks import cold_import, generation, places
+from benchmarks import agent, cold_import, generation, places
 
 
 def main() -> int:
@@ -22,6 +22,7 @@ def main() -> int:
     stack.start()
     try:
         ok &= generation.report(f"http://127.0.0.1:{stack.config.valhalla_port}")
+        ok &= agent.report()
     finally:
         stack.stop()
     return 0 if ok else 1

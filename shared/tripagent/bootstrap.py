@@ -203,13 +203,16 @@ def generator() -> Generator:
 
 @cache
 def trip_agent() -> TripAgent:
+    from tripagent.adapters.aws import dynamodb_client
+    from tripagent.adapters.dynamodb.rate_limits import DynamoRateLimiter, DynamoTokenBudget
     from tripagent.adapters.open_meteo import OpenMeteoWeather
     from tripagent.adapters.system import SystemClock
-    from tripagent.application.agent import TripAgent
+    from tripagent.application.agent import AgentLimits, TripAgent
     from tripagent.application.agent_tools import ReadTools
     from tripagent.settings import agent_settings
 
     s = agent_settings()
+    db = dynamodb_client(s.region, s.dynamodb_endpoint_url)
     tools = ReadTools(
         pois=gazetteer(),
         weather=OpenMeteoWeather(s.weather_base_url),
@@ -222,6 +225,13 @@ def trip_agent() -> TripAgent:
         tools=tools,
         max_tool_steps=s.ai_max_tool_steps,
         approvals=approval_store(),
+        limits=AgentLimits(
+            limiter=DynamoRateLimiter(db, s.table_name),
+            budget=DynamoTokenBudget(db, s.table_name),
+            rate_limit=s.rate_limit,
+            rate_window_s=s.rate_window_s,
+            daily_tokens=s.daily_token_budget,
+        ),
     )
 
 
@@ -239,7 +249,7 @@ def approval_store() -> ApprovalStore:
 def approvals() -> Approvals:
     from tripagent.application.approvals import Approvals
 
-    return Approvals(store=approval_store(), workspace=trip_workspace())
+    return Approvals(store=approval_store(), workspace=trip_workspace(), sessions=session_store())
 
 
 def session_purger() -> SessionPurger:

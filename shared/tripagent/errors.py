@@ -66,6 +66,12 @@ class RateLimited(AppError):
         self.retry_after_s = retry_after_s
 
 
+class BudgetExceeded(RateLimited):
+    """The trip's daily token budget is spent: the agent answers this instead of calling the model."""
+
+    code = "budget_exceeded"
+
+
 class ConfigurationError(Exception):
     """Raised at cold start when the environment is missing or invalid: the function must not start."""
 

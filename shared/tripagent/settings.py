@@ -159,6 +159,10 @@ class AgentSettings(UserProviderSettings, AiSettings):
     weather_base_url: str = Field("https://api.open-meteo.com", alias="WEATHER_BASE_URL")
     valhalla_url: str | None = Field(None, alias="VALHALLA_URL")
     ai_max_tool_steps: int = Field(4, alias="AI_MAX_TOOL_STEPS", ge=1, le=20)
+    # The brief chat's per-user rate limit applies to the agent too; the token budget is per trip and day.
+    rate_limit: int = Field(20, alias="AI_CHAT_RATE_LIMIT", ge=1)
+    rate_window_s: int = Field(60, alias="AI_CHAT_RATE_WINDOW_S", ge=1)
+    daily_token_budget: int = Field(200_000, alias="AI_TRIP_DAILY_TOKEN_BUDGET", ge=1)
 
 
 @cache

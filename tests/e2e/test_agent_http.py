@@ -223,3 +223,128 @@ def test_a_viewers_or_a_forged_approval_changes_nothing(
     tool = next(p for p in rounds["final"]["parts"] if p["type"] == "tool-add_stop")
     assert tool["state"] in ("output-denied", "output-error")
     assert len(stops_of(dev_server, trip_id)) == before
+
+
+VALIDATE = REPO_ROOT / "tests" / "e2e" / "js" / "validate_messages.mjs"
+
+
+def history(dev_server: DevServer, trip_id: str, user: str = "ana") -> list[dict[str, Any]]:
+    response = httpx.get(f"{dev_server.url}/trips/{trip_id}/agent/messages", headers=dev_server.auth(user))
+    assert response.status_code == 200, response.text
+    return list(response.json()["messages"])
+
+
+def say(dev_server: DevServer, trip_id: str, user: str, text: str) -> list[dict[str, Any]]:
+    """One chat turn over HTTP; the stream's chunks."""
+    body = {"id": "c", "messages": [{"id": "u", "role": "user", "parts": [{"type": "text", "text": text}]}]}
+    response = httpx.post(
+        f"{dev_server.url}/trips/{trip_id}/agent/chat", json=body, headers=dev_server.auth(user), timeout=30
+    )
+    assert response.status_code == 200, response.text
+    lines = [line.removeprefix("data: ") for line in response.text.splitlines() if line.startswith("data: ")]
+    assert lines[-1] == "[DONE]"
+    return [json.loads(line) for line in lines[:-1]]
+
+
+def validated(package: str, messages: list[dict[str, Any]]) -> int:
+    result = subprocess.run(
+        ["node", str(VALIDATE), package],
+        input=json.dumps(messages),
+        capture_output=True,
+        text=True,
+        cwd=REPO_ROOT,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return int(json.loads(result.stdout)["count"])
+
+
+@pytest.fixture
+def museums(dev_server: DevServer) -> str:
+    """A fresh trip with two museums on day 1 and an editor."""
+    auth = dev_server.auth("ana")
+    trip = httpx.post(f"{dev_server.url}/trips", headers=auth, json={"title": "Museums"}).json()
+    version = trip["version"]
+    for op, args in [
+        ("add_member", {"userId": "ben", "role": "editor"}),
+        ("add_day", {}),
+        ("add_day", {}),
+        ("add_stop", {"dayIndex": 0, "name": "Museu del Tabac", "kind": "activity"}),
+        ("add_stop", {"dayIndex": 0, "name": "Museu Nacional de l'Automobil", "kind": "activity"}),
+    ]:
+        response = httpx.post(
+            f"{dev_server.url}/trips/{trip['tripId']}/ops",
+            headers=auth,
+            json={"op": op, "args": args, "expectedVersion": version},
+        )
+        assert response.status_code == 200, response.text
+        version = response.json()["trip"]["version"]
+    return str(trip["tripId"])
+
+
+@pytest.mark.parametrize("package", ["ai6", "ai7"])
+def test_move_the_museum_asks_which_and_2_moves_the_right_one(
+    dev_server: DevServer, museums: str, package: str
+) -> None:
+    url = f"{dev_server.url}/trips/{museums}/agent/chat"
+    asked = node(CLIENT, package, url, dev_server.token("ana"), "move the museum to day 2")
+    clarify = next(p for p in asked["parts"] if p["type"] == "data-clarify")
+    assert [o["label"] for o in clarify["data"]["options"]] == [
+        "Museu del Tabac (day 1)",
+        "Museu Nacional de l'Automobil (day 1)",
+    ]
+    assert not any(p["type"].startswith("tool-") for p in asked["parts"])
+    rounds = node(APPROVAL_CLIENT, package, url, dev_server.token("ben"), dev_server.token("ben"), "2", "yes")
+    tool = next(p for p in rounds["final"]["parts"] if p["type"] == "tool-move_stop")
+    assert tool["state"] == "output-available"
+    assert tool["output"]["applied"] is True
+    moved = {s["name"]: s["dayIndex"] for s in stops_of(dev_server, museums)}
+    assert moved == {"Museu del Tabac": 0, "Museu Nacional de l'Automobil": 1}
+
+
+@pytest.mark.parametrize("package", ["ai6", "ai7"])
+def test_a_reloaded_page_still_sees_the_pending_approval_and_a_new_message_denies_it(
+    dev_server: DevServer, museums: str, package: str
+) -> None:
+    chunks = say(dev_server, museums, "ana", "move the tabac museum to day 2")
+    request = next(c for c in chunks if c["type"] == "tool-approval-request")
+    restored = history(dev_server, museums)
+    assert validated(package, restored) == len(restored)  # the real client accepts the history as is
+    part = next(p for m in restored for p in m["parts"] if p["type"] == "tool-move_stop")
+    assert part["state"] == "approval-requested"
+    assert part["approval"] == {"id": request["approvalId"]}
+
+    say(dev_server, museums, "ben", "what is the plan?")  # a new message: the proposal is denied
+    restored = history(dev_server, museums)
+    assert validated(package, restored) == len(restored)
+    part = next(p for m in restored for p in m["parts"] if p["type"] == "tool-move_stop")
+    assert part["state"] == "output-denied"
+    decision = next(m for m in restored if m["metadata"].get("event") == "decision")
+    assert decision["metadata"]["actor"] == "ben"
+    assert {s["name"]: s["dayIndex"] for s in stops_of(dev_server, museums)}["Museu del Tabac"] == 0
+
+
+def test_a_mention_is_answered_in_the_shared_session(dev_server: DevServer, trip_id: str) -> None:
+    response = httpx.post(
+        f"{dev_server.url}/trips/{trip_id}/agent/mentions",
+        headers=dev_server.auth("ben"),
+        json={"text": "@agent how far is it in all?"},
+        timeout=30,
+    )
+    assert response.status_code == 202, response.text
+    seq = response.json()["seq"]
+    messages = history(dev_server, trip_id, "ana")
+    reply = next(m for m in messages if m["metadata"]["seq"] == seq)
+    asked = next(m for m in messages if m["metadata"]["seq"] == seq - 1)
+    assert reply["role"] == "assistant"
+    assert reply["metadata"]["source"] == "mention"
+    assert " km in all" in reply["parts"][0]["text"]
+    assert asked["parts"][0]["text"] == "how far is it in all?"
+    assert asked["metadata"]["actor"] == "ben"
+    stranger = httpx.post(
+        f"{dev_server.url}/trips/{trip_id}/agent/mentions",
+        headers=dev_server.auth("eve"),
+        json={"text": "@agent hi"},
+    )
+    assert stranger.status_code == 404

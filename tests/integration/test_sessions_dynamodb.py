@@ -69,3 +69,32 @@ def test_expired_turns_are_not_read(local_stack: LocalStack) -> None:
     sessions.append(trip_id, old)
     sessions.append(trip_id, chat_turn("a", "now"))
     assert [t.text for t in sessions.turns(trip_id)] == ["now"]
+
+
+def test_recent_turns_summary_and_a_pending_intent_taken_once(local_stack: LocalStack) -> None:
+    sessions, trip_id = store(local_stack), new_id("trp")
+    for i in range(30):
+        sessions.append(trip_id, chat_turn("ana", f"turn {i}"))
+    assert [t.text for t in sessions.recent(trip_id, limit=3)] == ["turn 27", "turn 28", "turn 29"]
+    sessions.save_summary(trip_id, "- older", 10)
+    sessions.save_summary(trip_id, "- stale writer", 5)  # a fold that lost the race changes nothing
+    intent = {"type": "choose_stop", "question": "Which?", "createdAt": 1.0}
+    sessions.set_pending_intent(trip_id, intent)
+    state = sessions.state(trip_id)
+    assert (state.summary, state.summary_up_to, state.pending_intent) == ("- older", 10, intent)
+    with ThreadPoolExecutor(max_workers=8) as pool:  # two members answer "2" at once: one resumes
+        taken = list(pool.map(lambda _: sessions.take_pending_intent(trip_id, intent), range(8)))
+    assert taken.count(True) == 1
+    assert sessions.state(trip_id).pending_intent is None
+
+
+def test_the_token_budget_counts_concurrent_spending(local_stack: LocalStack) -> None:
+    from tripagent.adapters.dynamodb.rate_limits import DynamoTokenBudget
+
+    client = dynamodb_client("eu-west-1", f"http://127.0.0.1:{local_stack.config.dynamodb_port}")
+    budget = DynamoTokenBudget(client, next(iter(local_stack.table_names.values())))
+    key = f"tokens:{new_id('trp')}:2030-01-01"
+    with ThreadPoolExecutor(max_workers=10) as pool:
+        list(pool.map(lambda _: budget.spend(key, 125), range(40)))
+    assert budget.spent(key) == 5000
+    assert budget.spent(key + "x") == 0

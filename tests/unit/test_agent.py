@@ -8,27 +8,20 @@ from typing import Any
 
 import pytest
 from tripagent.adapters.llm.rules import RulesProvider
-from tripagent.application.agent import HISTORY_CHAR_BUDGET, AgentDone, AgentFailed, AgentText, TripAgent
+from tripagent.application.agent import (
+    HISTORY_CHAR_BUDGET,
+    SUMMARY_CHAR_BUDGET,
+    AgentDone,
+    AgentFailed,
+    AgentText,
+    TripAgent,
+)
 from tripagent.application.llm import ChatRequest, StreamEvent, TextDelta
 from tripagent.application.trips import TripWorkspace
-from tripagent.domain.session import Turn
 from tripagent.entrypoints import ui_stream
 from tripagent.errors import AiUnavailable, NotFound
 
-from tests.fixtures.fakes import FakeClock, FakeTripRepository, SequentialIds
-
-
-class MemorySessions:
-    def __init__(self) -> None:
-        self.turns_by_trip: dict[str, list[Turn]] = {}
-
-    def append(self, trip_id: str, turn: Turn, *, dedupe_key: str | None = None) -> int | None:
-        turns = self.turns_by_trip.setdefault(trip_id, [])
-        turns.append(turn.model_copy(update={"seq": len(turns) + 1}))
-        return len(turns)
-
-    def turns(self, trip_id: str, *, after: int = 0, limit: int = 200) -> list[Turn]:
-        return [t for t in self.turns_by_trip.get(trip_id, []) if t.seq > after][:limit]
+from tests.fixtures.fakes import FakeClock, FakeSessionStore, FakeTripRepository, SequentialIds
 
 
 class FailingMidStream:
@@ -47,15 +40,15 @@ class FailingMidStream:
 
 
 @pytest.fixture
-def setup() -> tuple[TripAgent, MemorySessions, str]:
+def setup() -> tuple[TripAgent, FakeSessionStore, str]:
     workspace = TripWorkspace(FakeTripRepository(), FakeClock(), SequentialIds())
     trip = workspace.create_trip("ana", title="Andorra")
-    sessions = MemorySessions()
+    sessions = FakeSessionStore()
     return TripAgent(workspace, sessions, FakeClock()), sessions, trip.tripId
 
 
 def test_a_provider_failure_mid_stream_ends_with_an_error_and_keeps_the_user_turn(
-    setup: tuple[TripAgent, MemorySessions, str],
+    setup: tuple[TripAgent, FakeSessionStore, str],
 ) -> None:
     agent, sessions, trip_id = setup
     trip = agent.open("ana", trip_id)
@@ -72,7 +65,7 @@ def test_a_provider_failure_mid_stream_ends_with_an_error_and_keeps_the_user_tur
 
 
 def test_a_finished_turn_stores_the_reply_with_model_and_usage(
-    setup: tuple[TripAgent, MemorySessions, str],
+    setup: tuple[TripAgent, FakeSessionStore, str],
 ) -> None:
     agent, sessions, trip_id = setup
     events = list(
@@ -91,7 +84,7 @@ def test_a_finished_turn_stores_the_reply_with_model_and_usage(
 
 
 def test_non_members_are_refused_before_anything_is_stored(
-    setup: tuple[TripAgent, MemorySessions, str],
+    setup: tuple[TripAgent, FakeSessionStore, str],
 ) -> None:
     agent, sessions, trip_id = setup
     with pytest.raises(NotFound):
@@ -100,7 +93,7 @@ def test_non_members_are_refused_before_anything_is_stored(
 
 
 def test_the_prompt_stays_bounded_however_long_the_session(
-    setup: tuple[TripAgent, MemorySessions, str],
+    setup: tuple[TripAgent, FakeSessionStore, str],
 ) -> None:
     agent, _sessions, trip_id = setup
     trip = agent.open("ana", trip_id)
@@ -109,9 +102,11 @@ def test_the_prompt_stays_bounded_however_long_the_session(
     for turn in range(1, 201):
         list(agent.chat("ana", trip, f"message {turn} " + "x" * 200, provider, "gpt"))
         if turn in (20, 200):
-            sizes[turn] = sum(len(m.content) for m in provider.requests[-1].messages)
-    assert sizes[200] <= HISTORY_CHAR_BUDGET + 400
-    assert sizes[200] / sizes[20] <= 3.0
+            request = provider.requests[-1]
+            sizes[turn] = len(request.system) + sum(len(m.content) for m in request.messages)
+    assert sizes[200] <= HISTORY_CHAR_BUDGET + SUMMARY_CHAR_BUDGET + 1500  # turns + summary + the trip
+    assert sizes[200] / sizes[20] <= 2.0
+    assert "message 1 " in _sessions.state(trip_id).summary or "#" in _sessions.state(trip_id).summary
     assert provider.requests[-1].messages[-1].content.endswith("x" * 200)  # the newest turn is always there
 
 
@@ -188,7 +183,9 @@ class ToolCallingModel:
             yield StreamFinished("stop", "gpt", Usage(5, 1))
 
 
-def test_read_tools_run_at_once_and_the_loop_is_bounded(setup: tuple[TripAgent, MemorySessions, str]) -> None:
+def test_read_tools_run_at_once_and_the_loop_is_bounded(
+    setup: tuple[TripAgent, FakeSessionStore, str],
+) -> None:
     from dataclasses import replace
 
     from tripagent.adapters.places.gazetteer import Gazetteer

@@ -9,39 +9,19 @@ import pytest
 from tripagent.application.approvals import Approvals, PendingApproval, digest
 from tripagent.application.trips import TripWorkspace
 
-from tests.fixtures.fakes import FakeClock, FakeTripRepository, SequentialIds
-
-
-class MemoryApprovals:
-    def __init__(self) -> None:
-        self.items: dict[str, tuple[PendingApproval, str]] = {}
-
-    def put(self, approval: PendingApproval) -> None:
-        self.items[approval.approvalId] = (approval, "pending")
-
-    def get(self, trip_id: str, approval_id: str) -> tuple[PendingApproval, str] | None:
-        found = self.items.get(approval_id)
-        return found if found and found[0].tripId == trip_id else None
-
-    def decide(self, trip_id: str, approval_id: str, status: str, by: str) -> bool:
-        approval, current = self.items[approval_id]
-        if current != "pending":
-            return False
-        self.items[approval_id] = (approval, status)
-        return True
-
+from tests.fixtures.fakes import FakeApprovalStore, FakeClock, FakeTripRepository, SequentialIds
 
 ARGS: dict[str, Any] = {"dayIndex": 0, "name": "Lunch in Canillo", "kind": "food"}
 
 
 @pytest.fixture
-def world() -> tuple[Approvals, MemoryApprovals, TripWorkspace, str]:
+def world() -> tuple[Approvals, FakeApprovalStore, TripWorkspace, str]:
     workspace = TripWorkspace(FakeTripRepository(), FakeClock(), SequentialIds())
     trip = workspace.create_trip("ana", title="Andorra")
     workspace.run_operation("ana", trip.tripId, "add_member", {"userId": "ben", "role": "editor"})
     workspace.run_operation("ana", trip.tripId, "add_member", {"userId": "vic", "role": "viewer"})
     workspace.run_operation("ana", trip.tripId, "add_day", {})
-    store = MemoryApprovals()
+    store = FakeApprovalStore()
     version = workspace.get_trip("ana", trip.tripId).version
     store.put(
         PendingApproval(

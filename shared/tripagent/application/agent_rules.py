@@ -58,6 +58,33 @@ STOP_KINDS = {
     "train": "transport",
 }
 FIND = re.compile(r"\b(find|where|any|look for|trouve|cherche|ou)\b")
+WEATHER = re.compile(r"\b(weather|forecast|rain|meteo|pluie|temps)\b")
+MOVE = re.compile(
+    r"\b(?:move|put|shift|deplace|deplacer|mets|mettre)\s+(?:the\s+|le\s+|la\s+|l\s*)?(.+?)\s+"
+    r"(?:to|on|onto|into|au|a|sur|vers)\s+(?:day|jour)\s*(\d{1,2})\b"
+)
+FILLER = {"stop", "arret", "the", "le", "la", "les", "de", "du", "our", "my", "that", "this"}
+
+
+def _matches(word: str, token: str) -> bool:
+    """Loose stem match, so that "museum" finds "Museu del Tabac" and "musee" finds "Musée"."""
+    if word == token:
+        return True
+    return len(word) >= 4 and len(token) >= 4 and word[:5] == token[:5]
+
+
+def _stops_named(trip: dict[str, Any], target: str) -> list[dict[str, Any]]:
+    words = [w for w in normalize(target).split() if w not in FILLER]
+    if not words:
+        return []
+    stops = trip.get("stops") or []
+    by_name = [
+        s for s in stops if all(any(_matches(w, t) for t in normalize(s["name"]).split()) for w in words)
+    ]
+    if by_name:
+        return by_name
+    kinds = {STOP_KINDS[w] for w in words if w in STOP_KINDS}
+    return [s for s in stops if s.get("kind") in kinds] if len(kinds) == 1 else []
 
 
 def _tool_answer(request: ChatRequest, fr: bool) -> ChatResult | None:
@@ -67,6 +94,14 @@ def _tool_answer(request: ChatRequest, fr: bool) -> ChatResult | None:
     output = json.loads(request.messages[-1].content)
     if output.get("error"):
         return answer(output["error"])
+    if "forecast" in output:
+        return answer(_weather_line(output, fr))
+    if "durationMin" in output:
+        return answer(
+            f"{output['from']} → {output['to']}: {output['distanceKm']:g} km, {output['durationMin']:g} min."
+        )
+    if "tripId" in output:  # get_trip, as the choice "none of these" of a clarification
+        return answer("D’accord." if fr else "All right.")
     results = output.get("results") or []
     if not results:
         others = "; ".join(a["description"] for a in output.get("alternatives", []))
@@ -88,6 +123,9 @@ def answer_agent(request: ChatRequest) -> ChatResult:
     after_tool = _tool_answer(request, fr)
     if after_tool is not None:
         return after_tool
+    moving = MOVE.search(text)
+    if moving and request.tools and any(t.name == "move_stop" for t in request.tools):
+        return _propose_move(request, trip, moving, fr)
     adding = ADD_STOP.search(text)
     if adding and request.tools and any(t.name == "add_stop" for t in request.tools):
         return _propose_stop(request, adding, fr)
@@ -98,6 +136,10 @@ def answer_agent(request: ChatRequest) -> ChatResult:
         where = "start" if re.search(r"\b(start|debut|depart)\b", text) else "end"
         arguments = {"dayIndex": max(0, day), "where": where, "category": poi[0], "text": poi[1]}
         call = ToolCall(f"call_{len(request.messages)}_{day}", "find_pois", arguments)
+        return ChatResult("", (call,), "tool_calls", "rules", Usage())
+    if found and WEATHER.search(text) and request.tools:
+        day = max(0, int(found.group(1) or found.group(2)) - 1)
+        call = ToolCall(f"call_{len(request.messages)}_w{day}", "get_weather", {"dayIndex": day})
         return ChatResult("", (call,), "tool_calls", "rules", Usage())
     if found:
         n = int(found.group(1) or found.group(2))
@@ -136,4 +178,59 @@ def _propose_stop(request: ChatRequest, found: re.Match[str], fr: bool) -> ChatR
             arguments["name"] = f"{what.title()} in {outcome.place.name}"
             arguments["lat"], arguments["lon"] = round(outcome.place.lat, 6), round(outcome.place.lon, 6)
     call = ToolCall(f"call_{len(request.messages)}_add", "add_stop", arguments)
+    return ChatResult("", (call,), "tool_calls", "rules", Usage())
+
+
+def _weather_line(output: dict[str, Any], fr: bool) -> str:
+    forecast = output.get("forecast")
+    where = f"{output['place']}, {output['date']}"
+    if not forecast:
+        return f"{where}: " + (
+            "pas encore de prévision." if fr else "no forecast yet (more than ~16 days ahead)."
+        )
+    parts = []
+    if "temperature_2m_max" in forecast:
+        parts.append(f"{forecast.get('temperature_2m_min', '?')}–{forecast['temperature_2m_max']} °C")
+    if "precipitation_sum" in forecast:
+        parts.append(f"{forecast['precipitation_sum']} mm")
+    if "precipitation_probability_max" in forecast:
+        parts.append(
+            f"{forecast['precipitation_probability_max']} % {'de pluie' if fr else 'chance of rain'}"
+        )
+    if "wind_speed_10m_max" in forecast:
+        parts.append(f"{'vent' if fr else 'wind'} {forecast['wind_speed_10m_max']} km/h")
+    return f"{where}: " + (", ".join(parts) or json.dumps(forecast)) + "."
+
+
+def _propose_move(request: ChatRequest, trip: dict[str, Any], found: re.Match[str], fr: bool) -> ChatResult:
+    """ "move the museum to day 2" → move_stop when one stop matches, a numbered question when several do."""
+    target, day = found.group(1).strip(), int(found.group(2))
+    days = trip.get("days") or []
+    if not 1 <= day <= len(days):
+        return answer(f"Le voyage a {len(days)} jours." if fr else f"The trip has {len(days)} days.")
+    stops = _stops_named(trip, target)
+    if not stops:
+        return answer(f"Aucun arrêt ne correspond à « {target} »." if fr else f"No stop matches “{target}”.")
+    calls = [{"stopId": s["stopId"], "dayIndex": day - 1} for s in stops]
+    if len(stops) == 1:
+        return ChatResult(
+            "",
+            (ToolCall(f"call_{len(request.messages)}_move", "move_stop", calls[0]),),
+            "tool_calls",
+            "rules",
+            Usage(),
+        )
+    question = {
+        "type": "choose_stop",
+        "question": f"Lequel déplacer au jour {day} ?" if fr else f"Which one should move to day {day}?",
+        "candidates": [
+            {
+                "label": f"{s['name']} ({'jour' if fr else 'day'} {s['dayIndex'] + 1})",
+                "tool": "move_stop",
+                "arguments": a,
+            }
+            for s, a in zip(stops[:9], calls, strict=False)
+        ],
+    }
+    call = ToolCall(f"call_{len(request.messages)}_ask", "ask_clarification", question)
     return ChatResult("", (call,), "tool_calls", "rules", Usage())

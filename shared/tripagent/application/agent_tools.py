@@ -134,7 +134,8 @@ class ReadTools:
                 for h in result.hits
             ],
             "alternatives": [
-                {"kind": a.kind, "description": a.description, "count": a.count} for a in result.alternatives
+                {"kind": a.kind, "description": a.description, "value": a.value, "count": a.count}
+                for a in result.alternatives
             ],
         }
 

@@ -15,8 +15,10 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel
 
+from tripagent.application.sessions import SessionStore
 from tripagent.application.trips import TripWorkspace
 from tripagent.domain.ops import REGISTRY
+from tripagent.domain.session import Turn, TurnMetadata
 from tripagent.domain.trip import Role
 from tripagent.errors import AppError
 
@@ -43,9 +45,27 @@ class ApprovalStore(Protocol):
 
     def decide(self, trip_id: str, approval_id: str, status: str, by: str) -> bool: ...
 
+    def pending(self, trip_id: str) -> list[PendingApproval]:
+        """The trip's approvals still waiting for an answer."""
+        ...
+
 
 def digest(arguments: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(arguments, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def decision_turn(
+    pending: PendingApproval, decision: str, by: str, at: str, trip_version: int, *, why: str = ""
+) -> Turn:
+    """An approval's outcome, as a turn of the shared session."""
+    because = f" ({why})" if why else ""
+    return Turn(
+        role="event",
+        kind="decision",
+        text=f"{by} {decision} the proposal {pending.toolName} {json.dumps(pending.input)}{because}",
+        metadata=TurnMetadata(actor=by, at=at, source="chat", tripVersion=trip_version),
+        data={"approvalId": pending.approvalId, "toolCallId": pending.toolCallId, "decision": decision},
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +79,12 @@ class ApprovalOutcome:
 class Approvals:
     store: ApprovalStore
     workspace: TripWorkspace
+    sessions: SessionStore | None = None  # where decisions are recorded as turns
+
+    def _record(self, pending: PendingApproval, decision: str, by: str, version: int, why: str = "") -> None:
+        if self.sessions is not None:
+            at = self.workspace.clock.now_iso()
+            self.sessions.append(pending.tripId, decision_turn(pending, decision, by, at, version, why=why))
 
     def answer(  # noqa: PLR0917
         self,
@@ -94,6 +120,9 @@ class Approvals:
         ):
             # A viewer's approval counts as a denial: the call does not run.
             won = self.store.decide(trip_id, approval_id, "denied", approver)
+            if won:
+                why = "" if approved else "answered no"
+                self._record(pending, "denied", approver, trip.version, why or "no edit rights")
             return ApprovalOutcome(pending.toolCallId, "denied" if won else "refused", {"by": approver})
         if not self.store.decide(trip_id, approval_id, "approved", approver):
             return ApprovalOutcome(pending.toolCallId, "refused", {"reason": "already decided"})
@@ -107,7 +136,9 @@ class Approvals:
                 metadata={"via": "agent", "approvalId": approval_id, "proposedTo": pending.requestedBy},
             )
         except AppError as exc:
+            self._record(pending, "approved", approver, trip.version, f"but it failed: {exc.code}")
             return ApprovalOutcome(pending.toolCallId, "failed", {"error": exc.code, "message": exc.message})
+        self._record(pending, "approved", approver, outcome.trip.version, "applied")
         return ApprovalOutcome(
             pending.toolCallId,
             "applied",

@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from tripagent.domain.events import TripOperationCommitted
 from tripagent.domain.session import Turn, operation_turn
+
+
+@dataclass(frozen=True, slots=True)
+class SessionState:
+    """What the session keeps besides its turns: the rolling summary of the turns older than
+    ``summary_up_to`` (inclusive), and the pending intent of an open clarification."""
+
+    summary: str = ""
+    summary_up_to: int = 0
+    pending_intent: dict[str, Any] | None = None
 
 
 class SessionStore(Protocol):
@@ -16,6 +27,22 @@ class SessionStore(Protocol):
         ...
 
     def turns(self, trip_id: str, *, after: int = 0, limit: int = 200) -> list[Turn]: ...
+
+    def recent(self, trip_id: str, *, limit: int) -> list[Turn]:
+        """The newest ``limit`` turns, oldest first."""
+        ...
+
+    def state(self, trip_id: str) -> SessionState: ...
+
+    def save_summary(self, trip_id: str, summary: str, up_to: int) -> None:
+        """Keep the summary unless a newer one (a larger ``up_to``) is already stored."""
+        ...
+
+    def set_pending_intent(self, trip_id: str, intent: dict[str, Any]) -> None: ...
+
+    def take_pending_intent(self, trip_id: str, intent: dict[str, Any]) -> bool:
+        """Clear ``intent`` if it is still the stored one; ``False`` when another reply took it first."""
+        ...
 
 
 class SessionPurger(Protocol):

@@ -44,6 +44,21 @@ class DynamoApprovalStore:
             return None
         return PendingApproval.model_validate(json.loads(item["doc"]["S"])), item["status"]["S"]
 
+    def pending(self, trip_id: str) -> list[PendingApproval]:
+        response = self._db.query(
+            TableName=self._table,
+            KeyConditionExpression="PK = :pk AND begins_with(SK, :approval)",
+            FilterExpression="#status = :pending",
+            ExpressionAttributeNames={"#status": "status"},
+            ExpressionAttributeValues={
+                ":pk": {"S": session_pk(trip_id)},
+                ":approval": {"S": "APPROVAL#"},
+                ":pending": {"S": "pending"},
+            },
+            ConsistentRead=True,
+        )
+        return [PendingApproval.model_validate(json.loads(i["doc"]["S"])) for i in response.get("Items", [])]
+
     def decide(self, trip_id: str, approval_id: str, status: str, by: str) -> bool:
         """Move a pending approval to ``status``; ``False`` when someone decided first."""
         try:

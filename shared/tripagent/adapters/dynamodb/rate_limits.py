@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tripagent.adapters.dynamodb.keys import rate_pk
 
@@ -36,3 +36,31 @@ class DynamoRateLimiter:
         )
         hits = int(response["Attributes"]["hits"]["N"])
         return None if hits <= limit else max(1, math.ceil(ends - now))
+
+
+class DynamoTokenBudget:
+    """Tokens spent per key (a trip and a day): an atomic counter, checked before each model call."""
+
+    def __init__(self, client: DynamoDBClient, table_name: str) -> None:
+        self._db = client
+        self._table = table_name
+
+    def _key(self, key: str) -> Any:
+        return {"PK": {"S": rate_pk(key)}, "SK": {"S": "TOKENS"}}
+
+    def spent(self, key: str) -> int:
+        item = self._db.get_item(TableName=self._table, Key=self._key(key), ConsistentRead=True).get("Item")
+        return int(item["tokens"]["N"]) if item else 0
+
+    def spend(self, key: str, tokens: int) -> None:
+        self._db.update_item(
+            TableName=self._table,
+            Key=self._key(key),
+            UpdateExpression="ADD tokens :n SET #ttl = :ttl, #type = :type",
+            ExpressionAttributeNames={"#ttl": "ttl", "#type": "type"},
+            ExpressionAttributeValues={
+                ":n": {"N": str(tokens)},
+                ":ttl": {"N": str(int(time.time()) + 2 * 86400)},  # the key names its day
+                ":type": {"S": "budget"},
+            },
+        )

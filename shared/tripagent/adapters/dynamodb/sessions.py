@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from botocore.exceptions import ClientError
 
 from tripagent.adapters.dynamodb.keys import META, SESSIONS_BY_ACTIVITY, dedupe_sk, session_pk, turn_sk
+from tripagent.application.sessions import SessionState
 from tripagent.domain.session import Turn
 
 if TYPE_CHECKING:
@@ -108,6 +109,75 @@ class DynamoSessionStore:
             ConsistentRead=True,
         )
         return [Turn.model_validate(json.loads(i["doc"]["S"])) for i in response.get("Items", [])]
+
+    def recent(self, trip_id: str, *, limit: int) -> list[Turn]:
+        response = self._db.query(
+            TableName=self._table,
+            KeyConditionExpression="PK = :pk AND begins_with(SK, :turn)",
+            FilterExpression="#ttl > :now",
+            ExpressionAttributeNames={"#ttl": "ttl"},
+            ExpressionAttributeValues={
+                ":pk": {"S": session_pk(trip_id)},
+                ":turn": {"S": "TURN#"},
+                ":now": {"N": str(int(time.time()))},
+            },
+            ScanIndexForward=False,  # newest first: the query reads only what it returns
+            Limit=limit,
+            ConsistentRead=True,
+        )
+        turns = [Turn.model_validate(json.loads(i["doc"]["S"])) for i in response.get("Items", [])]
+        turns.reverse()
+        return turns
+
+    def _meta_key(self, trip_id: str) -> Any:
+        return {"PK": {"S": session_pk(trip_id)}, "SK": {"S": META}}
+
+    def state(self, trip_id: str) -> SessionState:
+        item = self._db.get_item(TableName=self._table, Key=self._meta_key(trip_id), ConsistentRead=True).get(
+            "Item"
+        )
+        if not item:
+            return SessionState()
+        pending = item.get("pendingIntent", {}).get("S")
+        return SessionState(
+            summary=item.get("summary", {}).get("S", ""),
+            summary_up_to=int(item.get("summaryUpTo", {}).get("N", "0")),
+            pending_intent=json.loads(pending) if pending else None,
+        )
+
+    def _update_meta(self, trip_id: str, **kwargs: Any) -> bool:
+        try:
+            self._db.update_item(TableName=self._table, Key=self._meta_key(trip_id), **kwargs)
+        except ClientError as exc:
+            if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
+                return False
+            raise
+        return True
+
+    def save_summary(self, trip_id: str, summary: str, up_to: int) -> None:
+        self._update_meta(
+            trip_id,
+            UpdateExpression="SET summary = :summary, summaryUpTo = :upTo",
+            ConditionExpression="attribute_exists(PK) AND (attribute_not_exists(summaryUpTo) "
+            "OR summaryUpTo < :upTo)",
+            ExpressionAttributeValues={":summary": {"S": summary}, ":upTo": {"N": str(up_to)}},
+        )
+
+    def set_pending_intent(self, trip_id: str, intent: dict[str, Any]) -> None:
+        self._update_meta(
+            trip_id,
+            UpdateExpression="SET pendingIntent = :intent",
+            ConditionExpression="attribute_exists(PK)",
+            ExpressionAttributeValues={":intent": {"S": json.dumps(intent, sort_keys=True)}},
+        )
+
+    def take_pending_intent(self, trip_id: str, intent: dict[str, Any]) -> bool:
+        return self._update_meta(
+            trip_id,
+            UpdateExpression="REMOVE pendingIntent",
+            ConditionExpression="pendingIntent = :intent",
+            ExpressionAttributeValues={":intent": {"S": json.dumps(intent, sort_keys=True)}},
+        )
 
     def purge_idle(self, idle_before: str) -> list[str]:
         """Delete sessions whose last activity is before ``idle_before`` (ISO time), with all their items.

@@ -54,8 +54,28 @@ class ChatRequestBody(BaseModel):
     messageId: str | None = None
 
 
+class HistoryMessage(BaseModel):
+    """A UI message as ``useChat`` restores it: text, tool parts in their current state, data parts."""
+
+    id: str
+    role: str
+    parts: list[dict[str, Any]]
+    metadata: dict[str, Any]
+
+
 class MessagesResponse(BaseModel):
-    messages: list[UIMessage]
+    messages: list[HistoryMessage]
+
+
+class MentionRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    text: str = Field(min_length=1, max_length=4000, description="The message that mentions @agent.")
+
+
+class MentionAccepted(BaseModel):
+    accepted: bool = True
+    seq: int = Field(description="The sequence number of the agent's reply in the shared session.")
 
 
 def _new_text(body: ChatRequestBody) -> str:
@@ -79,6 +99,7 @@ def chat_stream(caller: str, trip_id: str, raw_body: str | bytes) -> Iterator[by
     as JSON); errors after it end the stream with an ``error`` chunk."""
     from tripagent.application.agent import (
         AgentApprovalRequest,
+        AgentClarify,
         AgentDone,
         AgentFailed,
         AgentStep,
@@ -103,6 +124,7 @@ def chat_stream(caller: str, trip_id: str, raw_body: str | bytes) -> Iterator[by
         return _continuation(caller, trip_id, body.messages[-1])
     text = _new_text(body)
     trip = agent.open(caller, trip_id)  # 404 for non-members, before anything is stored
+    agent.check_limits(caller, trip_id)  # 429 rate_limited or budget_exceeded, before any model call
     provider, model = model_name_for(caller)  # ai_not_configured, before anything is stored
     message_id = "msg_" + secrets.token_hex(8)
     events = agent.chat(caller, trip, text, provider, model, message_id=message_id)
@@ -131,6 +153,8 @@ def chat_stream(caller: str, trip_id: str, raw_body: str | bytes) -> Iterator[by
                 yield ui_stream.start_step()
             elif isinstance(event, AgentApprovalRequest):
                 yield ui_stream.tool_approval_request(event.approval_id, event.call_id)
+            elif isinstance(event, AgentClarify):
+                yield ui_stream.data_part("clarify", event.data, part_id="clarify_" + message_id)
             elif isinstance(event, AgentDone):
                 yield ui_stream.finish_step()
                 yield ui_stream.finish(event.finish_reason, {"seq": event.seq, "model": event.model})
@@ -157,22 +181,79 @@ def agent_chat(tripId: str) -> Response[str]:  # noqa: N803
     "/trips/<tripId>/agent/messages", summary="The trip's shared agent history as UI messages", tags=["agent"]
 )
 def agent_messages(tripId: str, after: int = 0) -> MessagesResponse:  # noqa: N803
-    from tripagent.bootstrap import trip_agent
+    """Pending approvals come back in the ``approval-requested`` state, so a reloaded page can still
+    answer them; decided ones in their final state."""
+    import time
+
+    from tripagent.bootstrap import approval_store, trip_agent
 
     agent = trip_agent()
     agent.open(current_caller(router).user_id, tripId)
     messages = []
+    now = time.time()
     for turn in agent.sessions.turns(tripId, after=after):
-        role = "assistant" if turn.role == "assistant" else "user"
-        metadata = {"seq": turn.seq, **turn.metadata.model_dump()}
+        metadata: dict[str, Any] = {"seq": turn.seq, **turn.metadata.model_dump()}
         if turn.role == "event":
             metadata["event"] = turn.kind
+        parts: list[dict[str, Any]] = [{"type": "text", "text": turn.text}] if turn.text else []
+        for call in turn.data.get("toolCalls", []):
+            found = approval_store().get(tripId, call["approvalId"])
+            parts.append(
+                _tool_part(call, found[1] if found else "expired", found[0].expiresAt if found else 0, now)
+            )
+        if turn.data.get("clarify"):
+            parts.append({"type": "data-clarify", "id": f"clarify_{turn.seq}", "data": turn.data["clarify"]})
         messages.append(
-            UIMessage(
-                id=f"m{turn.seq}", role=role, parts=[UIPart(type="text", text=turn.text)], metadata=metadata
+            HistoryMessage(
+                id=str(turn.data.get("messageId") or f"m{turn.seq}"),
+                role="assistant" if turn.role == "assistant" else "user",
+                parts=parts,
+                metadata=metadata,
             )
         )
     return MessagesResponse(messages=messages)
+
+
+def _tool_part(call: dict[str, Any], status: str, expires_at: int, now: float) -> dict[str, Any]:
+    part = {"type": f"tool-{call['toolName']}", "toolCallId": call["toolCallId"], "input": call["input"]}
+    if status == "pending" and now <= expires_at:
+        return part | {"state": "approval-requested", "approval": {"id": call["approvalId"]}}
+    if status == "approved":
+        return part | {
+            "state": "output-available",
+            "output": {"approved": True},
+            "approval": {"id": call["approvalId"], "approved": True},
+        }
+    if status == "denied":
+        return part | {"state": "output-denied", "approval": {"id": call["approvalId"], "approved": False}}
+    return part | {"state": "output-error", "errorText": "The proposal expired."}
+
+
+@router.post(
+    "/trips/<tripId>/agent/mentions",
+    summary="An @agent mention: the same pipeline as the chat, without a stream",
+    tags=["agent"],
+    responses={202: {"description": "Accepted: the reply lands in the shared session"}},
+)
+def agent_mention(tripId: str, body: MentionRequest) -> Response[MentionAccepted]:  # noqa: N803
+    from tripagent.application.agent import AgentDone, AgentFailed
+    from tripagent.bootstrap import model_name_for, trip_agent
+
+    caller = current_caller(router).user_id
+    agent = trip_agent()
+    trip = agent.open(caller, tripId)
+    agent.check_limits(caller, tripId)
+    text = re.sub(r"^\s*@agent\b[\s,:]*", "", body.text, flags=re.IGNORECASE).strip() or body.text.strip()
+    provider, model = model_name_for(caller)
+    seq = 0
+    for event in agent.chat(caller, trip, text, provider, model, source="mention"):
+        if isinstance(event, AgentFailed):
+            from tripagent.errors import AiUnavailable
+
+            raise AiUnavailable(event.message)
+        if isinstance(event, AgentDone):
+            seq = event.seq
+    return Response(status_code=202, content_type=JSON, body=MentionAccepted(seq=seq))
 
 
 # ---------------------------------------------------------------------------- the streaming path
