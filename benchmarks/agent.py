@@ -88,7 +88,7 @@ def first_byte_delays(runs: int = 30) -> list[float]:
 
     trip = bootstrap.trip_workspace().create_trip("ana", title="Streaming")
     provider = Scripted(first_token_delay_s=0.02)
-    bootstrap.model_name_for = lambda user_id: (provider, "scripted")  # type: ignore[assignment]
+    bootstrap.model_name_for = lambda user_id: (provider, "scripted")
     body = (
         b'{"id":"c","messages":[{"id":"u","role":"user","parts":[{"type":"text","text":"is day 1 hard?"}]}]}'
     )
