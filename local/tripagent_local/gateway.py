@@ -9,8 +9,9 @@
 - A function whose module exports ``asgi_app`` and lists a route in ``asgi_routes`` (the streaming path)
   has that route served as ASGI, so its response streams to the client chunk by chunk, with the same
   v2.0 event in ``scope["aws.event"]``.
-- Requests carrying ``X-Amz-Target: AWSEvents.*`` are EventBridge API calls for the local bus, and
-  ``TrentService.*`` KMS calls for the local key (``tripagent_local.kms``).
+- Requests carrying ``X-Amz-Target: AWSEvents.*`` are EventBridge API calls for the local bus,
+  ``TrentService.*`` KMS calls for the local key (``tripagent_local.kms``), and ``AmazonSQS.*`` SQS calls
+  for the template's queues (``tripagent_local.queues``).
 - Extras: ``/docs`` (Swagger UI over ``/openapi.json``), ``/.well-known/jwks.json`` (the local key),
   ``/_local/deliveries`` and ``/_local/dead-letters`` (the bus's delivery log).
 """
@@ -37,6 +38,7 @@ from tripagent_local.eventbus import PutEventsError
 from tripagent_local.kms import KmsError
 from tripagent_local.lambdas import ACCOUNT, LambdaContext
 from tripagent_local.paths import REPO_ROOT
+from tripagent_local.queues import SqsError
 from tripagent_local.stack import LocalStack
 from tripagent_local.template import HttpRoute
 
@@ -82,6 +84,8 @@ class Gateway:
             return await self.eventbridge(request, target)
         if request.method == "POST" and target.startswith("TrentService."):
             return await self.kms(request, target)
+        if request.method == "POST" and target.startswith("AmazonSQS."):
+            return await self.sqs(request, target)
         local = self.local_routes().get((request.method, request.url.path))
         if local is not None:
             local_response: Response = await local(request)
@@ -151,6 +155,7 @@ class Gateway:
             ("GET", "/_local/events"): self.events,
             ("GET", "/_local/deliveries"): self.deliveries,
             ("GET", "/_local/dead-letters"): self.dead_letters,
+            ("GET", "/_local/queues"): self.queue_activity,
         } | {("GET", f"/docs/{name}"): self.swagger_asset for name in _SWAGGER_ASSETS}
 
     async def jwks(self, _: Request) -> Response:
@@ -164,7 +169,18 @@ class Gateway:
 
     async def dead_letters(self, _: Request) -> Response:
         streams = [d for poller in self.stack.stream_pollers for d in poller.dead_letters]
-        return JSONResponse({"deadLetters": self.stack.bus.dead_letters + streams})
+        return JSONResponse(
+            {"deadLetters": self.stack.bus.dead_letters + streams + self.stack.queues.dead_letters}
+        )
+
+    async def queue_activity(self, _: Request) -> Response:
+        queues = self.stack.queues
+        return JSONResponse(
+            {
+                "queues": {q.spec.name: {"depth": q.depth(), "sent": q.sent} for q in queues.queues.values()},
+                "invocations": queues.invocations,
+            }
+        )
 
     async def docs(self, _: Request) -> Response:
         return HTMLResponse(_SWAGGER_PAGE)
@@ -180,6 +196,14 @@ class Gateway:
         except PutEventsError as exc:
             return JSONResponse({"__type": exc.code, "message": str(exc)}, status_code=400)
         return JSONResponse(result, media_type="application/x-amz-json-1.1")
+
+    async def sqs(self, request: Request, target: str) -> Response:
+        try:
+            payload = json.loads(await request.body() or b"{}")
+            result = await run_in_threadpool(self.stack.queues.handle, target, payload)
+        except SqsError as exc:
+            return JSONResponse({"__type": exc.code, "message": str(exc)}, status_code=400)
+        return JSONResponse(result, media_type="application/x-amz-json-1.0")
 
     async def kms(self, request: Request, target: str) -> Response:
         try:

@@ -15,6 +15,7 @@ from tripagent_local.eventbus import LocalEventBus, LocalRule
 from tripagent_local.kms import LocalKms
 from tripagent_local.lambdas import ACCOUNT, REGION, FunctionRegistry, apply_environment, restore_environment
 from tripagent_local.paths import STATE_DIR, TEMPLATE
+from tripagent_local.queues import LocalQueues
 from tripagent_local.streams import StreamPoller
 from tripagent_local.template import ResolveContext, Template
 
@@ -68,6 +69,13 @@ class LocalStack:
         }
         self.context = self._resolve_context()
         self.functions = FunctionRegistry(self.template, self.context)
+        self.queues = LocalQueues(
+            self.queue_specs,
+            self.template.queue_sources(),
+            self.url,
+            self.functions.invoke,
+            config.state_dir / "dead-letters.jsonl",
+        )
         self.bus = LocalEventBus(
             set(self.bus_names.values()),
             self._rules(),
@@ -94,6 +102,8 @@ class LocalStack:
                 "AiProvider": os.environ.get("AI_PROVIDER", "rules"),
                 "AiModel": os.environ.get("AI_MODEL", ""),
                 "AiBaseUrl": os.environ.get("AI_BASE_URL", ""),
+                # offline by default: no forecasts in reviews unless the developer names a service
+                "WeatherBaseUrl": os.environ.get("WEATHER_BASE_URL", ""),
                 "AWS::StackName": STACK_NAME,
                 "AWS::Region": REGION,
                 "AWS::AccountId": ACCOUNT,
@@ -116,8 +126,20 @@ class LocalStack:
             if res.get("Type") == "AWS::Events::EventBus"
         }
         self.bus_names = bus_names
-        resources: dict[str, Any] = {**self.table_names, **bus_names, **self.kms_keys, **self.secrets}
+        self.queue_specs = self.template.queue_specs(ResolveContext(params, {}))
+        queue_urls = {q.logical_id: f"{self.url}/{ACCOUNT}/{q.name}" for q in self.queue_specs}
+        resources: dict[str, Any] = {
+            **self.table_names,
+            **bus_names,
+            **self.kms_keys,
+            **self.secrets,
+            **queue_urls,  # Ref of a queue is its URL
+        }
         attributes: dict[tuple[str, str], Any] = {}
+        for q in self.queue_specs:
+            attributes[(q.logical_id, "Arn")] = f"arn:aws:sqs:{REGION}:{ACCOUNT}:{q.name}"
+            attributes[(q.logical_id, "QueueName")] = q.name
+            attributes[(q.logical_id, "QueueUrl")] = queue_urls[q.logical_id]
         for logical_id, name in self.table_names.items():
             attributes[(logical_id, "Arn")] = f"arn:aws:dynamodb:{REGION}:{ACCOUNT}:table/{name}"
         for logical_id, key_id in self.kms_keys.items():
@@ -160,6 +182,7 @@ class LocalStack:
                 "DYNAMODB_ENDPOINT_URL": f"http://127.0.0.1:{self.config.dynamodb_port}",
                 "EVENTS_ENDPOINT_URL": self.url,
                 "KMS_ENDPOINT_URL": self.url,
+                "SQS_ENDPOINT_URL": self.url,
                 "AI_ALLOW_PRIVATE_BASE_URLS": "true",
                 "POWERTOOLS_TRACE_DISABLED": "true",
                 "POWERTOOLS_METRICS_DISABLED": "true",
@@ -195,6 +218,7 @@ class LocalStack:
             self.processes.append(engines.start_valhalla(config_path, self.config.valhalla_port, log_dir))
             self._valhalla_config = config_path
             self._start_stream_pollers()
+            self.queues.start()
         except BaseException:
             self.stop()
             raise
@@ -215,6 +239,7 @@ class LocalStack:
             self.stream_pollers.append(poller)
 
     def stop(self) -> None:
+        self.queues.stop()
         for poller in self.stream_pollers:
             poller.stop()
         self.stream_pollers.clear()

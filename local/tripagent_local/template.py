@@ -83,6 +83,25 @@ class StreamSource:
 
 
 @dataclass(frozen=True)
+class QueueSpec:
+    logical_id: str
+    name: str
+    fifo: bool
+    delay_s: int
+    max_receive_count: int | None
+    dead_letter_id: str | None
+
+
+@dataclass(frozen=True)
+class QueueSource:
+    function_id: str
+    name: str
+    queue_id: str
+    batch_size: int
+    report_batch_item_failures: bool
+
+
+@dataclass(frozen=True)
 class Schedule:
     function_id: str
     name: str
@@ -195,6 +214,50 @@ class Template:
                     report_batch_item_failures="ReportBatchItemFailures"
                     in (props.get("FunctionResponseTypes") or []),
                     on_failure=bool((props.get("DestinationConfig") or {}).get("OnFailure")),
+                )
+            )
+        return sources
+
+    def queue_specs(self, context: ResolveContext) -> list[QueueSpec]:
+        specs = []
+        for logical_id, res in self.resources.items():
+            if res.get("Type") != "AWS::SQS::Queue":
+                continue
+            props = res.get("Properties", {})
+            fifo = bool(props.get("FifoQueue"))
+            name = self.resolve(props.get("QueueName"), context) if props.get("QueueName") else None
+            redrive = props.get("RedrivePolicy") or {}
+            target = redrive.get("deadLetterTargetArn")
+            specs.append(
+                QueueSpec(
+                    logical_id=logical_id,
+                    name=str(name or f"{logical_id}{'.fifo' if fifo else ''}"),
+                    fifo=fifo,
+                    delay_s=int(self.resolve(props.get("DelaySeconds", 0), context) or 0),
+                    max_receive_count=int(redrive["maxReceiveCount"])
+                    if redrive.get("maxReceiveCount")
+                    else None,
+                    dead_letter_id=target["Fn::GetAtt"][0]
+                    if isinstance(target, dict) and "Fn::GetAtt" in target
+                    else None,
+                )
+            )
+        return specs
+
+    def queue_sources(self) -> list[QueueSource]:
+        sources = []
+        for fid, name, props in self._events("SQS"):
+            queue = props["Queue"]
+            if not (isinstance(queue, dict) and "Fn::GetAtt" in queue):
+                raise ValueError(f"{fid}.{name}: the local stack follows queues given as !GetAtt Queue.Arn")
+            sources.append(
+                QueueSource(
+                    function_id=fid,
+                    name=name,
+                    queue_id=queue["Fn::GetAtt"][0],
+                    batch_size=int(props.get("BatchSize", 10)),
+                    report_batch_item_failures="ReportBatchItemFailures"
+                    in (props.get("FunctionResponseTypes") or []),
                 )
             )
         return sources

@@ -18,7 +18,9 @@ if TYPE_CHECKING:
     from tripagent.application.llm import ModelProvider
     from tripagent.application.places import PlaceFinder
     from tripagent.application.ports import EventPublisher
+    from tripagent.application.review import Reviewer
     from tripagent.application.sessions import SessionPurger, SessionStore
+    from tripagent.application.suggestions import Suggestions
     from tripagent.application.trips import TripWorkspace
     from tripagent.auth import TokenVerifier
 
@@ -215,7 +217,7 @@ def trip_agent() -> TripAgent:
     db = dynamodb_client(s.region, s.dynamodb_endpoint_url)
     tools = ReadTools(
         pois=gazetteer(),
-        weather=OpenMeteoWeather(s.weather_base_url),
+        weather=OpenMeteoWeather(s.weather_base_url) if s.weather_base_url else None,
         router=router() if s.valhalla_url else None,
     )
     return TripAgent(
@@ -274,4 +276,63 @@ def token_verifier() -> TokenVerifier:
     jwks = s.jwt_jwks_url or s.jwt_issuer.rstrip("/") + "/.well-known/jwks.json"
     return TokenVerifier.from_jwks_url(
         issuer=s.jwt_issuer, audiences=s.jwt_audience.split(","), jwks_url=jwks
+    )
+
+
+def deployment_model() -> tuple[ModelProvider, str]:
+    """The deployment's model for work no member asked for (the reviewer); ``rules`` when none is set."""
+    from tripagent.adapters.llm.factory import build_provider
+    from tripagent.adapters.llm.instrumented import InstrumentedProvider
+    from tripagent.adapters.llm.rules import RulesProvider
+    from tripagent.settings import ai_settings
+
+    config = environment_provider()
+    if config is None:
+        return RulesProvider(), "rules"
+    return InstrumentedProvider(build_provider(config, region=ai_settings().region)), config.model
+
+
+@cache
+def reviewer() -> Reviewer:
+    from tripagent.adapters.aws import dynamodb_client, sqs_client
+    from tripagent.adapters.dynamodb.reviews import DynamoReviewLedger, DynamoSuggestionStore
+    from tripagent.adapters.dynamodb.sessions import DynamoSessionStore
+    from tripagent.adapters.dynamodb.trips import DynamoTripRepository
+    from tripagent.adapters.open_meteo import OpenMeteoWeather
+    from tripagent.adapters.sqs import SqsReviewQueue
+    from tripagent.adapters.system import SystemClock
+    from tripagent.adapters.valhalla import ValhallaClient
+    from tripagent.application.review import Reviewer
+    from tripagent.settings import review_settings
+
+    s = review_settings()
+    db = dynamodb_client(s.region, s.dynamodb_endpoint_url)
+    return Reviewer(
+        trips=DynamoTripRepository(db, s.table_name),
+        ledger=DynamoReviewLedger(db, s.table_name),
+        queue=SqsReviewQueue(sqs_client(s.region, s.sqs_endpoint_url), s.review_queue_url),
+        suggestions=DynamoSuggestionStore(db, s.table_name),
+        sessions=DynamoSessionStore(db, s.table_name, retention_s=s.session_retention_days * 86400),
+        clock=SystemClock(),
+        model=deployment_model,
+        threshold=s.ai_proactive_threshold,
+        router=ValhallaClient(s.valhalla_url, timeout_s=s.valhalla_timeout_s) if s.valhalla_url else None,
+        weather=OpenMeteoWeather(s.weather_base_url) if s.weather_base_url else None,
+    )
+
+
+@cache
+def suggestions() -> Suggestions:
+    from tripagent.adapters.aws import dynamodb_client
+    from tripagent.adapters.dynamodb.reviews import DynamoSuggestionStore
+    from tripagent.adapters.system import SystemClock
+    from tripagent.application.suggestions import Suggestions
+    from tripagent.settings import table_settings
+
+    s = table_settings()
+    return Suggestions(
+        store=DynamoSuggestionStore(dynamodb_client(s.region, s.dynamodb_endpoint_url), s.table_name),
+        workspace=trip_workspace(),
+        sessions=session_store(),
+        clock=SystemClock(),
     )

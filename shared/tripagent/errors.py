@@ -72,6 +72,28 @@ class BudgetExceeded(RateLimited):
     code = "budget_exceeded"
 
 
+class AlreadyDecided(AppError):
+    """Someone decided first: the answer carries the decision, who made it and when."""
+
+    code, status = "already_decided", 409
+
+
+class StalePatch(AppError):
+    code, status = "stale_patch", 409
+
+
+class SuggestionExpired(AppError):
+    code, status = "expired", 409
+
+
+class ClaimLost(Exception):
+    """The suggestion claimed with a trip's commit was no longer pending: nothing was written."""
+
+
+class CommitContention(Exception):
+    """DynamoDB cancelled a transaction because another one touched the same items: try again."""
+
+
 class ConfigurationError(Exception):
     """Raised at cold start when the environment is missing or invalid: the function must not start."""
 

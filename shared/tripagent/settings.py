@@ -156,7 +156,7 @@ class AgentSettings(UserProviderSettings, AiSettings):
     jwt_issuer: str | None = Field(None, alias="JWT_ISSUER")
     jwt_audience: str | None = Field(None, alias="JWT_AUDIENCE")  # comma-separated
     jwt_jwks_url: str | None = Field(None, alias="JWT_JWKS_URL")
-    weather_base_url: str = Field("https://api.open-meteo.com", alias="WEATHER_BASE_URL")
+    weather_base_url: str | None = Field("https://api.open-meteo.com", alias="WEATHER_BASE_URL")
     valhalla_url: str | None = Field(None, alias="VALHALLA_URL")
     ai_max_tool_steps: int = Field(4, alias="AI_MAX_TOOL_STEPS", ge=1, le=20)
     # The brief chat's per-user rate limit applies to the agent too; the token budget is per trip and day.
@@ -188,3 +188,20 @@ def table_settings() -> TableSettings:
 @cache
 def bus_settings() -> BusSettings:
     return BusSettings.from_env()
+
+
+class ReviewSettings(TableSettings, AiSettings):
+    """The reviewer: its queue, the deployment's model (``rules`` when none), the notification threshold."""
+
+    review_queue_url: str = Field(alias="REVIEW_QUEUE_URL", min_length=1)
+    sqs_endpoint_url: str | None = Field(None, alias="SQS_ENDPOINT_URL")
+    ai_proactive_threshold: float = Field(0.7, alias="AI_PROACTIVE_THRESHOLD", ge=0.0, le=1.0)
+    session_retention_days: int = Field(30, alias="SESSION_RETENTION_DAYS", ge=1, le=3650)
+    valhalla_url: str | None = Field(None, alias="VALHALLA_URL")
+    valhalla_timeout_s: float = Field(5.0, alias="VALHALLA_TIMEOUT_S", gt=0)
+    weather_base_url: str | None = Field(None, alias="WEATHER_BASE_URL")
+
+
+@cache
+def review_settings() -> ReviewSettings:
+    return ReviewSettings.from_env()

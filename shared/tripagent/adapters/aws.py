@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
     from mypy_boto3_events import EventBridgeClient
     from mypy_boto3_kms import KMSClient
+    from mypy_boto3_sqs import SQSClient
 
 # Fail fast inside a Lambda's time budget; standard retry mode backs off with jitter on throttling.
 _CONFIG = Config(connect_timeout=2, read_timeout=5, retries={"mode": "standard", "max_attempts": 3})
@@ -38,3 +39,8 @@ def bedrock_runtime_client(region: str) -> BedrockRuntimeClient:
     # Model calls are long: a read timeout fitting the per-call deadline, and boto3's retries on throttling.
     config = Config(connect_timeout=5, read_timeout=60, retries={"mode": "standard", "max_attempts": 3})
     return boto3.client("bedrock-runtime", region_name=region, config=config)
+
+
+@cache
+def sqs_client(region: str, endpoint_url: str | None = None) -> SQSClient:
+    return boto3.client("sqs", region_name=region, endpoint_url=endpoint_url, config=_CONFIG)

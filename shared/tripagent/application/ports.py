@@ -28,6 +28,17 @@ class HealthProbe(Protocol):
     def check(self) -> ProbeResult: ...
 
 
+@dataclass(frozen=True, slots=True)
+class SuggestionClaim:
+    """A suggestion that moves from ``pending`` to ``applied`` in the same atomic write as the trip it
+    changes: of concurrent approvals, the one whose write lands wins, and the others lose as a whole."""
+
+    trip_id: str
+    suggestion_id: str
+    by: str
+    at: str
+
+
 class TripRepository(Protocol):
     def get(self, trip_id: str) -> Trip | None: ...
 
@@ -40,9 +51,11 @@ class TripRepository(Protocol):
         expected_version: int,
         membership_changed: set[str],
         event: TripOperationCommitted | None,
+        claim: SuggestionClaim | None = None,
     ) -> None:
         """Write ``trip`` if it is still at ``expected_version``, its member index entries for the users in
-        ``membership_changed``, and ``event`` in the same transaction; else raise ``VersionConflict``."""
+        ``membership_changed``, ``event`` and the ``claim`` in the same transaction; raise ``ClaimLost``
+        when the claim's suggestion is no longer pending, else ``VersionConflict`` on a stale version."""
         ...
 
     def list_for_user(self, user_id: str) -> list[TripSummary]: ...

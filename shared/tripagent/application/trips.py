@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from tripagent.application.ports import Clock, IdGenerator, TripRepository, TripSummary
+from tripagent.application.ports import Clock, IdGenerator, SuggestionClaim, TripRepository, TripSummary
 from tripagent.domain.events import TripOperationCommitted
 from tripagent.domain.ops import REGISTRY, Operation
 from tripagent.domain.trip import Change, Day, Member, Role, Route, Trip
@@ -68,6 +68,7 @@ class TripWorkspace:
         *,
         expected_version: int | None = None,
         metadata: dict[str, Any] | None = None,
+        claim: SuggestionClaim | None = None,
     ) -> OperationOutcome:
         """Authorize, validate and apply one operation, then commit it under the version condition.
 
@@ -104,7 +105,9 @@ class TripWorkspace:
                 metadata=metadata or {},
             )
         membership = {c["id"] for c in diff if c["entity"] == "member"}
-        self.trips.commit(trip, expected_version=read_version, membership_changed=membership, event=event)
+        self.trips.commit(
+            trip, expected_version=read_version, membership_changed=membership, event=event, claim=claim
+        )
         return OperationOutcome(trip=trip, diff=diff, event=event)
 
 

@@ -3,6 +3,7 @@ that Lambda retries it and the on-failure destination keeps what could not be pr
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from aws_lambda_powertools.utilities.parser import envelopes, parse
@@ -47,3 +48,44 @@ def _purge_sessions(event: dict[str, Any], context: Any) -> dict[str, Any]:
 
 
 purge_sessions_handler: LambdaHandler = instrument(_purge_sessions)
+
+
+def _review(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    """ReviewerFunction. From EventBridge: a whitelisted operation to enlist for review. From the FIFO
+    queue: trips to review, one record at a time in order (a failure returns it and the rest of its
+    group to the queue)."""
+    from tripagent.bootstrap import reviewer
+
+    if "Records" in event:
+        from aws_lambda_powertools.utilities.batch import SqsFifoPartialProcessor, process_partial_response
+        from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
+
+        def review_one(record: SQSRecord) -> None:
+            body = json.loads(record.body)
+            outcome = reviewer().review(str(body["tripId"]))
+            logger.info(
+                "trip reviewed" if outcome.model_called else "nothing left to review",
+                extra={
+                    "tripId": outcome.trip_id,
+                    "operations": outcome.reviewed,
+                    "suggestionId": outcome.suggestion.suggestionId if outcome.suggestion else None,
+                },
+            )
+
+        return dict(
+            process_partial_response(
+                event=event, record_handler=review_one, processor=SqsFifoPartialProcessor(), context=context
+            )
+        )
+    detail = parse(event=event, model=TripOperationCommitted, envelope=envelopes.EventBridgeEnvelope)
+    if not isinstance(detail, TripOperationCommitted):
+        raise TypeError("an EventBridge event carries exactly one detail")
+    queued = reviewer().enlist(detail)
+    logger.info(
+        "operation queued for review" if queued else "operation not reviewed again",
+        extra={"tripId": detail.tripId, "operationId": detail.operationId, "op": detail.op},
+    )
+    return {"queued": queued}
+
+
+reviewer_handler: LambdaHandler = instrument(_review, correlation_id_path=EVENTBRIDGE_CORRELATION_ID)

@@ -37,6 +37,14 @@ def dedupe_sk(key: str) -> str:
     return f"DEDUPE#{key}"
 
 
+def suggestion_sk(suggestion_id: str) -> str:
+    return f"SUGGESTION#{suggestion_id}"
+
+
+def review_op_sk(operation_id: str) -> str:
+    return f"REVIEWOP#{operation_id}"
+
+
 AI_PROVIDER = "AI_PROVIDER"  # SK of a user's own model provider, under user_pk
 
 

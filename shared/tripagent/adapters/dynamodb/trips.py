@@ -9,11 +9,20 @@ from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import ClientError
 
-from tripagent.adapters.dynamodb.keys import META, member_sk, outbox_sk, trip_pk, user_pk, user_trip_sk
-from tripagent.application.ports import TripSummary
+from tripagent.adapters.dynamodb.keys import (
+    META,
+    member_sk,
+    outbox_sk,
+    session_pk,
+    suggestion_sk,
+    trip_pk,
+    user_pk,
+    user_trip_sk,
+)
+from tripagent.application.ports import SuggestionClaim, TripSummary
 from tripagent.domain.events import TripOperationCommitted
 from tripagent.domain.trip import Role, Trip
-from tripagent.errors import VersionConflict
+from tripagent.errors import ClaimLost, CommitContention, VersionConflict
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
@@ -111,6 +120,7 @@ class DynamoTripRepository:
         expected_version: int,
         membership_changed: set[str],
         event: TripOperationCommitted | None,
+        claim: SuggestionClaim | None = None,
     ) -> None:
         put_trip: Any = {
             "TableName": self._table,
@@ -127,12 +137,19 @@ class DynamoTripRepository:
                 items.append({"Delete": {"TableName": self._table, "Key": key}})
         if event is not None:
             items.append({"Put": {"TableName": self._table, "Item": self._outbox_item(event)}})
+        if claim is not None:
+            items.append({"Update": claim_update(self._table, claim)})
         try:
             self._db.transact_write_items(TransactItems=items)
         except ClientError as exc:
             if exc.response["Error"]["Code"] != "TransactionCanceledException":
                 raise
             reasons = exc.response.get("CancellationReasons") or []
+            codes = [r.get("Code") for r in reasons]
+            if claim is not None and len(codes) == len(items) and codes[-1] == "ConditionalCheckFailed":
+                raise ClaimLost(claim.suggestion_id) from exc
+            if "TransactionConflict" in codes:
+                raise CommitContention(trip.tripId) from exc
             if reasons and reasons[0].get("Code") == "ConditionalCheckFailed":
                 current_trip = self.get(trip.tripId)
                 raise VersionConflict(current_trip.version if current_trip else expected_version) from exc
@@ -178,3 +195,20 @@ class DynamoTripRepository:
             "detail": {"S": event.model_dump_json()},
             "ttl": {"N": str(int(time.time()) + OUTBOX_RETENTION_S)},
         }
+
+
+def claim_update(table: str, claim: SuggestionClaim) -> Any:
+    """pending → applied, on condition that it is still pending: the first approval wins."""
+    return {
+        "TableName": table,
+        "Key": {"PK": {"S": session_pk(claim.trip_id)}, "SK": {"S": suggestion_sk(claim.suggestion_id)}},
+        "UpdateExpression": "SET #status = :applied, decidedBy = :by, decidedAt = :at",
+        "ConditionExpression": "#status = :pending",
+        "ExpressionAttributeNames": {"#status": "status"},
+        "ExpressionAttributeValues": {
+            ":applied": {"S": "applied"},
+            ":pending": {"S": "pending"},
+            ":by": {"S": claim.by},
+            ":at": {"S": claim.at},
+        },
+    }

@@ -28,6 +28,7 @@ RULE_ENGINES: dict[str, str] = {
     "brief_chat": "tripagent.application.brief_rules:answer_brief",
     "spec_extraction": "tripagent.application.generate:extract_spec_by_rules",
     "agent": "tripagent.application.agent_rules:answer_agent",
+    "review": "tripagent.application.review:rules_decision",
 }
 
 

@@ -19,6 +19,7 @@ ROUTER_MODULES: dict[str, str] = {
     "BriefChatFunction": "tripagent.entrypoints.http.brief",
     "GenerateFunction": "tripagent.entrypoints.http.generate",
     "AgentChatFunction": "tripagent.entrypoints.http.agent",
+    "SuggestionsFunction": "tripagent.entrypoints.http.suggestions",
 }
 
 # Routes served without the JWT authorizer (``Auth: Authorizer: NONE`` in template.yaml).

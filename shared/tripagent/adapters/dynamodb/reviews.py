@@ -1,0 +1,207 @@
+"""The reviewer's ledger and the shared suggestions, in the trip's session partition.
+
+Ledger: one item per reviewed operation (``REVIEWOP#<operationId>``): ``queued`` → ``reviewing`` (claimed,
+with a lease) → ``reviewed``. Suggestions: ``SUGGESTION#<id>`` with ``status``, ``decidedBy``, ``decidedAt``
+and the set of members who denied it as attributes; the rest of the suggestion as a JSON document.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import TYPE_CHECKING, Any
+
+from botocore.exceptions import ClientError
+
+from tripagent.adapters.dynamodb.keys import review_op_sk, session_pk, suggestion_sk
+from tripagent.application.review import Enlisted
+from tripagent.domain.events import TripOperationCommitted
+from tripagent.domain.review import Suggestion
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+
+LEDGER_RETENTION_S = 7 * 86400
+CLAIM_LEASE_S = 300  # longer than the reviewer's timeout: a claim older than this belonged to a dead run
+KEEP_DECIDED_S = 7 * 86400
+
+
+def _conditional_failed(exc: ClientError) -> bool:
+    return exc.response["Error"]["Code"] == "ConditionalCheckFailedException"
+
+
+class DynamoReviewLedger:
+    def __init__(self, client: DynamoDBClient, table_name: str) -> None:
+        self._db = client
+        self._table = table_name
+
+    def enlist(self, event: TripOperationCommitted) -> Enlisted:
+        item: Any = {
+            "PK": {"S": session_pk(event.tripId)},
+            "SK": {"S": review_op_sk(event.operationId)},
+            "type": {"S": "review-op"},
+            "status": {"S": "queued"},
+            "doc": {"S": event.model_dump_json()},
+            "ttl": {"N": str(int(time.time()) + LEDGER_RETENTION_S)},
+        }
+        try:
+            self._db.put_item(
+                TableName=self._table,
+                Item=item,
+                ConditionExpression="attribute_not_exists(PK)",
+                ReturnValuesOnConditionCheckFailure="ALL_OLD",
+            )
+        except ClientError as exc:
+            if not _conditional_failed(exc):
+                raise
+            old: Any = exc.response.get("Item") or {}
+            return "reviewed" if old.get("status", {}).get("S") == "reviewed" else "queued"
+        return "new"
+
+    def claim(self, trip_id: str) -> list[TripOperationCommitted]:
+        now = int(time.time())
+        response = self._db.query(
+            TableName=self._table,
+            KeyConditionExpression="PK = :pk AND begins_with(SK, :op)",
+            FilterExpression="#status = :queued OR (#status = :reviewing AND claimedAt < :lease)",
+            ExpressionAttributeNames={"#status": "status"},
+            ExpressionAttributeValues={
+                ":pk": {"S": session_pk(trip_id)},
+                ":op": {"S": "REVIEWOP#"},
+                ":queued": {"S": "queued"},
+                ":reviewing": {"S": "reviewing"},
+                ":lease": {"N": str(now - CLAIM_LEASE_S)},
+            },
+            ConsistentRead=True,
+        )
+        claimed = []
+        for item in response.get("Items", []):
+            try:
+                self._db.update_item(
+                    TableName=self._table,
+                    Key={"PK": item["PK"], "SK": item["SK"]},
+                    UpdateExpression="SET #status = :reviewing, claimedAt = :now",
+                    ConditionExpression="#status = :seen "
+                    "AND (attribute_not_exists(claimedAt) OR claimedAt = :was)",
+                    ExpressionAttributeNames={"#status": "status"},
+                    ExpressionAttributeValues={
+                        ":reviewing": {"S": "reviewing"},
+                        ":now": {"N": str(now)},
+                        ":seen": item["status"],
+                        ":was": item.get("claimedAt", {"N": "0"}),
+                    },
+                )
+            except ClientError as exc:
+                if _conditional_failed(exc):
+                    continue  # another review took it
+                raise
+            claimed.append(TripOperationCommitted.model_validate_json(item["doc"]["S"]))
+        return sorted(claimed, key=lambda e: (e.tripVersion, e.at))
+
+    def done(self, trip_id: str, operation_ids: list[str]) -> None:
+        for operation_id in operation_ids:
+            self._db.update_item(
+                TableName=self._table,
+                Key={"PK": {"S": session_pk(trip_id)}, "SK": {"S": review_op_sk(operation_id)}},
+                UpdateExpression="SET #status = :reviewed",
+                ExpressionAttributeNames={"#status": "status"},
+                ExpressionAttributeValues={":reviewed": {"S": "reviewed"}},
+            )
+
+
+class DynamoSuggestionStore:
+    def __init__(self, client: DynamoDBClient, table_name: str) -> None:
+        self._db = client
+        self._table = table_name
+
+    def _key(self, trip_id: str, suggestion_id: str) -> Any:
+        return {"PK": {"S": session_pk(trip_id)}, "SK": {"S": suggestion_sk(suggestion_id)}}
+
+    def create(self, suggestion: Suggestion) -> bool:
+        expires = _epoch(suggestion.expiresAt)
+        static = suggestion.model_dump(mode="json", exclude={"status", "decidedBy", "decidedAt"})
+        item: Any = {
+            **self._key(suggestion.tripId, suggestion.suggestionId),
+            "type": {"S": "suggestion"},
+            "status": {"S": suggestion.status},
+            "expiresAt": {"S": suggestion.expiresAt},
+            "doc": {"S": json.dumps(static)},
+            "ttl": {"N": str(expires + KEEP_DECIDED_S)},
+        }
+        try:
+            self._db.put_item(
+                TableName=self._table, Item=item, ConditionExpression="attribute_not_exists(PK)"
+            )
+        except ClientError as exc:
+            if _conditional_failed(exc):
+                return False
+            raise
+        return True
+
+    @staticmethod
+    def _read(item: Any) -> Suggestion:
+        doc = json.loads(item["doc"]["S"])
+        doc["status"] = item["status"]["S"]
+        doc["decidedBy"] = item.get("decidedBy", {}).get("S")
+        doc["decidedAt"] = item.get("decidedAt", {}).get("S")
+        return Suggestion.model_validate(doc)
+
+    def get(self, trip_id: str, suggestion_id: str) -> Suggestion | None:
+        item = self._db.get_item(
+            TableName=self._table, Key=self._key(trip_id, suggestion_id), ConsistentRead=True
+        ).get("Item")
+        return self._read(item) if item else None
+
+    def visible(self, trip_id: str, user_id: str, now: str) -> list[Suggestion]:
+        response = self._db.query(
+            TableName=self._table,
+            KeyConditionExpression="PK = :pk AND begins_with(SK, :sug)",
+            FilterExpression="#status = :pending AND expiresAt > :now AND NOT contains(deniedBy, :me)",
+            ExpressionAttributeNames={"#status": "status"},
+            ExpressionAttributeValues={
+                ":pk": {"S": session_pk(trip_id)},
+                ":sug": {"S": "SUGGESTION#"},
+                ":pending": {"S": "pending"},
+                ":now": {"S": now},
+                ":me": {"S": user_id},
+            },
+            ConsistentRead=True,
+        )
+        found = [self._read(i) for i in response.get("Items", [])]
+        return sorted(found, key=lambda s: s.createdAt, reverse=True)
+
+    def deny(self, trip_id: str, suggestion_id: str, user_id: str) -> None:
+        self._db.update_item(
+            TableName=self._table,
+            Key=self._key(trip_id, suggestion_id),
+            UpdateExpression="ADD deniedBy :me",
+            ConditionExpression="attribute_exists(PK)",
+            ExpressionAttributeValues={":me": {"SS": [user_id]}},
+        )
+
+    def settle(self, trip_id: str, suggestion_id: str, status: str, by: str, at: str) -> bool:
+        try:
+            self._db.update_item(
+                TableName=self._table,
+                Key=self._key(trip_id, suggestion_id),
+                UpdateExpression="SET #status = :status, decidedBy = :by, decidedAt = :at",
+                ConditionExpression="#status = :pending",
+                ExpressionAttributeNames={"#status": "status"},
+                ExpressionAttributeValues={
+                    ":status": {"S": status},
+                    ":pending": {"S": "pending"},
+                    ":by": {"S": by},
+                    ":at": {"S": at},
+                },
+            )
+        except ClientError as exc:
+            if _conditional_failed(exc):
+                return False
+            raise
+        return True
+
+
+def _epoch(iso: str) -> int:
+    from datetime import datetime
+
+    return int(datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp())

@@ -1,0 +1,355 @@
+"""The reviewer's deterministic checks, its structured decision, and the shared suggestion it may raise.
+
+The checks run before any model: duplicate or conflicting stops, impossible timing between consecutive
+timed stops (travel times given by the caller, from the router), the same night booked twice, outdoor
+plans on a day with a bad forecast, backtracking (the detour ratio of a day's order), and expenses whose
+payer is not a member, whose participants do not match, or whose amount is an outlier. Each finding says
+what it concerns and, when there is an obvious fix, the operation of the registry that would make it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import statistics
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tripagent.domain.places import distance_km, normalize
+from tripagent.domain.trip import Stop, Trip
+
+Severity = Literal["info", "warning", "critical"]
+SEVERITY_RANK: dict[str, int] = {"info": 0, "warning": 1, "critical": 2}
+
+
+class Patch(BaseModel):
+    """An operation of the registry with its arguments (the trip version is added by the decision)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    op: str
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+class Finding(BaseModel):
+    code: str
+    severity: Severity
+    message: str
+    dayIndex: int | None = None
+    ids: list[str] = Field(default_factory=list)  # the stops or expenses concerned
+    patch: Patch | None = None
+
+
+class PendingPatch(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    op: str
+    args: dict[str, Any] = Field(default_factory=dict)
+    expectedVersion: int
+
+
+class ReviewDecision(BaseModel):
+    """What the reviewer's model must answer (validated like any untrusted input)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    shouldNotify: bool
+    severity: Severity = "info"
+    confidence: float = Field(ge=0.0, le=1.0)
+    reason: str = Field(max_length=1000)
+    suggestion: str = Field("", max_length=1000)
+    pendingPatch: PendingPatch | None = None
+    expiresAt: str | None = None
+
+
+SuggestionStatus = Literal["pending", "applied", "stale", "expired"]
+
+
+class Suggestion(BaseModel):
+    """A shared proposal of the reviewer: every member sees it until one approves it (or it expires)."""
+
+    suggestionId: str
+    tripId: str
+    status: SuggestionStatus = "pending"
+    severity: Severity
+    confidence: float
+    reason: str
+    suggestion: str
+    pendingPatch: PendingPatch | None
+    expiresAt: str
+    createdAt: str
+    decidedBy: str | None = None
+    decidedAt: str | None = None
+    operationIds: list[str] = Field(default_factory=list)
+
+
+# ---------------------------------------------------------------------------- the checks
+BAD_RAIN_PROBABILITY = 70  # %
+BAD_RAIN_MM = 10.0
+BAD_WIND_KMH = 50.0
+DETOUR_RATIO = 1.4
+DETOUR_MIN_KM = 2.0
+OUTLIER_FACTOR = 5
+
+
+def minutes(hhmm: str | None) -> int | None:
+    if not hhmm:
+        return None
+    hours, _, mins = hhmm.partition(":")
+    return int(hours) * 60 + int(mins or 0)
+
+
+def hhmm(total: int) -> str:
+    total = min(total, 23 * 60 + 59)
+    return f"{total // 60:02d}:{total % 60:02d}"
+
+
+def day_stops(trip: Trip, day: int) -> list[Stop]:
+    return sorted((s for s in trip.stops if s.dayIndex == day), key=lambda s: s.order)
+
+
+def consecutive_timed(trip: Trip, day: int) -> list[tuple[Stop, Stop]]:
+    """Pairs of consecutive stops of a day where the first ends and the second starts at a given time."""
+    stops = [s for s in day_stops(trip, day) if s.startTime or s.endTime]
+    return [(a, b) for a, b in itertools.pairwise(stops) if (a.endTime or a.startTime) and b.startTime]
+
+
+def check_trip(
+    trip: Trip,
+    *,
+    days: set[int],
+    ids: set[str],
+    travel_minutes: Mapping[tuple[str, str], float] | None = None,
+    forecasts: Mapping[int, dict[str, Any]] | None = None,
+) -> list[Finding]:
+    """Findings about the days and entities an edit touched (``days``, ``ids``), worst first."""
+    findings: list[Finding] = []
+    for day in sorted(d for d in days if 0 <= d < len(trip.days)):
+        findings += _duplicates(trip, day)
+        findings += _timing(trip, day, travel_minutes or {})
+        findings += _lodging(trip, day)
+        findings += _weather(trip, day, (forecasts or {}).get(day))
+        findings += _backtracking(trip, day)
+    findings += _expenses(trip, ids)
+    return sorted(findings, key=lambda f: -SEVERITY_RANK[f.severity])
+
+
+def _duplicates(trip: Trip, day: int) -> list[Finding]:
+    out = []
+    seen: dict[str, Stop] = {}
+    for stop in day_stops(trip, day):
+        key = normalize(stop.name)
+        same_place = next(
+            (
+                s
+                for s in seen.values()
+                if s.kind == stop.kind
+                and None not in (s.lat, s.lon, stop.lat, stop.lon)
+                and distance_km(s.lat or 0, s.lon or 0, stop.lat or 0, stop.lon or 0) < 0.03
+            ),
+            None,
+        )
+        first = seen.get(key) or same_place
+        if first is not None:
+            out.append(
+                Finding(
+                    code="duplicate_stop",
+                    severity="warning",
+                    message=f"Day {day + 1} has “{stop.name}” twice.",
+                    dayIndex=day,
+                    ids=[first.stopId, stop.stopId],
+                    patch=Patch(op="remove_stop", args={"stopId": stop.stopId}),
+                )
+            )
+        seen.setdefault(key, stop)
+    return out
+
+
+def _timing(trip: Trip, day: int, travel: Mapping[tuple[str, str], float]) -> list[Finding]:
+    out = []
+    for a, b in consecutive_timed(trip, day):
+        leave, arrive = minutes(a.endTime or a.startTime), minutes(b.startTime)
+        assert leave is not None
+        assert arrive is not None
+        gap = arrive - leave
+        if gap < 0:
+            out.append(
+                Finding(
+                    code="overlapping_times",
+                    severity="warning",
+                    message=f"“{b.name}” starts at {b.startTime}, before “{a.name}” ends ({a.endTime}).",
+                    dayIndex=day,
+                    ids=[a.stopId, b.stopId],
+                    patch=_shift(b, leave),
+                )
+            )
+            continue
+        needed = travel.get((a.stopId, b.stopId))
+        if needed is not None and needed > gap + 5:
+            start = leave + 5 * -(-round(needed) // 5)
+            out.append(
+                Finding(
+                    code="impossible_timing",
+                    severity="critical" if needed > 2 * gap + 30 else "warning",
+                    message=(
+                        f"Riding from “{a.name}” to “{b.name}” takes about {round(needed)} min, but there "
+                        f"are {gap} min between {hhmm(leave)} and {b.startTime}."
+                    ),
+                    dayIndex=day,
+                    ids=[a.stopId, b.stopId],
+                    patch=_shift(b, start),
+                )
+            )
+    return out
+
+
+def _shift(stop: Stop, start: int) -> Patch:
+    args: dict[str, Any] = {"stopId": stop.stopId, "startTime": hhmm(start)}
+    old_start, old_end = minutes(stop.startTime), minutes(stop.endTime)
+    if old_start is not None and old_end is not None:
+        args["endTime"] = hhmm(start + max(0, old_end - old_start))
+    return Patch(op="edit_stop", args=args)
+
+
+def _lodging(trip: Trip, day: int) -> list[Finding]:
+    lodging = [s for s in day_stops(trip, day) if s.kind == "lodging"]
+    if len(lodging) < 2:
+        return []
+    return [
+        Finding(
+            code="double_lodging",
+            severity="warning",
+            message=f"Night {day + 1} is booked twice: " + " and ".join(f"“{s.name}”" for s in lodging) + ".",
+            dayIndex=day,
+            ids=[s.stopId for s in lodging],
+            patch=Patch(op="remove_stop", args={"stopId": lodging[-1].stopId}),
+        )
+    ]
+
+
+def bad_weather(forecast: Mapping[str, Any] | None) -> str | None:
+    if not forecast:
+        return None
+    rain = forecast.get("precipitation_probability_max")
+    mm = forecast.get("precipitation_sum")
+    wind = forecast.get("wind_speed_10m_max")
+    if isinstance(rain, (int, float)) and rain >= BAD_RAIN_PROBABILITY:
+        return f"{rain:g} % chance of rain"
+    if isinstance(mm, (int, float)) and mm >= BAD_RAIN_MM:
+        return f"{mm:g} mm of rain"
+    if isinstance(wind, (int, float)) and wind >= BAD_WIND_KMH:
+        return f"wind up to {wind:g} km/h"
+    return None
+
+
+def _weather(trip: Trip, day: int, forecast: Mapping[str, Any] | None) -> list[Finding]:
+    why = bad_weather(forecast)
+    if why is None:
+        return []
+    return [
+        Finding(
+            code="outdoor_bad_weather",
+            severity="warning",
+            message=f"“{s.name}” is outdoors on day {day + 1}, and the forecast says {why}.",
+            dayIndex=day,
+            ids=[s.stopId],
+        )
+        for s in day_stops(trip, day)
+        if s.outdoor
+    ]
+
+
+def _path_km(stops: list[Stop]) -> float:
+    return sum(
+        distance_km(a.lat or 0, a.lon or 0, b.lat or 0, b.lon or 0) for a, b in itertools.pairwise(stops)
+    )
+
+
+def _backtracking(trip: Trip, day: int) -> list[Finding]:
+    stops = day_stops(trip, day)
+    if not 3 <= len(stops) <= 8 or any(s.lat is None or s.lon is None for s in stops):
+        return []
+    actual = _path_km(stops)
+    first, rest = stops[0], stops[1:]
+    best = min((list(p) for p in itertools.permutations(rest)), key=lambda p: _path_km([first, *p]))
+    shortest = _path_km([first, *best])
+    if shortest <= 0 or actual / shortest < DETOUR_RATIO or actual - shortest < DETOUR_MIN_KM:
+        return []
+    return [
+        Finding(
+            code="backtracking",
+            severity="warning",
+            message=(
+                f"Day {day + 1}'s order rides {actual:.1f} km between its stops where {shortest:.1f} km "
+                f"would do (detour ratio {actual / shortest:.2f})."
+            ),
+            dayIndex=day,
+            ids=[s.stopId for s in stops],
+            patch=Patch(
+                op="reorder_stops", args={"dayIndex": day, "stopIds": [s.stopId for s in [first, *best]]}
+            ),
+        )
+    ]
+
+
+def _expenses(trip: Trip, ids: set[str]) -> list[Finding]:
+    out = []
+    members = {m.userId for m in trip.members}
+    for expense in trip.expenses:
+        if expense.expenseId not in ids:
+            continue
+        label = f"“{expense.label}” ({expense.amount} {expense.currency})"
+        if expense.payer not in members:
+            out.append(
+                Finding(
+                    code="payer_not_member",
+                    severity="warning",
+                    message=f"The payer of {label}, {expense.payer}, is not a member of the trip.",
+                    ids=[expense.expenseId],
+                )
+            )
+        strangers = [p for p in expense.participants if p not in members]
+        if strangers or not expense.participants:
+            keep = [p for p in expense.participants if p in members] or sorted(members)
+            out.append(
+                Finding(
+                    code="participants_mismatch",
+                    severity="warning",
+                    message=(
+                        f"{label} is shared with "
+                        + (", ".join(strangers) + ", who are not members." if strangers else "nobody.")
+                    ),
+                    ids=[expense.expenseId],
+                    patch=Patch(
+                        op="edit_expense", args={"expenseId": expense.expenseId, "participants": keep}
+                    ),
+                )
+            )
+        others = [
+            e.amount
+            for e in trip.expenses
+            if e.expenseId != expense.expenseId and e.currency == expense.currency
+        ]
+        if len(others) >= 3:
+            median = Decimal(statistics.median(others))
+            if median > 0 and expense.amount > OUTLIER_FACTOR * median:
+                fixed = next(
+                    (expense.amount / f for f in (10, 100) if median / 2 <= expense.amount / f <= median * 2),
+                    None,
+                )
+                out.append(
+                    Finding(
+                        code="amount_outlier",
+                        severity="warning",
+                        message=f"{label} is over {OUTLIER_FACTOR}× the trip's usual expense ({median}).",
+                        ids=[expense.expenseId],
+                        patch=Patch(
+                            op="edit_expense", args={"expenseId": expense.expenseId, "amount": str(fixed)}
+                        )
+                        if fixed is not None
+                        else None,
+                    )
+                )
+    return out
