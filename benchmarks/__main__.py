@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from benchmarks import agent, cold_import, generation, places
+from benchmarks import agent, cold_import, generation, places, review
 
 
 def main() -> int:
@@ -23,6 +23,7 @@ def main() -> int:
     try:
         ok &= generation.report(f"http://127.0.0.1:{stack.config.valhalla_port}")
         ok &= agent.report()
+        ok &= review.report()
     finally:
         stack.stop()
     return 0 if ok else 1

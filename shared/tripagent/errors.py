@@ -87,11 +87,7 @@ class SuggestionExpired(AppError):
 
 
 class ClaimLost(Exception):
-    """The suggestion claimed with a trip's commit was no longer pending: nothing was written."""
-
-
-class CommitContention(Exception):
-    """DynamoDB cancelled a transaction because another one touched the same items: try again."""
+    """The suggestion claimed with a trip's commit was no longer the committer's: nothing was written."""
 
 
 class ConfigurationError(Exception):

@@ -85,8 +85,23 @@ class MemorySuggestions:
         )
         return True
 
-    def claim(self, claim: Any) -> bool:
-        return self.settle(claim.trip_id, claim.suggestion_id, "applied", claim.by, claim.at)
+    def claim(self, trip_id: str, suggestion_id: str, by: str, at: str) -> Suggestion | None:
+        if not self.settle(trip_id, suggestion_id, "approved", by, at):
+            return self.items[suggestion_id]
+        return None
+
+    def finish(self, trip_id: str, suggestion_id: str, by: str, status: str, at: str) -> None:
+        current = self.items[suggestion_id]
+        if current.status == "approved" and current.decidedBy == by:
+            self.items[suggestion_id] = current.model_copy(update={"status": status})
+
+    def commit_claim(self, claim: Any) -> bool:
+        """The trip repository's half of the claim: ours → applied, in the same write as the trip."""
+        current = self.items[claim.suggestion_id]
+        if current.status != "approved" or current.decidedBy != claim.by:
+            return False
+        self.items[claim.suggestion_id] = current.model_copy(update={"status": "applied"})
+        return True
 
 
 class CountingModel:
@@ -133,7 +148,7 @@ class World:
 
 def make_world(model: CountingModel | None = None) -> World:
     store = MemorySuggestions()
-    repo = FakeTripRepository(claims=store.claim)
+    repo = FakeTripRepository(claims=store.commit_claim)
     workspace = TripWorkspace(repo, Clock2027(), SequentialIds())
     trip = workspace.create_trip("ana", title="Andorra")
     workspace.run_operation("ana", trip.tripId, "add_member", {"userId": "ben", "role": "editor"})

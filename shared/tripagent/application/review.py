@@ -82,6 +82,15 @@ class SuggestionStore(Protocol):
         """pending → ``status``; ``False`` when it was no longer pending."""
         ...
 
+    def claim(self, trip_id: str, suggestion_id: str, by: str, at: str) -> Suggestion | None:
+        """pending (or a claim past its lease) → approved by ``by``; ``None`` when won, else the suggestion
+        as the winner left it."""
+        ...
+
+    def finish(self, trip_id: str, suggestion_id: str, by: str, status: str, at: str) -> None:
+        """Our claim → ``status`` (stale, or back to pending after a failure)."""
+        ...
+
 
 def suggestion_id_for(operation_ids: list[str]) -> str:
     return "sug_" + hashlib.sha256(",".join(sorted(operation_ids)).encode()).hexdigest()[:20]

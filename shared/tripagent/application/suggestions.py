@@ -1,14 +1,15 @@
 """Use cases on the reviewer's shared suggestions: list them, approve or deny one.
 
-Approving applies exactly the displayed patch through the ops use case, attributed to the approving
-member with the suggestion as metadata. The suggestion moves from pending to applied in the same atomic
-write as the trip: the first approval wins, every later one gets ``already_decided`` with the decision,
-who made it and when. A deny hides the suggestion from the one who denied it only.
+Approving claims the suggestion first, with one conditional write (pending → approved by the caller): the
+first approval wins there, and every later one gets ``already_decided`` with the decision, who made it
+and when, from that same write. The winner then applies exactly the displayed patch through the ops use
+case, attributed to them with the suggestion as metadata; the suggestion moves from their claim to
+``applied`` in the same atomic write as the trip (or to ``stale`` when the trip moved on). A claim whose
+holder died is taken over after a lease. A deny hides the suggestion from the one who denied it only.
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 from tripagent.application.ports import Clock, SuggestionClaim
@@ -21,8 +22,8 @@ from tripagent.domain.session import Turn, TurnMetadata
 from tripagent.domain.trip import Role
 from tripagent.errors import (
     AlreadyDecided,
+    AppError,
     ClaimLost,
-    CommitContention,
     Forbidden,
     NotFound,
     StalePatch,
@@ -30,8 +31,6 @@ from tripagent.errors import (
     ValidationFailed,
     VersionConflict,
 )
-
-CONTENTION_RETRIES = 5
 
 
 @dataclass(frozen=True)
@@ -73,13 +72,11 @@ class Suggestions:
         if role is None or not role.allows(max(needed, Role.editor, key=lambda r: r.rank)):
             raise Forbidden("Only editors and owners can approve a suggestion.")
         self._still_open(suggestion)
-        for attempt in range(CONTENTION_RETRIES):
-            try:
-                return self._apply(caller, suggestion, reason)
-            except CommitContention:
-                time.sleep(0.01 * (attempt + 1))
-                self._still_open(self.store.get(trip_id, suggestion_id) or suggestion)
-        raise AlreadyDecided("The suggestion is being decided by someone else; reload it.")
+        at = self.clock.now_iso()
+        lost = self.store.claim(trip_id, suggestion_id, caller, at)  # the first approval wins here
+        if lost is not None:
+            raise decided(lost)
+        return self._apply(caller, suggestion, reason, at)
 
     def _still_open(self, suggestion: Suggestion) -> None:
         now = self.clock.now_iso()
@@ -88,17 +85,16 @@ class Suggestions:
             raise SuggestionExpired("The suggestion has expired.", extra={"expiresAt": suggestion.expiresAt})
         if suggestion.status == "expired":
             raise SuggestionExpired("The suggestion has expired.", extra={"expiresAt": suggestion.expiresAt})
-        if suggestion.status != "pending":
+        if suggestion.status not in ("pending", "approved"):  # "approved" may be a dead claim: claim decides
             raise decided(suggestion)
 
-    def _apply(self, caller: str, suggestion: Suggestion, reason: str) -> Suggestion:
+    def _apply(self, caller: str, suggestion: Suggestion, reason: str, at: str) -> Suggestion:
+        """Ours to apply: the patch runs with the trip version it names, and the suggestion moves from our
+        claim to ``applied`` in the same write as the trip."""
         trip_id, suggestion_id = suggestion.tripId, suggestion.suggestionId
-        at = self.clock.now_iso()
         patch = suggestion.pendingPatch
-        claim = SuggestionClaim(trip_id, suggestion_id, caller, at)
         if patch is None:  # nothing to change: approving acknowledges it
-            if not self.store.settle(trip_id, suggestion_id, "applied", caller, at):
-                raise decided(self.store.get(trip_id, suggestion_id) or suggestion)
+            self.store.finish(trip_id, suggestion_id, caller, "applied", at)
             version = self.workspace.get_trip(caller, trip_id).version
         else:
             try:
@@ -109,22 +105,19 @@ class Suggestions:
                     patch.args,
                     expected_version=patch.expectedVersion,
                     metadata={"via": "suggestion", "suggestionId": suggestion_id},
-                    claim=claim,
+                    claim=SuggestionClaim(trip_id, suggestion_id, caller, at),
                 )
-            except ClaimLost:
+            except ClaimLost:  # our claim outlived its lease and someone else took it over
                 raise decided(self.store.get(trip_id, suggestion_id) or suggestion) from None
-            except VersionConflict as exc:
-                # The trip moved on since the suggestion: it no longer applies, unless someone else's
-                # approval is what moved it (then theirs is the decision).
-                if self.store.settle(trip_id, suggestion_id, "stale", caller, at):
-                    raise StalePatch(
-                        "The trip changed since this suggestion; ask the agent again.",
-                        extra={
-                            "currentVersion": exc.current_version,
-                            "expectedVersion": patch.expectedVersion,
-                        },
-                    ) from exc
-                raise decided(self.store.get(trip_id, suggestion_id) or suggestion) from exc
+            except VersionConflict as exc:  # the trip moved on since the suggestion: it no longer applies
+                self.store.finish(trip_id, suggestion_id, caller, "stale", at)
+                raise StalePatch(
+                    "The trip changed since this suggestion; ask the agent again.",
+                    extra={"currentVersion": exc.current_version, "expectedVersion": patch.expectedVersion},
+                ) from exc
+            except AppError:
+                self.store.finish(trip_id, suggestion_id, caller, "pending", at)  # let someone try again
+                raise
             version = outcome.trip.version
         words = patch_in_words(patch.op, patch.args) if patch else "acknowledged"
         self.sessions.append(
@@ -138,10 +131,13 @@ class Suggestions:
             ),
             dedupe_key=f"decision:{suggestion_id}",
         )
-        return self.store.get(trip_id, suggestion_id) or suggestion
+        return suggestion.model_copy(update={"status": "applied", "decidedBy": caller, "decidedAt": at})
 
 
-def decided(suggestion: Suggestion) -> AlreadyDecided | StalePatch:
+def decided(suggestion: Suggestion) -> AppError:
+    """The answer for everyone after the first approval: the decision, who made it and when."""
+    if suggestion.status == "expired":
+        return SuggestionExpired("The suggestion has expired.", extra={"expiresAt": suggestion.expiresAt})
     if suggestion.status == "stale":
         return StalePatch(
             "The trip changed since this suggestion; ask the agent again.",

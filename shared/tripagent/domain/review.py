@@ -64,7 +64,8 @@ class ReviewDecision(BaseModel):
     expiresAt: str | None = None
 
 
-SuggestionStatus = Literal["pending", "applied", "stale", "expired"]
+# "approved": claimed by an approver who is applying it (a moment, or a lease if they died).
+SuggestionStatus = Literal["pending", "approved", "applied", "stale", "expired"]
 
 
 class Suggestion(BaseModel):

@@ -138,6 +138,56 @@ class DynamoSuggestionStore:
             raise
         return True
 
+    def claim(self, trip_id: str, suggestion_id: str, by: str, at: str) -> Suggestion | None:
+        now = int(time.time())
+        try:
+            self._db.update_item(
+                TableName=self._table,
+                Key=self._key(trip_id, suggestion_id),
+                UpdateExpression="SET #status = :approved, decidedBy = :by, decidedAt = :at, "
+                "claimedAt = :now",
+                ConditionExpression="#status = :pending OR (#status = :approved AND claimedAt < :lease)",
+                ExpressionAttributeNames={"#status": "status"},
+                ExpressionAttributeValues={
+                    ":approved": {"S": "approved"},
+                    ":pending": {"S": "pending"},
+                    ":by": {"S": by},
+                    ":at": {"S": at},
+                    ":now": {"N": str(now)},
+                    ":lease": {"N": str(now - CLAIM_LEASE_S)},
+                },
+                # The loser learns the decision, who made it and when, from the same call.
+                ReturnValuesOnConditionCheckFailure="ALL_OLD",
+            )
+        except ClientError as exc:
+            if not _conditional_failed(exc):
+                raise
+            old: Any = exc.response.get("Item")
+            return self._read(old) if old else self.get(trip_id, suggestion_id)
+        return None
+
+    def finish(self, trip_id: str, suggestion_id: str, by: str, status: str, at: str) -> None:
+        reopen = status == "pending"
+        try:
+            self._db.update_item(
+                TableName=self._table,
+                Key=self._key(trip_id, suggestion_id),
+                UpdateExpression="SET #status = :status REMOVE decidedBy, decidedAt, claimedAt"
+                if reopen
+                else "SET #status = :status, decidedAt = :at",
+                ConditionExpression="#status = :approved AND decidedBy = :by",
+                ExpressionAttributeNames={"#status": "status"},
+                ExpressionAttributeValues={
+                    ":status": {"S": status},
+                    ":approved": {"S": "approved"},
+                    ":by": {"S": by},
+                }
+                | ({} if reopen else {":at": {"S": at}}),
+            )
+        except ClientError as exc:
+            if not _conditional_failed(exc):
+                raise  # a lost claim: whoever holds it now decides
+
     @staticmethod
     def _read(item: Any) -> Suggestion:
         doc = json.loads(item["doc"]["S"])

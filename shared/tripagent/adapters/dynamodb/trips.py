@@ -22,7 +22,7 @@ from tripagent.adapters.dynamodb.keys import (
 from tripagent.application.ports import SuggestionClaim, TripSummary
 from tripagent.domain.events import TripOperationCommitted
 from tripagent.domain.trip import Role, Trip
-from tripagent.errors import ClaimLost, CommitContention, VersionConflict
+from tripagent.errors import ClaimLost, VersionConflict
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
@@ -138,7 +138,7 @@ class DynamoTripRepository:
         if event is not None:
             items.append({"Put": {"TableName": self._table, "Item": self._outbox_item(event)}})
         if claim is not None:
-            items.append({"Update": claim_update(self._table, claim)})
+            items.append({"Update": self._claim_update(claim)})
         try:
             self._db.transact_write_items(TransactItems=items)
         except ClientError as exc:
@@ -148,12 +148,13 @@ class DynamoTripRepository:
             codes = [r.get("Code") for r in reasons]
             if claim is not None and len(codes) == len(items) and codes[-1] == "ConditionalCheckFailed":
                 raise ClaimLost(claim.suggestion_id) from exc
-            if "TransactionConflict" in codes:
-                raise CommitContention(trip.tripId) from exc
-            if reasons and reasons[0].get("Code") == "ConditionalCheckFailed":
+            if reasons and reasons[0].get("Code") in ("ConditionalCheckFailed", "TransactionConflict"):
                 current_trip = self.get(trip.tripId)
                 raise VersionConflict(current_trip.version if current_trip else expected_version) from exc
             raise
+
+    def _claim_update(self, claim: SuggestionClaim) -> Any:
+        return claim_update(self._table, claim)
 
     def _version_condition(self, expected_version: int) -> dict[str, Any]:
         return {
@@ -198,16 +199,16 @@ class DynamoTripRepository:
 
 
 def claim_update(table: str, claim: SuggestionClaim) -> Any:
-    """pending → applied, on condition that it is still pending: the first approval wins."""
+    """The approver's claim → applied, on condition that the claim is still theirs."""
     return {
         "TableName": table,
         "Key": {"PK": {"S": session_pk(claim.trip_id)}, "SK": {"S": suggestion_sk(claim.suggestion_id)}},
-        "UpdateExpression": "SET #status = :applied, decidedBy = :by, decidedAt = :at",
-        "ConditionExpression": "#status = :pending",
+        "UpdateExpression": "SET #status = :applied, decidedAt = :at",
+        "ConditionExpression": "#status = :approved AND decidedBy = :by",
         "ExpressionAttributeNames": {"#status": "status"},
         "ExpressionAttributeValues": {
             ":applied": {"S": "applied"},
-            ":pending": {"S": "pending"},
+            ":approved": {"S": "approved"},
             ":by": {"S": claim.by},
             ":at": {"S": claim.at},
         },

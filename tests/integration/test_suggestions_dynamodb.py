@@ -1,0 +1,221 @@
+"""Suggestions on DynamoDB Local: of 50 concurrent approvals exactly one applies (20 times over), and the
+control without the conditions shows the test can fail; stale patches, viewers and denials."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from tripagent.adapters.aws import dynamodb_client
+from tripagent.adapters.dynamodb.reviews import DynamoSuggestionStore
+from tripagent.adapters.dynamodb.sessions import DynamoSessionStore
+from tripagent.adapters.dynamodb.trips import DynamoTripRepository, claim_update
+from tripagent.adapters.system import SystemClock, new_id
+from tripagent.application.ports import SuggestionClaim
+from tripagent.application.suggestions import Suggestions
+from tripagent.application.trips import TripWorkspace
+from tripagent.domain.review import PendingPatch, Suggestion
+from tripagent.domain.trip import Trip
+from tripagent.errors import AlreadyDecided, AppError, Forbidden, StalePatch, VersionConflict
+from tripagent_local.stack import LocalStack
+
+APPROVERS = 50
+
+
+class RacingRepository(DynamoTripRepository):
+    """Every approver reads the trip and the suggestion before anyone commits: the race at its widest."""
+
+    barrier: threading.Barrier | None = None
+    _first = threading.local()
+
+    def commit(self, trip: Trip, **kwargs: Any) -> None:
+        if self.barrier is not None and not getattr(self._first, "done", False):
+            self._first.done = True
+            with contextlib.suppress(threading.BrokenBarrierError):
+                self.barrier.wait(timeout=10)
+        super().commit(trip, **kwargs)
+
+
+class UnconditionalRepository(RacingRepository):
+    """The control's commit: the same writes without the version condition and the claim's condition."""
+
+    def _version_condition(self, expected_version: int) -> dict[str, Any]:
+        return {}
+
+    def _claim_update(self, claim: SuggestionClaim) -> Any:
+        update = claim_update(self._table, claim)
+        update.pop("ConditionExpression")
+        for name in (":approved", ":by"):
+            update["ExpressionAttributeValues"].pop(name)
+        return update
+
+
+class RacingStore(DynamoSuggestionStore):
+    """Every approver has read the suggestion as pending before anyone claims it."""
+
+    barrier: threading.Barrier | None = None
+    _first = threading.local()
+
+    def claim(self, trip_id: str, suggestion_id: str, by: str, at: str) -> Suggestion | None:
+        if self.barrier is not None and not getattr(self._first, "done", False):
+            self._first.done = True
+            with contextlib.suppress(threading.BrokenBarrierError):
+                self.barrier.wait(timeout=10)
+        return super().claim(trip_id, suggestion_id, by, at)
+
+
+class UnconditionalStore(RacingStore):
+    """The control's claim: everyone who read "pending" thinks they won."""
+
+    def claim(self, trip_id: str, suggestion_id: str, by: str, at: str) -> Suggestion | None:
+        if self.barrier is not None and not getattr(self._first, "done", False):
+            self._first.done = True
+            with contextlib.suppress(threading.BrokenBarrierError):
+                self.barrier.wait(timeout=10)
+        self._db.update_item(
+            TableName=self._table,
+            Key=self._key(trip_id, suggestion_id),
+            UpdateExpression="SET #status = :approved, decidedBy = :by, decidedAt = :at",
+            ExpressionAttributeNames={"#status": "status"},
+            ExpressionAttributeValues={":approved": {"S": "approved"}, ":by": {"S": by}, ":at": {"S": at}},
+        )
+        return None
+
+
+def world(
+    stack: LocalStack,
+    repository: type[DynamoTripRepository] = RacingRepository,
+    suggestion_store: type[DynamoSuggestionStore] = DynamoSuggestionStore,
+) -> Any:
+    client = dynamodb_client("eu-west-1", f"http://127.0.0.1:{stack.config.dynamodb_port}")
+    table = next(iter(stack.table_names.values()))
+    repo = repository(client, table)
+    workspace = TripWorkspace(trips=repo, clock=SystemClock(), new_id=new_id)
+    store = suggestion_store(client, table)
+    sessions = DynamoSessionStore(client, table, retention_s=86400)
+    return repo, workspace, store, Suggestions(store, workspace, sessions, SystemClock()), client, table
+
+
+def suggested_trip(
+    workspace: TripWorkspace, store: DynamoSuggestionStore, members: int = 0
+) -> tuple[str, str]:
+    from tripagent.domain.trip import Member, Role
+
+    trip = workspace.create_trip("ana", title="Race")
+    crowd = [Member(userId=f"m{i}", role=Role.editor) for i in range(members)]
+    trip.members += [*crowd, Member(userId="vic", role=Role.viewer)]  # written at once: a faster setup
+    workspace.trips.commit(trip, expected_version=trip.version, membership_changed=set(), event=None)
+    version = workspace.run_operation("ana", trip.tripId, "add_day", {"city": "Ordino"}).trip.version
+    suggestion = Suggestion(
+        suggestionId=new_id("sug"),
+        tripId=trip.tripId,
+        severity="warning",
+        confidence=0.9,
+        reason="Ordino is a typo",
+        suggestion="Set day 1's city to Canillo.",
+        pendingPatch=PendingPatch(
+            op="edit_day", args={"dayIndex": 0, "city": "Canillo"}, expectedVersion=version
+        ),
+        expiresAt="2099-01-01T00:00:00.000Z",
+        createdAt="2027-06-01T10:00:00.000Z",
+    )
+    assert store.create(suggestion)
+    return trip.tripId, suggestion.suggestionId
+
+
+def outbox_count(client: Any, table: str, trip_id: str) -> int:
+    response = client.query(
+        TableName=table,
+        KeyConditionExpression="PK = :pk AND begins_with(SK, :o)",
+        ExpressionAttributeValues={":pk": {"S": f"TRIP#{trip_id}"}, ":o": {"S": "OUTBOX#"}},
+        Select="COUNT",
+    )
+    return int(response["Count"])
+
+
+def approve_all_at_once(
+    stack: LocalStack,
+    repository: type[DynamoTripRepository] = DynamoTripRepository,
+    suggestion_store: type[RacingStore] | None = None,
+) -> tuple[Counter[str], int, int]:
+    repo, workspace, store, suggestions, client, table = world(
+        stack, repository, suggestion_store or RacingStore
+    )
+    trip_id, suggestion_id = suggested_trip(workspace, store, members=APPROVERS)
+    version = workspace.get_trip("ana", trip_id).version
+    events = outbox_count(client, table, trip_id)
+    store.barrier = threading.Barrier(APPROVERS)
+    if isinstance(repo, RacingRepository):
+        repo.barrier = threading.Barrier(APPROVERS)
+
+    def approve(i: int) -> str:
+        try:
+            suggestions.answer(f"m{i}", trip_id, suggestion_id, answer_id=suggestion_id, approved=True)
+        except AlreadyDecided:
+            return "already_decided"
+        except (StalePatch, VersionConflict) as exc:
+            return exc.code
+        return "applied"
+
+    with ThreadPoolExecutor(max_workers=APPROVERS) as pool:
+        answers = Counter(pool.map(approve, range(APPROVERS)))
+    return (
+        answers,
+        workspace.get_trip("ana", trip_id).version - version,
+        outbox_count(client, table, trip_id) - events,
+    )
+
+
+@pytest.mark.parametrize("repetition", range(20))
+def test_fifty_concurrent_approvals_apply_exactly_once(local_stack: LocalStack, repetition: int) -> None:
+    answers, version_delta, new_events = approve_all_at_once(local_stack)
+    assert answers == Counter({"applied": 1, "already_decided": APPROVERS - 1})
+    assert version_delta == 1
+    assert new_events == 1
+
+
+def test_the_control_without_the_conditions_applies_more_than_once(local_stack: LocalStack) -> None:
+    answers, _, new_events = approve_all_at_once(local_stack, UnconditionalRepository, UnconditionalStore)
+    assert answers["applied"] > 1  # the test above would have caught this
+    assert new_events > 1
+
+
+def test_a_later_approval_learns_who_decided_and_when(local_stack: LocalStack) -> None:
+    _, workspace, store, suggestions, *_ = world(local_stack)
+    trip_id, sid = suggested_trip(workspace, store, members=2)
+    applied = suggestions.answer("m0", trip_id, sid, answer_id=sid, approved=True)
+    assert applied.status == "applied"
+    with pytest.raises(AlreadyDecided) as raised:
+        suggestions.answer("m1", trip_id, sid, answer_id=sid, approved=True)
+    assert raised.value.extra["decidedBy"] == "m0"
+    assert raised.value.extra["decidedAt"] == applied.decidedAt
+    assert workspace.get_trip("ana", trip_id).days[0].city == "Canillo"
+
+
+def test_a_stale_patch_is_refused_and_the_trip_left_alone(local_stack: LocalStack) -> None:
+    _, workspace, store, suggestions, *_ = world(local_stack)
+    trip_id, sid = suggested_trip(workspace, store, members=1)
+    workspace.run_operation("ana", trip_id, "edit_day", {"dayIndex": 0, "city": "Encamp"})
+    before = workspace.get_trip("ana", trip_id)
+    with pytest.raises(StalePatch) as raised:
+        suggestions.answer("m0", trip_id, sid, answer_id=sid, approved=True)
+    assert raised.value.status == 409
+    assert workspace.get_trip("ana", trip_id) == before
+    assert store.get(trip_id, sid).status == "stale"  # type: ignore[union-attr]
+
+
+def test_a_viewer_gets_403_and_a_deny_hides_it_for_the_denier_only(local_stack: LocalStack) -> None:
+    _, workspace, store, suggestions, *_ = world(local_stack)
+    trip_id, sid = suggested_trip(workspace, store, members=2)
+    with pytest.raises(Forbidden):
+        suggestions.answer("vic", trip_id, sid, answer_id=sid, approved=True)
+    suggestions.answer("m0", trip_id, sid, answer_id=sid, approved=False)
+    assert suggestions.visible("m0", trip_id) == []
+    assert [s.suggestionId for s in suggestions.visible("m1", trip_id)] == [sid]
+    assert [s.suggestionId for s in suggestions.visible("vic", trip_id)] == [sid]
+    with pytest.raises(AppError):
+        suggestions.visible("eve", trip_id)  # not a member: the missing-trip answer
