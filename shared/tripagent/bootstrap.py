@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from tripagent.application.llm import ModelProvider
     from tripagent.application.places import PlaceFinder
     from tripagent.application.ports import EventPublisher
+    from tripagent.application.realtime import Realtime
     from tripagent.application.review import Reviewer
     from tripagent.application.sessions import SessionPurger, SessionStore
     from tripagent.application.suggestions import Suggestions
@@ -266,12 +267,12 @@ def session_purger() -> SessionPurger:
 def token_verifier() -> TokenVerifier:
     from tripagent.auth import TokenVerifier
     from tripagent.errors import ConfigurationError
-    from tripagent.settings import agent_settings
+    from tripagent.settings import jwt_settings
 
-    s = agent_settings()
+    s = jwt_settings()
     if not (s.jwt_issuer and s.jwt_audience):
         raise ConfigurationError(
-            "AgentSettings: JWT_ISSUER and JWT_AUDIENCE verify tokens where no authorizer does"
+            "JwtSettings: JWT_ISSUER and JWT_AUDIENCE verify tokens where no authorizer does"
         )
     jwks = s.jwt_jwks_url or s.jwt_issuer.rstrip("/") + "/.well-known/jwks.json"
     return TokenVerifier.from_jwks_url(
@@ -335,4 +336,23 @@ def suggestions() -> Suggestions:
         workspace=trip_workspace(),
         sessions=session_store(),
         clock=SystemClock(),
+    )
+
+
+@cache
+def realtime() -> Realtime:
+    import time
+
+    from tripagent.adapters.aws import dynamodb_client, management_api_client
+    from tripagent.adapters.dynamodb.connections import DynamoConnectionStore
+    from tripagent.adapters.websocket import ManagementApiPusher
+    from tripagent.application.realtime import Realtime
+    from tripagent.settings import realtime_settings
+
+    s = realtime_settings()
+    return Realtime(
+        connections=DynamoConnectionStore(dynamodb_client(s.region, s.dynamodb_endpoint_url), s.table_name),
+        workspace=trip_workspace(),
+        pusher=ManagementApiPusher(management_api_client(s.region, s.websocket_management_url)),
+        now=time.time,
     )

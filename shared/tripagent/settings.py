@@ -150,12 +150,21 @@ class SessionSettings(TableSettings):
     session_retention_days: int = Field(30, alias="SESSION_RETENTION_DAYS", ge=1, le=3650)
 
 
-class AgentSettings(UserProviderSettings, AiSettings):
-    session_retention_days: int = Field(30, alias="SESSION_RETENTION_DAYS", ge=1, le=3650)
-    # The Function URL path has no authorizer in front: the function checks tokens against the issuer.
+class JwtSettings(Settings):
+    """Where no authorizer stands in front (a Function URL, a WebSocket API), functions check tokens."""
+
     jwt_issuer: str | None = Field(None, alias="JWT_ISSUER")
     jwt_audience: str | None = Field(None, alias="JWT_AUDIENCE")  # comma-separated
     jwt_jwks_url: str | None = Field(None, alias="JWT_JWKS_URL")
+
+
+@cache
+def jwt_settings() -> JwtSettings:
+    return JwtSettings.from_env()
+
+
+class AgentSettings(UserProviderSettings, AiSettings, JwtSettings):
+    session_retention_days: int = Field(30, alias="SESSION_RETENTION_DAYS", ge=1, le=3650)
     weather_base_url: str | None = Field("https://api.open-meteo.com", alias="WEATHER_BASE_URL")
     valhalla_url: str | None = Field(None, alias="VALHALLA_URL")
     ai_max_tool_steps: int = Field(4, alias="AI_MAX_TOOL_STEPS", ge=1, le=20)
@@ -205,3 +214,14 @@ class ReviewSettings(TableSettings, AiSettings):
 @cache
 def review_settings() -> ReviewSettings:
     return ReviewSettings.from_env()
+
+
+class RealtimeSettings(TableSettings, JwtSettings):
+    """The WebSocket API's functions: the table, the token checks, the stage's Management API."""
+
+    websocket_management_url: str = Field(alias="WEBSOCKET_MANAGEMENT_URL", min_length=1)
+
+
+@cache
+def realtime_settings() -> RealtimeSettings:
+    return RealtimeSettings.from_env()

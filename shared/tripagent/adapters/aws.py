@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import boto3
 from botocore.config import Config
@@ -44,3 +44,11 @@ def bedrock_runtime_client(region: str) -> BedrockRuntimeClient:
 @cache
 def sqs_client(region: str, endpoint_url: str | None = None) -> SQSClient:
     return boto3.client("sqs", region_name=region, endpoint_url=endpoint_url, config=_CONFIG)
+
+
+@cache
+def management_api_client(region: str, endpoint_url: str) -> Any:
+    """API Gateway's Management API for one WebSocket stage (``https://{api}.execute-api.../{stage}``)."""
+    return boto3.client(
+        "apigatewaymanagementapi", region_name=region, endpoint_url=endpoint_url, config=_CONFIG
+    )

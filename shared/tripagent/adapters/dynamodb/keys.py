@@ -45,6 +45,14 @@ def review_op_sk(operation_id: str) -> str:
     return f"REVIEWOP#{operation_id}"
 
 
+def connection_pk(connection_id: str) -> str:
+    return f"WS#{connection_id}"
+
+
+def subscribers_pk(trip_id: str) -> str:
+    return f"SUBS#{trip_id}"
+
+
 AI_PROVIDER = "AI_PROVIDER"  # SK of a user's own model provider, under user_pk
 
 

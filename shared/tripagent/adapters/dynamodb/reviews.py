@@ -163,7 +163,7 @@ class DynamoSuggestionStore:
             if not _conditional_failed(exc):
                 raise
             old: Any = exc.response.get("Item")
-            return self._read(old) if old else self.get(trip_id, suggestion_id)
+            return self.read_item(old) if old else self.get(trip_id, suggestion_id)
         return None
 
     def finish(self, trip_id: str, suggestion_id: str, by: str, status: str, at: str) -> None:
@@ -189,7 +189,7 @@ class DynamoSuggestionStore:
                 raise  # a lost claim: whoever holds it now decides
 
     @staticmethod
-    def _read(item: Any) -> Suggestion:
+    def read_item(item: Any) -> Suggestion:
         doc = json.loads(item["doc"]["S"])
         doc["status"] = item["status"]["S"]
         doc["decidedBy"] = item.get("decidedBy", {}).get("S")
@@ -200,7 +200,7 @@ class DynamoSuggestionStore:
         item = self._db.get_item(
             TableName=self._table, Key=self._key(trip_id, suggestion_id), ConsistentRead=True
         ).get("Item")
-        return self._read(item) if item else None
+        return self.read_item(item) if item else None
 
     def visible(self, trip_id: str, user_id: str, now: str) -> list[Suggestion]:
         response = self._db.query(
@@ -217,7 +217,7 @@ class DynamoSuggestionStore:
             },
             ConsistentRead=True,
         )
-        found = [self._read(i) for i in response.get("Items", [])]
+        found = [self.read_item(i) for i in response.get("Items", [])]
         return sorted(found, key=lambda s: s.createdAt, reverse=True)
 
     def deny(self, trip_id: str, suggestion_id: str, user_id: str) -> None:
