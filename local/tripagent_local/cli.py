@@ -160,10 +160,12 @@ def _banner(stack: Any) -> str:
     url = stack.url
     storage = f"persistent ({stack.config.state_dir / 'dynamodb'})" if stack.config.persist else "in memory"
     provider = os.environ.get("AI_PROVIDER", "rules")
+    ws = url.replace("http://", "ws://") + stack.websocket.path if stack.websocket else "(none)"
     return f"""
 Tripagent is running at {url}  (DynamoDB Local: {storage}; model provider: {provider})
   API docs   {url}/docs
   health     {url}/health
+  realtime   {ws}?token=$TOKEN  (then send {{"action": "subscribe", "tripId": "..."}})
 
 A development token for user "alice" (valid 12 h; another: make token USER=bob):
   export TOKEN={token}

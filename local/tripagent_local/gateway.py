@@ -12,6 +12,8 @@
 - Requests carrying ``X-Amz-Target: AWSEvents.*`` are EventBridge API calls for the local bus,
   ``TrentService.*`` KMS calls for the local key (``tripagent_local.kms``), and ``AmazonSQS.*`` SQS calls
   for the template's queues (``tripagent_local.queues``).
+- The template's WebSocket API on ``ws://.../<stage>`` and its Management API
+  (``tripagent_local.wsapi``).
 - Extras: ``/docs`` (Swagger UI over ``/openapi.json``), ``/.well-known/jwks.json`` (the local key),
   ``/_local/deliveries`` and ``/_local/dead-letters`` (the bus's delivery log).
 """
@@ -71,6 +73,14 @@ class Gateway:
 
     # ------------------------------------------------------------------ ASGI entry
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            ws = self.stack.websocket
+            if ws is not None and scope["path"] == ws.path:
+                await ws.serve(scope, receive, send)
+            else:
+                await receive()
+                await send({"type": "websocket.close", "code": 1008})
+            return
         if scope["type"] != "http":
             return
         request = Request(scope, receive)
@@ -86,6 +96,10 @@ class Gateway:
             return await self.kms(request, target)
         if request.method == "POST" and target.startswith("AmazonSQS."):
             return await self.sqs(request, target)
+        ws = self.stack.websocket
+        connection_id = ws.management_path(request.url.path) if ws is not None else None
+        if ws is not None and connection_id is not None:
+            return await ws.manage(request, connection_id)
         local = self.local_routes().get((request.method, request.url.path))
         if local is not None:
             local_response: Response = await local(request)

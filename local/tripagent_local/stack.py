@@ -18,6 +18,7 @@ from tripagent_local.paths import STATE_DIR, TEMPLATE
 from tripagent_local.queues import LocalQueues
 from tripagent_local.streams import StreamPoller
 from tripagent_local.template import ResolveContext, Template
+from tripagent_local.wsapi import LocalWebSocketApi
 
 STACK_NAME = "tripagent-local"
 DYNAMIC_REFERENCE = re.compile(r"\{\{resolve:secretsmanager:([\w-]+):SecretString\}\}")
@@ -69,6 +70,10 @@ class LocalStack:
         }
         self.context = self._resolve_context()
         self.functions = FunctionRegistry(self.template, self.context)
+        apis = self.template.websocket_apis()
+        self.websocket = (
+            LocalWebSocketApi(apis[0], self.functions, f"127.0.0.1:{config.port}") if apis else None
+        )
         self.queues = LocalQueues(
             self.queue_specs,
             self.template.queue_sources(),
@@ -134,6 +139,7 @@ class LocalStack:
             **self.kms_keys,
             **self.secrets,
             **queue_urls,  # Ref of a queue is its URL
+            **{api.logical_id: f"local{api.logical_id.lower()}" for api in self.template.websocket_apis()},
         }
         attributes: dict[tuple[str, str], Any] = {}
         for q in self.queue_specs:
@@ -191,6 +197,10 @@ class LocalStack:
         )
         if os.environ.get("AI_API_KEY"):  # a developer's own key, never written to the template
             env["AI_API_KEY"] = os.environ["AI_API_KEY"]
+        # Functions that check tokens themselves fetch the local issuer's keys from the gateway.
+        env["JWT_JWKS_URL"] = f"{self.url}/.well-known/jwks.json"
+        if self.websocket is not None:  # pushes go to the local WebSocket API's Management API
+            env["WEBSOCKET_MANAGEMENT_URL"] = f"{self.url}/{self.websocket.api.stage}"
         env.update(self.config.overrides)
         return env
 

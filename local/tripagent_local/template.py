@@ -102,6 +102,20 @@ class QueueSource:
 
 
 @dataclass(frozen=True)
+class WebSocketRoute:
+    route_key: str
+    function_id: str
+    two_way: bool  # has a route response: the function's answer goes back to the client
+
+
+@dataclass(frozen=True)
+class WebSocketApi:
+    logical_id: str
+    stage: str
+    routes: dict[str, WebSocketRoute]
+
+
+@dataclass(frozen=True)
 class Schedule:
     function_id: str
     name: str
@@ -218,6 +232,46 @@ class Template:
             )
         return sources
 
+    def websocket_apis(self) -> list[WebSocketApi]:
+        """WebSocket APIs (AWS::ApiGatewayV2::Api, WEBSOCKET) with their stage and Lambda-proxy routes."""
+        apis = []
+        for api_id, res in self.resources.items():
+            props = res.get("Properties", {})
+            if res.get("Type") != "AWS::ApiGatewayV2::Api" or props.get("ProtocolType") != "WEBSOCKET":
+                continue
+            stage = next(
+                (
+                    r["Properties"]["StageName"]
+                    for r in self.resources.values()
+                    if r.get("Type") == "AWS::ApiGatewayV2::Stage"
+                    and r["Properties"].get("ApiId") == {"Ref": api_id}
+                ),
+                "$default",
+            )
+            routes = {}
+            for res_route in self.resources.values():
+                route = res_route.get("Properties", {})
+                if res_route.get("Type") != "AWS::ApiGatewayV2::Route" or route.get("ApiId") != {
+                    "Ref": api_id
+                }:
+                    continue
+                target = route.get("Target", {})
+                template = target.get("Fn::Sub", "") if isinstance(target, dict) else str(target)
+                found = re.search(r"integrations/\$\{(\w+)\}", template if isinstance(template, str) else "")
+                if not found:
+                    continue
+                uri = self.resources[found.group(1)]["Properties"]["IntegrationUri"]
+                uri_text = uri.get("Fn::Sub", "") if isinstance(uri, dict) else str(uri)
+                function = re.search(r"\$\{(\w+)\.Arn\}", uri_text)
+                if not function:
+                    continue
+                key = route["RouteKey"]
+                routes[key] = WebSocketRoute(
+                    key, function.group(1), "RouteResponseSelectionExpression" in route
+                )
+            apis.append(WebSocketApi(api_id, str(stage), routes))
+        return apis
+
     def queue_specs(self, context: ResolveContext) -> list[QueueSpec]:
         specs = []
         for logical_id, res in self.resources.items():
@@ -315,7 +369,9 @@ class Template:
             return left == right
         if key == "Fn::Join":
             sep, items = arg
-            return sep.join(str(self.resolve(i, context)) for i in items)
+            resolved = self.resolve(items, context)  # a list, or an intrinsic giving one (a list parameter)
+            values = resolved if isinstance(resolved, list) else [resolved]
+            return sep.join(str(self.resolve(i, context)) for i in values)
         if key == "Fn::Sub":
             text = arg if isinstance(arg, str) else arg[0]
             return re.sub(r"\$\{([\w:.]+)\}", lambda m: str(context.ref(m.group(1))), text)
