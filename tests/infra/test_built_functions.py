@@ -148,3 +148,25 @@ def test_built_web_adapter_function_ships_its_script_and_app(build_dir: Path, te
             assert script.exists(), fid
             assert "app:asgi_app" in script.read_text()
             assert (build_dir / fid / "app.py").exists()
+
+
+def test_built_reviewer_enlists_a_whitelisted_operation(built_results: dict[str, dict[str, Any]]) -> None:
+    assert built_results["ReviewerFunction"]["result"] == {"queued": True}
+
+
+def test_built_suggestions_function_hides_a_trip_it_cannot_show(
+    built_results: dict[str, dict[str, Any]],
+) -> None:
+    result = built_results["SuggestionsFunction"]["result"]
+    assert result["statusCode"] == 404
+    assert json.loads(result["body"])["error"] == "not_found"
+
+
+def test_built_realtime_function_refuses_a_connection_without_a_token(
+    built_results: dict[str, dict[str, Any]],
+) -> None:
+    assert built_results["RealtimeFunction"]["result"]["statusCode"] == 401
+
+
+def test_built_notifier_reads_its_stream_record(built_results: dict[str, dict[str, Any]]) -> None:
+    assert built_results["NotifierFunction"]["result"] == {"batchItemFailures": []}

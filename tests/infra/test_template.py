@@ -76,7 +76,11 @@ def test_protected_routes_use_the_jwt_authorizer_and_public_ones_do_not(
     transformed: dict[str, Any], template: Template
 ) -> None:
     # SAM renders HTTP API routes into the OpenAPI body of the API resource, with their authorizer.
-    api = next(r for r in transformed["Resources"].values() if r["Type"] == "AWS::ApiGatewayV2::Api")
+    api = next(
+        r
+        for r in transformed["Resources"].values()
+        if r["Type"] == "AWS::ApiGatewayV2::Api" and r["Properties"].get("ProtocolType") != "WEBSOCKET"
+    )
     security = {
         (method.upper(), path): op.get("security")
         for path, ops in api["Properties"]["Body"]["paths"].items()
@@ -185,3 +189,13 @@ def test_the_layer_pins_are_the_dev_pins() -> None:
     shipped = pins(REPO_ROOT / "layers" / "dependencies" / "requirements.txt")
     tested = pins(REPO_ROOT / "requirements" / "dev.txt")
     assert {name: tested.get(name) for name in shipped} == shipped
+
+
+def test_the_websocket_api_routes_to_its_function_and_only_connect_is_open(template: Template) -> None:
+    """No JWT authorizer exists for WebSocket APIs: $connect is open and its function checks the token."""
+    [api] = template.websocket_apis()
+    assert set(api.routes) == {"$connect", "$disconnect", "subscribe", "unsubscribe", "$default"}
+    assert {r.function_id for r in api.routes.values()} == {"RealtimeFunction"}
+    assert {k for k, r in api.routes.items() if r.two_way} == {"subscribe", "unsubscribe", "$default"}
+    env = template.functions()["RealtimeFunction"].environment
+    assert {"JWT_ISSUER", "JWT_AUDIENCE", "WEBSOCKET_MANAGEMENT_URL"} <= set(env)
