@@ -30,7 +30,7 @@ def test_the_table_is_created_from_the_templates_own_definition(
         a["AttributeName"] for a in definition["create"]["AttributeDefinitions"]
     }
     assert [g["IndexName"] for g in table["GlobalSecondaryIndexes"]] == ["GSI1"]
-    assert table["StreamSpecification"]["StreamViewType"] == "NEW_IMAGE"
+    assert table["StreamSpecification"]["StreamViewType"] == "NEW_AND_OLD_IMAGES"
     ttl = client.describe_time_to_live(TableName=table["TableName"])["TimeToLiveDescription"]
     assert ttl["AttributeName"] == "ttl"
 
