@@ -277,3 +277,49 @@ def test_older_turns_fold_into_a_rolling_summary_kept_with_the_session(world: Wo
     model = MeteredModel()
     list(world.agent.chat("ana", world.agent.open("ana", world.trip_id), "and now?", model, "gpt"))
     assert state.summary.splitlines()[-1] in world.sessions.state(world.trip_id).summary
+
+
+class WaterSeeker:
+    """A model that looks for water within 200 m of the end of day 2, then answers in words."""
+
+    name = "openai"
+
+    def chat(self, request: Any) -> Any:
+        raise NotImplementedError
+
+    def stream(self, request: Any) -> Any:
+        from tripagent.application.llm import StreamFinished, TextDelta, ToolCall, ToolCallReady, Usage
+
+        if request.messages[-1].role == "tool":
+            yield TextDelta("Here is what I found.")
+        else:
+            args = {"dayIndex": 1, "where": "end", "category": "water", "radiusKm": 0.2}
+            yield ToolCallReady(ToolCall("c1", "find_pois", args))
+        yield StreamFinished("stop", "gpt", Usage(10, 5))
+
+
+def test_a_search_that_finds_nothing_offers_its_alternatives_as_a_numbered_question() -> None:
+    from tests.unit.test_agent_tools import trip as trip_with_a_stage
+
+    workspace = TripWorkspace(FakeTripRepository(), FakeClock(), SequentialIds())
+    staged = trip_with_a_stage()
+    trip = workspace.create_trip("ana", title="Andorra", days=staged.days)
+    sessions, now = FakeSessionStore(), Now()
+    agent = TripAgent(workspace, sessions, FakeClock(), tools=ReadTools(pois=Gazetteer()), now=now)
+    events = list(
+        agent.chat(
+            "ana", agent.open("ana", trip.tripId), "water near the end of day 2?", WaterSeeker(), "gpt"
+        )
+    )
+    [clarify] = [e for e in events if isinstance(e, AgentClarify)]
+    assert clarify.data["type"] == "poi_alternatives"
+    labels = [o["label"] for o in clarify.data["options"]]
+    assert labels[0].startswith("food instead of water")
+    assert labels[-1] == "none of these"
+    events = list(agent.chat("ana", agent.open("ana", trip.tripId), "1", WaterSeeker(), "gpt"))
+    [call] = [e.call for e in events if isinstance(e, AgentToolCall)]
+    assert call.arguments["category"] == "food"
+    from tripagent.application.agent import AgentToolResult
+
+    [result] = [e.output for e in events if isinstance(e, AgentToolResult)]
+    assert result["results"]
