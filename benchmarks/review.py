@@ -169,7 +169,7 @@ def burst_calls() -> int:
             reviewer.review(json.loads(record["body"])["tripId"])
         return {"batchItemFailures": []}
 
-    spec = QueueSpec("Q", "bench.fifo", fifo=True, delay_s=1, max_receive_count=3, dead_letter_id=None)
+    spec = QueueSpec("Q", "bench.fifo", fifo=True, delay_s=1, max_receive_count=3)
     with tempfile.TemporaryDirectory() as tmp:
         queues = LocalQueues(
             [spec], [QueueSource("Reviewer", "Q", "Q", 10, True)], "http://local", invoke, Path(tmp) / "dl"

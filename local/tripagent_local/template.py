@@ -89,7 +89,6 @@ class QueueSpec:
     fifo: bool
     delay_s: int
     max_receive_count: int | None
-    dead_letter_id: str | None
 
 
 @dataclass(frozen=True)
@@ -281,7 +280,6 @@ class Template:
             fifo = bool(props.get("FifoQueue"))
             name = self.resolve(props.get("QueueName"), context) if props.get("QueueName") else None
             redrive = props.get("RedrivePolicy") or {}
-            target = redrive.get("deadLetterTargetArn")
             specs.append(
                 QueueSpec(
                     logical_id=logical_id,
@@ -290,9 +288,6 @@ class Template:
                     delay_s=int(self.resolve(props.get("DelaySeconds", 0), context) or 0),
                     max_receive_count=int(redrive["maxReceiveCount"])
                     if redrive.get("maxReceiveCount")
-                    else None,
-                    dead_letter_id=target["Fn::GetAtt"][0]
-                    if isinstance(target, dict) and "Fn::GetAtt" in target
                     else None,
                 )
             )

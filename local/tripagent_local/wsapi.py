@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 import uuid
@@ -158,9 +157,10 @@ class LocalWebSocketApi:
                 )
             self.pushed += 1
             return Response(status_code=200)
-        if request.method == "DELETE":
+        if request.method == "DELETE":  # closed by the backend: API Gateway still sends $disconnect
             self.connections.pop(connection_id, None)
             await connection.send({"type": "websocket.close", "code": 1000})
+            await self._invoke("$disconnect", self._event("$disconnect", "DISCONNECT", connection_id))
             return Response(status_code=204)
         return JSONResponse(
             {
@@ -170,8 +170,7 @@ class LocalWebSocketApi:
             }
         )
 
-    async def wait_closed(self, connection_id: str, timeout_s: float = 5.0) -> bool:
-        deadline = time.monotonic() + timeout_s
-        while connection_id in self.connections and time.monotonic() < deadline:
-            await asyncio.sleep(0.02)
-        return connection_id not in self.connections
+    def lose(self, connection_id: str) -> None:
+        """Forget a connection without ``$disconnect``, as when a client vanishes and API Gateway's
+        best-effort ``$disconnect`` never comes: the next push meets 410 Gone (tests use this)."""
+        self.connections.pop(connection_id, None)

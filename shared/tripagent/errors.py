@@ -72,6 +72,12 @@ class BudgetExceeded(RateLimited):
     code = "budget_exceeded"
 
 
+class WriteConflict(AppError):
+    """Another write to the same trip was in flight (a cancelled transaction): nothing was written."""
+
+    code, status = "write_conflict", 409
+
+
 class AlreadyDecided(AppError):
     """Someone decided first: the answer carries the decision, who made it and when."""
 

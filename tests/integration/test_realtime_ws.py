@@ -207,9 +207,7 @@ def test_dropped_connections_are_cleaned_up(local_stack: LocalStack, trip_id: st
     ben = connect(f"{ws_url(local_stack)}?token={token(local_stack, 'ben')}", proxy=None)
     ask(ben, "subscribe", trip_id)
     [vanished] = set(local_stack.websocket.connections) - before
-    httpx.delete(
-        f"{local_stack.url}/{local_stack.websocket.api.stage}/@connections/{vanished}"
-    )  # no $disconnect
+    local_stack.websocket.lose(vanished)  # gone without $disconnect
     assert store.user_of(vanished) == "ben"
     with http(local_stack, "ana") as client:  # the next push meets 410 Gone and forgets it
         version = client.get(f"/trips/{trip_id}").json()["version"]

@@ -66,9 +66,7 @@ def pipeline(
             reviewer.review(json.loads(record["body"])["tripId"])
         return {"batchItemFailures": []}
 
-    spec = QueueSpec(
-        "ReviewQueue", "review.fifo", fifo=True, delay_s=window_s, max_receive_count=3, dead_letter_id=None
-    )
+    spec = QueueSpec("ReviewQueue", "review.fifo", fifo=True, delay_s=window_s, max_receive_count=3)
     queues = LocalQueues(
         [spec],
         [QueueSource("ReviewerFunction", "Reviews", "ReviewQueue", 10, True)],

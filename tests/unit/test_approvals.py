@@ -80,10 +80,11 @@ def test_nothing_changes_unless_the_stored_approval_is_answered_properly(
 
 
 def test_a_change_made_meanwhile_makes_the_proposal_stale(world: Any) -> None:
-    approvals, _, workspace, trip_id = world
+    approvals, store, workspace, trip_id = world
     version = workspace.get_trip("ana", trip_id).version
     workspace.run_operation("ana", trip_id, "add_day", {}, expected_version=version)
     outcome = approvals.answer("ben", trip_id, "apr_1", "c1", ARGS, True, now=time.time())
     assert outcome.result == "failed"
     assert outcome.detail["error"] == "version_conflict"
     assert stops(workspace, trip_id) == 0
+    assert store.items["apr_1"][1] == "failed"  # a reloaded page shows it failed, not applied

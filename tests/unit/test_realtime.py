@@ -36,8 +36,11 @@ class MemoryConnections:
     def user_of(self, connection_id: str) -> str | None:
         return self.users.get(connection_id)
 
-    def subscribe(self, connection_id: str, user_id: str, trip_id: str, expires_at: int) -> None:
+    def subscribe(self, connection_id: str, user_id: str, trip_id: str, expires_at: int) -> bool:
+        if connection_id not in self.users:
+            return False
         self.follows.setdefault(trip_id, set()).add(connection_id)
+        return True
 
     def unsubscribe(self, connection_id: str, trip_id: str) -> None:
         self.follows.get(trip_id, set()).discard(connection_id)
@@ -194,3 +197,13 @@ def test_the_label_catalogs_cover_every_toast_action() -> None:
     assert keys == {f"agent.toast.{a}" for a in TOAST_ACTIONS} == set(en) == set(zh)
     assert [en[f"agent.toast.{a}"] for a in TOAST_ACTIONS] == ["Approve", "Discuss", "Deny"]
     assert [zh[f"agent.toast.{a}"] for a in TOAST_ACTIONS] == ["批准", "讨论", "拒绝"]
+
+
+def test_a_member_who_leaves_stops_hearing_about_the_trip(world: Any) -> None:
+    realtime, connections, pusher, trip_id = world
+    realtime.subscribe("c-ana", trip_id)
+    realtime.subscribe("c-ben", trip_id)
+    realtime.workspace.run_operation("ana", trip_id, "remove_member", {"userId": "ben"})
+    assert realtime.notify(TripChanged(trip_id, 9, None)) == 1
+    assert pusher.to("c-ben") == []
+    assert connections.subscribers(trip_id) == [("c-ana", "ana")]

@@ -117,6 +117,7 @@ def _tool_answer(request: ChatRequest, fr: bool) -> ChatResult | None:
 def answer_agent(request: ChatRequest) -> ChatResult:
     trip = request.context.get("trip") or {}
     last = next((m.content for m in reversed(request.messages) if m.role == "user"), "")
+    last = last.rsplit("[then]\n", 1)[-1]  # past the rolling summary, when the history opens with it
     text = normalize(last.split(":", 1)[-1])
     fr = len(FRENCH.findall(text)) >= 2
     days = trip.get("days") or []

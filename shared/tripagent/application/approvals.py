@@ -49,6 +49,10 @@ class ApprovalStore(Protocol):
         """The trip's approvals still waiting for an answer."""
         ...
 
+    def failed(self, trip_id: str, approval_id: str, reason: str) -> None:
+        """An approved call that could not be applied (approved → failed), so that history says so."""
+        ...
+
 
 def digest(arguments: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(arguments, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
@@ -136,6 +140,7 @@ class Approvals:
                 metadata={"via": "agent", "approvalId": approval_id, "proposedTo": pending.requestedBy},
             )
         except AppError as exc:
+            self.store.failed(trip_id, approval_id, exc.code)
             self._record(pending, "approved", approver, trip.version, f"but it failed: {exc.code}")
             return ApprovalOutcome(pending.toolCallId, "failed", {"error": exc.code, "message": exc.message})
         self._record(pending, "approved", approver, outcome.trip.version, "applied")

@@ -90,6 +90,11 @@ ORDINALS = {
     "first": 1, "premier": 1, "premiere": 1, "second": 2, "deuxieme": 2, "seconde": 2, "third": 3,
     "troisieme": 3, "fourth": 4, "quatrieme": 4, "fifth": 5, "cinquieme": 5,
 }  # fmt: skip
+ORDINAL = re.compile(
+    r"^(?:(?:the|le|la|number|option|choice|choix)\s+)?("
+    + "|".join(ORDINALS)
+    + r")(?:\s+(?:one|option|choice|un|une))?$"
+)
 NUMBER = re.compile(r"^(?:(?:n|no|nr|number|option|choice|choix|numero|le|la|the|#)\W*)*(\d{1,2})\W*$")
 
 
@@ -97,7 +102,8 @@ def resolve(reply: str, intent: PendingIntent) -> Choice | None:
     """The candidate the reply names, by number or by name; ``None`` when it names none (or several)."""
     text = normalize(reply).strip(" .!?")
     found = NUMBER.match(text)
-    index = int(found.group(1)) if found else next((n for w, n in ORDINALS.items() if text.endswith(w)), 0)
+    ordinal = ORDINAL.match(text)
+    index = int(found.group(1)) if found else ORDINALS[ordinal.group(1)] if ordinal else 0
     if found or index:
         return intent.candidates[index - 1] if 1 <= index <= len(intent.candidates) else None
     words = [w for w in text.split() if len(w) > 2]

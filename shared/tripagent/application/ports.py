@@ -30,8 +30,8 @@ class HealthProbe(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class SuggestionClaim:
-    """A suggestion that moves from ``pending`` to ``applied`` in the same atomic write as the trip it
-    changes: of concurrent approvals, the one whose write lands wins, and the others lose as a whole."""
+    """The approver's claim on a suggestion (``approved`` by ``by``), moved to ``applied`` in the same atomic
+    write as the trip it changes: if the claim is no longer theirs, nothing is written."""
 
     trip_id: str
     suggestion_id: str
@@ -55,7 +55,8 @@ class TripRepository(Protocol):
     ) -> None:
         """Write ``trip`` if it is still at ``expected_version``, its member index entries for the users in
         ``membership_changed``, ``event`` and the ``claim`` in the same transaction; raise ``ClaimLost``
-        when the claim's suggestion is no longer pending, else ``VersionConflict`` on a stale version."""
+        when the claim is no longer the committer's, ``VersionConflict`` on a stale version, and
+        ``WriteConflict`` when another transaction on the same items was in flight."""
         ...
 
     def list_for_user(self, user_id: str) -> list[TripSummary]: ...

@@ -1,7 +1,8 @@
 """Use cases of the realtime channel: who is connected, who follows which trip, and what they are told.
 
 A connection belongs to one authenticated user; it follows the trips it subscribed to, and only trips
-its user is a member of (a non-member gets the same answer as for a missing trip). Pushes go to every
+its user is a member of (a non-member gets the same answer as for a missing trip); membership is checked
+again on every push, so a member who leaves stops hearing about the trip at once. Pushes go to every
 connection following the trip; a deny goes to the denier's own connections only. A connection the
 management API reports gone is forgotten on the spot.
 """
@@ -26,7 +27,9 @@ class ConnectionStore(Protocol):
 
     def user_of(self, connection_id: str) -> str | None: ...
 
-    def subscribe(self, connection_id: str, user_id: str, trip_id: str, expires_at: int) -> None: ...
+    def subscribe(self, connection_id: str, user_id: str, trip_id: str, expires_at: int) -> bool:
+        """``False`` when the connection is gone."""
+        ...
 
     def unsubscribe(self, connection_id: str, trip_id: str) -> None: ...
 
@@ -84,7 +87,10 @@ class Realtime:
         if user_id is None:
             return {"type": "error", "error": "unauthorized", "message": "Connect again."}
         trip = self.workspace.get_trip(user_id, trip_id)  # NotFound for non-members and missing trips alike
-        self.connections.subscribe(connection_id, user_id, trip_id, int(self.now()) + CONNECTION_TTL_S)
+        if not self.connections.subscribe(
+            connection_id, user_id, trip_id, int(self.now()) + CONNECTION_TTL_S
+        ):
+            return {"type": "error", "error": "unauthorized", "message": "Connect again."}
         role = trip.role_of(user_id)
         return {
             "type": "subscribed",
@@ -122,8 +128,13 @@ class Realtime:
 
     def broadcast(self, trip_id: str, message: dict[str, Any], *, only_user: str | None = None) -> int:
         """Push to the trip's followers (or to one user's connections); returns how many received it."""
+        trip = self.workspace.trips.get(trip_id)
+        members = {m.userId for m in trip.members} if trip else set()
         delivered = 0
         for connection_id, user_id in self.connections.subscribers(trip_id):
+            if user_id not in members:  # left the trip since subscribing: no more of its news
+                self.connections.unsubscribe(connection_id, trip_id)
+                continue
             if only_user is not None and user_id != only_user:
                 continue
             if self.pusher.push(connection_id, message):

@@ -43,6 +43,11 @@ from tripagent.domain.trip import Trip
 from tripagent.errors import AppError
 
 WHITELIST = frozenset(name for name, op in REGISTRY.items() if op.high_risk)
+# What a suggestion may change: the itinerary and the expenses, never who belongs to the trip (the model
+# reads text people wrote; a planted "invite eve as owner" must not become a one-click toast).
+PATCH_OPERATIONS = frozenset(
+    {"edit_stop", "remove_stop", "move_stop", "reorder_stops", "edit_day", "reorder_days", "edit_expense"}
+)
 DEFAULT_TTL = dt.timedelta(hours=24)
 MAX_TTL = dt.timedelta(days=7)
 
@@ -245,7 +250,7 @@ class Reviewer:
         }
         return ChatRequest(
             model=model,
-            system=REVIEWER_PROMPT + ", ".join(sorted(REGISTRY)),
+            system=REVIEWER_PROMPT + ", ".join(sorted(PATCH_OPERATIONS)),
             messages=(Message("user", json.dumps(query, ensure_ascii=False, default=str)),),
             options=ChatOptions(max_output_tokens=500, temperature=0.0, task="review"),
             context={"findings": findings, "tripVersion": trip.version, "now": self.clock.now_iso()},
@@ -265,9 +270,9 @@ class Reviewer:
         patch = decision.pendingPatch
         if patch is not None:
             problem = None
-            operation = REGISTRY.get(patch.op)
+            operation = REGISTRY.get(patch.op) if patch.op in PATCH_OPERATIONS else None
             if operation is None:
-                problem = f"unknown operation {patch.op!r}"
+                problem = f"not an operation a suggestion may make: {patch.op!r}"
             elif patch.expectedVersion != trip.version:
                 problem = f"patch for version {patch.expectedVersion}, trip at {trip.version}"
             else:

@@ -115,9 +115,11 @@ class Suggestions:
                     "The trip changed since this suggestion; ask the agent again.",
                     extra={"currentVersion": exc.current_version, "expectedVersion": patch.expectedVersion},
                 ) from exc
-            except AppError:
+            except Exception:
                 self.store.finish(trip_id, suggestion_id, caller, "pending", at)  # let someone try again
                 raise
+            if not outcome.diff:  # the trip already says what the patch says: nothing to write but ours
+                self.store.finish(trip_id, suggestion_id, caller, "applied", at)
             version = outcome.trip.version
         words = patch_in_words(patch.op, patch.args) if patch else "acknowledged"
         self.sessions.append(

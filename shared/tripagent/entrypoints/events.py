@@ -74,7 +74,10 @@ def _review(event: dict[str, Any], context: Any) -> dict[str, Any]:
 
         return dict(
             process_partial_response(
-                event=event, record_handler=review_one, processor=SqsFifoPartialProcessor(), context=context
+                event=event,
+                record_handler=review_one,
+                processor=SqsFifoPartialProcessor(skip_group_on_error=True),
+                context=context,
             )
         )
     detail = parse(event=event, model=TripOperationCommitted, envelope=envelopes.EventBridgeEnvelope)

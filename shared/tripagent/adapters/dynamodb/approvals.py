@@ -79,3 +79,21 @@ class DynamoApprovalStore:
                 return False
             raise
         return True
+
+    def failed(self, trip_id: str, approval_id: str, reason: str) -> None:
+        try:
+            self._db.update_item(
+                TableName=self._table,
+                Key={"PK": {"S": session_pk(trip_id)}, "SK": {"S": _sk(approval_id)}},
+                UpdateExpression="SET #status = :failed, failure = :reason",
+                ConditionExpression="#status = :approved",
+                ExpressionAttributeNames={"#status": "status"},
+                ExpressionAttributeValues={
+                    ":failed": {"S": "failed"},
+                    ":approved": {"S": "approved"},
+                    ":reason": {"S": reason},
+                },
+            )
+        except ClientError as exc:
+            if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
+                raise

@@ -9,6 +9,8 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
+from botocore.exceptions import ClientError
+
 from tripagent.adapters.dynamodb.keys import META, connection_pk, subscribers_pk
 
 if TYPE_CHECKING:
@@ -42,7 +44,16 @@ class DynamoConnectionStore:
             return None
         return item["userId"]["S"]
 
-    def subscribe(self, connection_id: str, user_id: str, trip_id: str, expires_at: int) -> None:
+    def subscribe(self, connection_id: str, user_id: str, trip_id: str, expires_at: int) -> bool:
+        try:
+            self._subscribe(connection_id, user_id, trip_id, expires_at)
+        except ClientError as exc:
+            if exc.response["Error"]["Code"] == "TransactionCanceledException":
+                return False  # the connection went away meanwhile ($disconnect won the race)
+            raise
+        return True
+
+    def _subscribe(self, connection_id: str, user_id: str, trip_id: str, expires_at: int) -> None:
         self._db.transact_write_items(
             TransactItems=[
                 {

@@ -30,6 +30,14 @@ def _conditional_failed(exc: ClientError) -> bool:
     return exc.response["Error"]["Code"] == "ConditionalCheckFailedException"
 
 
+def _in_a_transaction(exc: ClientError) -> bool:
+    """The item is part of a transaction in flight (the winner's): a moment later the answer is clear."""
+    return exc.response["Error"]["Code"] == "TransactionConflictException"
+
+
+CONFLICT_RETRIES = 5
+
+
 class DynamoReviewLedger:
     def __init__(self, client: DynamoDBClient, table_name: str) -> None:
         self._db = client
@@ -60,22 +68,29 @@ class DynamoReviewLedger:
 
     def claim(self, trip_id: str) -> list[TripOperationCommitted]:
         now = int(time.time())
-        response = self._db.query(
-            TableName=self._table,
-            KeyConditionExpression="PK = :pk AND begins_with(SK, :op)",
-            FilterExpression="#status = :queued OR (#status = :reviewing AND claimedAt < :lease)",
-            ExpressionAttributeNames={"#status": "status"},
-            ExpressionAttributeValues={
+        items: list[Any] = []
+        kwargs: dict[str, Any] = {
+            "TableName": self._table,
+            "KeyConditionExpression": "PK = :pk AND begins_with(SK, :op)",
+            "FilterExpression": "#status = :queued OR (#status = :reviewing AND claimedAt < :lease)",
+            "ExpressionAttributeNames": {"#status": "status"},
+            "ExpressionAttributeValues": {
                 ":pk": {"S": session_pk(trip_id)},
                 ":op": {"S": "REVIEWOP#"},
                 ":queued": {"S": "queued"},
                 ":reviewing": {"S": "reviewing"},
                 ":lease": {"N": str(now - CLAIM_LEASE_S)},
             },
-            ConsistentRead=True,
-        )
+            "ConsistentRead": True,
+        }
+        while True:  # reviewed items stay a week: page through them
+            page = self._db.query(**kwargs)
+            items += page.get("Items", [])
+            if "LastEvaluatedKey" not in page:
+                break
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
         claimed = []
-        for item in response.get("Items", []):
+        for item in items:
             try:
                 self._db.update_item(
                     TableName=self._table,
@@ -103,7 +118,7 @@ class DynamoReviewLedger:
             self._db.update_item(
                 TableName=self._table,
                 Key={"PK": {"S": session_pk(trip_id)}, "SK": {"S": review_op_sk(operation_id)}},
-                UpdateExpression="SET #status = :reviewed",
+                UpdateExpression="SET #status = :reviewed REMOVE doc",  # the marker is all that must stay
                 ExpressionAttributeNames={"#status": "status"},
                 ExpressionAttributeValues={":reviewed": {"S": "reviewed"}},
             )
@@ -139,6 +154,16 @@ class DynamoSuggestionStore:
         return True
 
     def claim(self, trip_id: str, suggestion_id: str, by: str, at: str) -> Suggestion | None:
+        for attempt in range(CONFLICT_RETRIES):
+            try:
+                return self._claim_once(trip_id, suggestion_id, by, at)
+            except ClientError as exc:
+                if not _in_a_transaction(exc) or attempt == CONFLICT_RETRIES - 1:
+                    raise
+                time.sleep(0.02 * (attempt + 1))
+        raise AssertionError("unreachable")
+
+    def _claim_once(self, trip_id: str, suggestion_id: str, by: str, at: str) -> Suggestion | None:
         now = int(time.time())
         try:
             self._db.update_item(
@@ -221,13 +246,20 @@ class DynamoSuggestionStore:
         return sorted(found, key=lambda s: s.createdAt, reverse=True)
 
     def deny(self, trip_id: str, suggestion_id: str, user_id: str) -> None:
-        self._db.update_item(
-            TableName=self._table,
-            Key=self._key(trip_id, suggestion_id),
-            UpdateExpression="ADD deniedBy :me",
-            ConditionExpression="attribute_exists(PK)",
-            ExpressionAttributeValues={":me": {"SS": [user_id]}},
-        )
+        for attempt in range(CONFLICT_RETRIES):
+            try:
+                self._db.update_item(
+                    TableName=self._table,
+                    Key=self._key(trip_id, suggestion_id),
+                    UpdateExpression="ADD deniedBy :me",
+                    ConditionExpression="attribute_exists(PK)",
+                    ExpressionAttributeValues={":me": {"SS": [user_id]}},
+                )
+                return
+            except ClientError as exc:
+                if not _in_a_transaction(exc) or attempt == CONFLICT_RETRIES - 1:
+                    raise
+                time.sleep(0.02 * (attempt + 1))
 
     def settle(self, trip_id: str, suggestion_id: str, status: str, by: str, at: str) -> bool:
         try:

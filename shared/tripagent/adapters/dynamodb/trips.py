@@ -22,7 +22,7 @@ from tripagent.adapters.dynamodb.keys import (
 from tripagent.application.ports import SuggestionClaim, TripSummary
 from tripagent.domain.events import TripOperationCommitted
 from tripagent.domain.trip import Role, Trip
-from tripagent.errors import ClaimLost, VersionConflict
+from tripagent.errors import ClaimLost, VersionConflict, WriteConflict
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
@@ -148,7 +148,9 @@ class DynamoTripRepository:
             codes = [r.get("Code") for r in reasons]
             if claim is not None and len(codes) == len(items) and codes[-1] == "ConditionalCheckFailed":
                 raise ClaimLost(claim.suggestion_id) from exc
-            if reasons and reasons[0].get("Code") in ("ConditionalCheckFailed", "TransactionConflict"):
+            if "TransactionConflict" in codes:
+                raise WriteConflict("Another change to this trip was being written; try again.") from exc
+            if reasons and reasons[0].get("Code") == "ConditionalCheckFailed":
                 current_trip = self.get(trip.tripId)
                 raise VersionConflict(current_trip.version if current_trip else expected_version) from exc
             raise

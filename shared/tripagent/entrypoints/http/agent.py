@@ -224,6 +224,8 @@ def _tool_part(call: dict[str, Any], status: str, expires_at: int, now: float) -
             "output": {"approved": True},
             "approval": {"id": call["approvalId"], "approved": True},
         }
+    if status == "failed":
+        return part | {"state": "output-error", "errorText": "Approved, but the change could not be applied."}
     if status == "denied":
         return part | {"state": "output-denied", "approval": {"id": call["approvalId"], "approved": False}}
     return part | {"state": "output-error", "errorText": "The proposal expired."}
