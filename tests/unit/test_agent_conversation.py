@@ -323,3 +323,35 @@ def test_a_search_that_finds_nothing_offers_its_alternatives_as_a_numbered_quest
 
     [result] = [e.output for e in events if isinstance(e, AgentToolResult)]
     assert result["results"]
+
+
+class FailsOnTheSecondStep:
+    """Reads the trip (a step that costs tokens), then fails: the tokens were still spent."""
+
+    name = "openai"
+
+    def chat(self, request: Any) -> Any:
+        raise NotImplementedError
+
+    def stream(self, request: Any) -> Any:
+        from tripagent.application.llm import StreamFinished, ToolCall, ToolCallReady, Usage
+        from tripagent.errors import AiUnavailable
+
+        if request.messages[-1].role == "tool":
+            raise AiUnavailable("overloaded")
+        yield ToolCallReady(ToolCall("c1", "get_trip", {}))
+        yield StreamFinished("tool_calls", "gpt", Usage(900, 50))
+
+
+def test_tokens_are_charged_even_when_the_turn_fails_or_the_client_leaves(world: World) -> None:
+    budget = MemoryBudget()
+    agent = replace(world.agent, limits=AgentLimits(CountingLimiter(100), budget, rate_limit=100))
+    trip = agent.open("ana", world.trip_id)
+    events = list(agent.chat("ana", trip, "what is planned?", FailsOnTheSecondStep(), "gpt"))
+    assert type(events[-1]).__name__ == "AgentFailed"
+    first = sum(budget.used.values())
+    assert first > 950  # the 950 reported, and an estimate for the prompt of the step that failed
+    stream = agent.chat("ana", trip, "hello", MeteredModel(), "gpt")
+    next(stream)  # the first delta reached the client, which then went away
+    stream.close()
+    assert sum(budget.used.values()) > first  # no usage reported: an estimate from the prompt is charged

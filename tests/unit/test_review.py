@@ -247,6 +247,7 @@ def test_quiet_when_nothing_is_wrong_and_below_the_threshold() -> None:
         '{"op": "drop_table", "args": {}, "expectedVersion": 6}',
         '{"op": "remove_stop", "args": {"nope": 1}, "expectedVersion": 6}',
         '{"op": "remove_stop", "args": {"stopId": "x"}, "expectedVersion": 1}',
+        '{"op": "add_member", "args": {"userId": "eve", "role": "owner"}, "expectedVersion": 6}',
     ],
 )
 def test_an_invalid_patch_makes_the_decision_a_quiet_observation(patch: str) -> None:

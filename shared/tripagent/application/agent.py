@@ -125,7 +125,14 @@ AgentEvent = (
 
 @dataclass
 class _Meter:
+    """Tokens the provider reported, and an estimate (characters / 4) for a step it never finished."""
+
     tokens: int = 0
+    unreported: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.tokens + self.unreported
 
 
 class TokenBudget(Protocol):
@@ -195,8 +202,8 @@ class TripAgent:
         try:
             yield from self._turn(caller, trip, text, provider, model, message_id, source, meter)
         finally:
-            if self.limits is not None and meter.tokens:
-                self.limits.budget.spend(self._budget_key(trip.tripId), meter.tokens)
+            if self.limits is not None and meter.total:
+                self.limits.budget.spend(self._budget_key(trip.tripId), meter.total)
 
     def _turn(  # noqa: PLR0917, PLR0912, PLR0915
         self,
@@ -255,8 +262,10 @@ class TripAgent:
                         },
                     )
                     finished: StreamFinished | None = None
+                    meter.unreported = estimate_tokens(request)
                     for event in provider.stream(request):
                         if isinstance(event, TextDelta) and event.text:
+                            meter.unreported += len(event.text) // 4
                             pieces.append(event.text)
                             yield AgentText(event.text)
                         elif isinstance(event, ToolCallReady):
@@ -273,7 +282,7 @@ class TripAgent:
                         usage.input_tokens + finished.usage.input_tokens,
                         usage.output_tokens + finished.usage.output_tokens,
                     )
-                    meter.tokens = usage.input_tokens + usage.output_tokens
+                    meter.tokens, meter.unreported = usage.input_tokens + usage.output_tokens, 0
                 said.append("".join(pieces))
                 question = next((c for c in calls if c.name == CLARIFY_TOOL), None)
                 intent = self._intent_from(question, text) if question else None
@@ -423,6 +432,10 @@ class TripAgent:
                 f"[summary of the earlier conversation, oldest first]\n{summary}\n\n[then]\n{first.content}",
             )
         return messages, summary
+
+
+def estimate_tokens(request: ChatRequest) -> int:
+    return (len(request.system) + sum(len(m.content) for m in request.messages)) // 4
 
 
 def fold_summary(summary: str, turns: list[Turn]) -> str:
