@@ -41,6 +41,11 @@ class MemoryLedger:
         for k in operation_ids:
             self.status[k] = "reviewed"
 
+    def release(self, trip_id: str, operation_ids: list[str]) -> None:
+        for k in operation_ids:
+            if self.status[k] == "reviewing":
+                self.status[k] = "queued"
+
 
 @dataclass
 class MemoryQueue:
@@ -443,3 +448,24 @@ def test_duplicates_weather_backtracking_and_expenses() -> None:
     mismatch = next(f for f in findings if f.code == "participants_mismatch")
     assert mismatch.patch is not None
     assert mismatch.patch.args["participants"] == ["ana"]
+
+
+class Overloaded(CountingModel):
+    def chat(self, request: ChatRequest) -> ChatResult:
+        from tripagent.errors import AiUnavailable
+
+        self.calls.append(request)
+        if len(self.calls) == 1:
+            raise AiUnavailable("overloaded")
+        return super().chat(request)
+
+
+def test_a_failed_review_gives_its_operations_back_for_the_retry() -> None:
+    w = make_world(Overloaded())
+    w.reviewer.enlist(w.op("ana", "add_stop", HOTEL))
+    w.reviewer.enlist(w.op("ben", "add_stop", HOSTEL))
+    with pytest.raises(Exception, match="overloaded"):
+        w.reviewer.review(w.trip_id)
+    outcome = w.reviewer.review(w.trip_id)  # Lambda's retry of the same message
+    assert outcome.suggestion is not None
+    assert len(outcome.reviewed) == 2

@@ -65,6 +65,10 @@ class ReviewLedger(Protocol):
 
     def done(self, trip_id: str, operation_ids: list[str]) -> None: ...
 
+    def release(self, trip_id: str, operation_ids: list[str]) -> None:
+        """Give claimed operations back (the review failed): the retry finds them queued again."""
+        ...
+
 
 class ReviewQueue(Protocol):
     def enqueue(self, trip_id: str, operation_id: str) -> None: ...
@@ -157,15 +161,19 @@ class Reviewer:
         if trip is None:
             self.ledger.done(trip_id, ids)
             return ReviewOutcome(trip_id, ids, None, None, False)
-        findings = self.findings(trip, events)
-        provider, model = self.model()
-        result = provider.chat(self._request(trip, events, findings, model))
-        decision = self._validated(result.text, trip)
-        suggestion = None
-        if decision.shouldNotify and decision.confidence >= self.threshold:
-            suggestion = self._raise(trip, decision, ids)
-        else:
-            self._observe(trip, decision, ids)
+        try:
+            findings = self.findings(trip, events)
+            provider, model = self.model()
+            result = provider.chat(self._request(trip, events, findings, model))
+            decision = self._validated(result.text, trip)
+            suggestion = None
+            if decision.shouldNotify and decision.confidence >= self.threshold:
+                suggestion = self._raise(trip, decision, ids)
+            else:
+                self._observe(trip, decision, ids)
+        except Exception:
+            self.ledger.release(trip_id, ids)  # raise for Lambda's retry, which must find them again
+            raise
         self.ledger.done(trip_id, ids)
         return ReviewOutcome(trip_id, ids, decision, suggestion, True)
 

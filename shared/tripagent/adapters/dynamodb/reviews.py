@@ -113,6 +113,21 @@ class DynamoReviewLedger:
             claimed.append(TripOperationCommitted.model_validate_json(item["doc"]["S"]))
         return sorted(claimed, key=lambda e: (e.tripVersion, e.at))
 
+    def release(self, trip_id: str, operation_ids: list[str]) -> None:
+        for operation_id in operation_ids:
+            try:
+                self._db.update_item(
+                    TableName=self._table,
+                    Key={"PK": {"S": session_pk(trip_id)}, "SK": {"S": review_op_sk(operation_id)}},
+                    UpdateExpression="SET #status = :queued REMOVE claimedAt",
+                    ConditionExpression="#status = :reviewing",
+                    ExpressionAttributeNames={"#status": "status"},
+                    ExpressionAttributeValues={":queued": {"S": "queued"}, ":reviewing": {"S": "reviewing"}},
+                )
+            except ClientError as exc:
+                if not _conditional_failed(exc):
+                    raise
+
     def done(self, trip_id: str, operation_ids: list[str]) -> None:
         for operation_id in operation_ids:
             self._db.update_item(
