@@ -16,6 +16,7 @@ from tripagent_local.kms import LocalKms
 from tripagent_local.lambdas import ACCOUNT, REGION, FunctionRegistry, apply_environment, restore_environment
 from tripagent_local.paths import STATE_DIR, TEMPLATE
 from tripagent_local.queues import LocalQueues
+from tripagent_local.scheduler import LocalScheduler
 from tripagent_local.streams import StreamPoller
 from tripagent_local.template import ResolveContext, Template
 from tripagent_local.wsapi import LocalWebSocketApi
@@ -74,6 +75,7 @@ class LocalStack:
         self.websocket = (
             LocalWebSocketApi(apis[0], self.functions, f"127.0.0.1:{config.port}") if apis else None
         )
+        self.scheduler = LocalScheduler(self.template.schedules(), self.functions.invoke)
         self.queues = LocalQueues(
             self.queue_specs,
             self.template.queue_sources(),
@@ -229,6 +231,7 @@ class LocalStack:
             self._valhalla_config = config_path
             self._start_stream_pollers()
             self.queues.start()
+            self.scheduler.start()
         except BaseException:
             self.stop()
             raise
@@ -249,6 +252,7 @@ class LocalStack:
             self.stream_pollers.append(poller)
 
     def stop(self) -> None:
+        self.scheduler.stop()
         self.queues.stop()
         for poller in self.stream_pollers:
             poller.stop()

@@ -170,3 +170,9 @@ def test_built_realtime_function_refuses_a_connection_without_a_token(
 
 def test_built_notifier_reads_its_stream_record(built_results: dict[str, dict[str, Any]]) -> None:
     assert built_results["NotifierFunction"]["result"] == {"batchItemFailures": []}
+
+
+def test_built_suggestion_expiry_sweeps_on_its_schedule_event(
+    built_results: dict[str, dict[str, Any]],
+) -> None:
+    assert built_results["SuggestionExpiryFunction"]["result"]["expired"] >= 0

@@ -220,3 +220,35 @@ def test_dropped_connections_are_cleaned_up(local_stack: LocalStack, trip_id: st
         time.sleep(0.1)
     assert store.user_of(vanished) is None
     assert all(c != vanished for c, _ in store.subscribers(trip_id))
+
+
+def test_an_expired_suggestion_is_pushed_as_expired(local_stack: LocalStack, trip_id: str) -> None:
+    from tripagent.adapters.dynamodb.reviews import DynamoSuggestionStore
+    from tripagent.domain.review import Suggestion
+
+    store = DynamoSuggestionStore(
+        dynamodb_client("eu-west-1", f"http://127.0.0.1:{local_stack.config.dynamodb_port}"),
+        next(iter(local_stack.table_names.values())),
+    )
+    with member(local_stack, "ben") as ben:
+        ask(ben, "subscribe", trip_id)
+        store.create(
+            Suggestion(
+                suggestionId="sug_expiring",
+                tripId=trip_id,
+                severity="info",
+                confidence=0.8,
+                reason="A short-lived hint.",
+                suggestion="",
+                pendingPatch=None,
+                expiresAt="2000-01-01T00:00:00.000Z",
+                createdAt="2000-01-01T00:00:00.000Z",
+            )
+        )
+        event = json.loads(
+            (local_stack.template.path.parent / "events" / "SuggestionExpiryFunction.json").read_text()
+        )
+        assert local_stack.functions.invoke("SuggestionExpiryFunction", event)["expired"] >= 1
+        update = next_of(ben, "suggestion.updated", suggestionId="sug_expiring")
+        assert update["status"] == "expired"
+        assert update["decidedBy"] == "system"

@@ -219,3 +219,18 @@ def test_a_viewer_gets_403_and_a_deny_hides_it_for_the_denier_only(local_stack: 
     assert [s.suggestionId for s in suggestions.visible("vic", trip_id)] == [sid]
     with pytest.raises(AppError):
         suggestions.visible("eve", trip_id)  # not a member: the missing-trip answer
+
+
+def test_the_sweep_expires_only_open_suggestions_past_their_expiry(local_stack: LocalStack) -> None:
+    from tripagent.application.suggestions import expire_due
+
+    _, workspace, store, suggestions, *_ = world(local_stack)
+    trip_id, applied = suggested_trip(workspace, store, members=1)
+    suggestions.answer("m0", trip_id, applied, answer_id=applied, approved=True)  # decided: leaves the index
+    _, open_one = suggested_trip(workspace, store, members=1)
+    later = "2099-01-01T00:00:01.000Z"  # past both expiries (2099-01-01T00:00:00)
+    expired = expire_due(store, later)
+    assert open_one in expired
+    assert applied not in expired
+    assert store.get(trip_id, applied).status == "applied"  # type: ignore[union-attr]
+    assert open_one not in expire_due(store, later)  # expired ones leave the index too

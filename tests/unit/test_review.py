@@ -81,6 +81,13 @@ class MemorySuggestions:
     def deny(self, trip_id: str, suggestion_id: str, user_id: str) -> None:
         self.denied.setdefault(suggestion_id, set()).add(user_id)
 
+    def due(self, now: str) -> list[tuple[str, str]]:
+        return [
+            (s.tripId, s.suggestionId)
+            for s in self.items.values()
+            if s.status == "pending" and s.expiresAt < now
+        ]
+
     def settle(self, trip_id: str, suggestion_id: str, status: str, by: str, at: str) -> bool:
         current = self.items[suggestion_id]
         if current.status != "pending":
@@ -469,3 +476,23 @@ def test_a_failed_review_gives_its_operations_back_for_the_retry() -> None:
     outcome = w.reviewer.review(w.trip_id)  # Lambda's retry of the same message
     assert outcome.suggestion is not None
     assert len(outcome.reviewed) == 2
+
+
+def test_the_sweep_expires_open_suggestions_past_their_expiry_only() -> None:
+    from tripagent.application.suggestions import expire_due
+
+    w = make_world()
+    s = _suggested(w)
+    assert expire_due(w.store, "2027-06-01T10:00:00.000Z") == []  # not yet
+    assert expire_due(w.store, "2099-01-01T00:00:00.000Z") == [s.suggestionId]
+    assert w.store.items[s.suggestionId].status == "expired"
+    assert expire_due(w.store, "2099-01-01T00:00:00.000Z") == []
+
+
+def test_local_schedules_understand_rates() -> None:
+    from tripagent_local.scheduler import period_s
+
+    assert period_s("rate(1 minute)") == 60
+    assert period_s("rate(5 minutes)") == 300
+    assert period_s("rate(1 day)") == 86400
+    assert period_s("cron(0 3 * * ? *)") is None

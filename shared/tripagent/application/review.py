@@ -87,6 +87,10 @@ class SuggestionStore(Protocol):
 
     def deny(self, trip_id: str, suggestion_id: str, user_id: str) -> None: ...
 
+    def due(self, now: str) -> list[tuple[str, str]]:
+        """(trip id, suggestion id) of the open suggestions past their expiry."""
+        ...
+
     def settle(self, trip_id: str, suggestion_id: str, status: str, by: str, at: str) -> bool:
         """pending → ``status``; ``False`` when it was no longer pending."""
         ...

@@ -153,3 +153,13 @@ def decided(suggestion: Suggestion) -> AppError:
             "decidedAt": suggestion.decidedAt,
         },
     )
+
+
+def expire_due(store: SuggestionStore, now: str) -> list[str]:
+    """The sweep: every open suggestion past its expiry becomes ``expired`` (and members hear it, through
+    the stream). A claim in progress is left to its approver; a reopened one is swept next time."""
+    expired = []
+    for trip_id, suggestion_id in store.due(now):
+        if store.settle(trip_id, suggestion_id, "expired", "system", now):
+            expired.append(suggestion_id)
+    return expired

@@ -92,3 +92,17 @@ def _review(event: dict[str, Any], context: Any) -> dict[str, Any]:
 
 
 reviewer_handler: LambdaHandler = instrument(_review, correlation_id_path=EVENTBRIDGE_CORRELATION_ID)
+
+
+def _expire_suggestions(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    """Scheduled: open suggestions past their expiry become expired (members hear it through the stream)."""
+    from tripagent.adapters.system import SystemClock
+    from tripagent.application.suggestions import expire_due
+    from tripagent.bootstrap import suggestions
+
+    expired = expire_due(suggestions().store, SystemClock().now_iso())
+    logger.info("suggestions expired", extra={"count": len(expired)})
+    return {"expired": len(expired)}
+
+
+expire_suggestions_handler: LambdaHandler = instrument(_expire_suggestions)

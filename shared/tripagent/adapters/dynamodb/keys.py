@@ -60,6 +60,10 @@ def rate_pk(key: str) -> str:
     return f"RATE#{key}"
 
 
+# GSI1 partition of the suggestions still open, sorted by expiry, for the sweep that expires them. Decided
+# suggestions leave it (their GSI1 keys are removed), so the sweep reads only what it may have to expire.
+OPEN_SUGGESTIONS = "SUGGESTIONS#OPEN"
+
 # GSI1 partition of session items, sorted by last activity. One partition is plenty for a daily purge at
 # this scale; shard it (SESSIONS#0..n) if sessions ever number in the millions.
 SESSIONS_BY_ACTIVITY = "SESSIONS"

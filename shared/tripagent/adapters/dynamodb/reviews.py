@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import ClientError
 
-from tripagent.adapters.dynamodb.keys import review_op_sk, session_pk, suggestion_sk
+from tripagent.adapters.dynamodb.keys import OPEN_SUGGESTIONS, review_op_sk, session_pk, suggestion_sk
 from tripagent.application.review import Enlisted
 from tripagent.domain.events import TripOperationCommitted
 from tripagent.domain.review import Suggestion
@@ -157,6 +157,8 @@ class DynamoSuggestionStore:
             "expiresAt": {"S": suggestion.expiresAt},
             "doc": {"S": json.dumps(static)},
             "ttl": {"N": str(expires + KEEP_DECIDED_S)},
+            "GSI1PK": {"S": OPEN_SUGGESTIONS},
+            "GSI1SK": {"S": f"{suggestion.expiresAt}#{suggestion.tripId}#{suggestion.suggestionId}"},
         }
         try:
             self._db.put_item(
@@ -214,7 +216,7 @@ class DynamoSuggestionStore:
                 Key=self._key(trip_id, suggestion_id),
                 UpdateExpression="SET #status = :status REMOVE decidedBy, decidedAt, claimedAt"
                 if reopen
-                else "SET #status = :status, decidedAt = :at",
+                else "SET #status = :status, decidedAt = :at REMOVE GSI1PK, GSI1SK",
                 ConditionExpression="#status = :approved AND decidedBy = :by",
                 ExpressionAttributeNames={"#status": "status"},
                 ExpressionAttributeValues={
@@ -260,6 +262,26 @@ class DynamoSuggestionStore:
         found = [self.read_item(i) for i in response.get("Items", [])]
         return sorted(found, key=lambda s: s.createdAt, reverse=True)
 
+    def due(self, now: str) -> list[tuple[str, str]]:
+        """(trip id, suggestion id) of the open suggestions whose expiry has passed, oldest first."""
+        kwargs: dict[str, Any] = {
+            "TableName": self._table,
+            "IndexName": "GSI1",
+            "KeyConditionExpression": "GSI1PK = :open AND GSI1SK < :now",
+            "ExpressionAttributeValues": {":open": {"S": OPEN_SUGGESTIONS}, ":now": {"S": now}},
+            "ProjectionExpression": "PK, SK",
+        }
+        out: list[tuple[str, str]] = []
+        while True:
+            page = self._db.query(**kwargs)
+            out += [
+                (i["PK"]["S"].removeprefix("SESSION#"), i["SK"]["S"].removeprefix("SUGGESTION#"))
+                for i in page.get("Items", [])
+            ]
+            if "LastEvaluatedKey" not in page:
+                return out
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
     def deny(self, trip_id: str, suggestion_id: str, user_id: str) -> None:
         for attempt in range(CONFLICT_RETRIES):
             try:
@@ -281,7 +303,8 @@ class DynamoSuggestionStore:
             self._db.update_item(
                 TableName=self._table,
                 Key=self._key(trip_id, suggestion_id),
-                UpdateExpression="SET #status = :status, decidedBy = :by, decidedAt = :at",
+                UpdateExpression="SET #status = :status, decidedBy = :by, decidedAt = :at "
+                "REMOVE GSI1PK, GSI1SK",
                 ConditionExpression="#status = :pending",
                 ExpressionAttributeNames={"#status": "status"},
                 ExpressionAttributeValues={

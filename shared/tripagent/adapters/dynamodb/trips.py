@@ -205,7 +205,7 @@ def claim_update(table: str, claim: SuggestionClaim) -> Any:
     return {
         "TableName": table,
         "Key": {"PK": {"S": session_pk(claim.trip_id)}, "SK": {"S": suggestion_sk(claim.suggestion_id)}},
-        "UpdateExpression": "SET #status = :applied, decidedAt = :at",
+        "UpdateExpression": "SET #status = :applied, decidedAt = :at REMOVE GSI1PK, GSI1SK",
         "ConditionExpression": "#status = :approved AND decidedBy = :by",
         "ExpressionAttributeNames": {"#status": "status"},
         "ExpressionAttributeValues": {
