@@ -479,6 +479,15 @@ def test_a_streamed_tool_call_is_assembled(backend: Backend) -> None:
     assert [e.call for e in events if isinstance(e, ToolCallReady)] == [call]
 
 
+def test_streamed_tool_arguments_that_are_not_json_are_a_bad_response(backend: Backend) -> None:
+    if backend.name == "rules":
+        pytest.skip("the rules engines build their calls in Python: nothing to parse")
+    call = ToolCall("call_9", "get_weather", {"day": 2})
+    backend.stream_tool(call, ['{"day": ', "tw"])
+    with pytest.raises(AiBadResponse):
+        list(backend.provider().stream(request(tools=(WEATHER,))))
+
+
 def _replay(backend: Backend, call: ToolCall) -> Iterator[Any]:
     backend.stream_tool(call, ['{"day"', ": 2}"])
     yield from backend.provider().stream(request(tools=(WEATHER,)))

@@ -7,8 +7,8 @@ from typing import Any
 
 import httpx
 
+from tripagent.adapters.llm.arguments import tool_arguments
 from tripagent.adapters.llm.http import HttpModelClient, json_or_bad_response, sse_events
-from tripagent.adapters.llm.openai_compat import _arguments
 from tripagent.application.llm import (
     ChatRequest,
     ChatResult,
@@ -124,7 +124,7 @@ class AnthropicProvider:
                     slot = blocks.get(payload.get("index", 0), {})
                     if slot.get("type") == "tool_use":
                         yield ToolCallReady(
-                            ToolCall(slot["id"], slot["name"], _arguments(slot["args"] or "{}"))
+                            ToolCall(slot["id"], slot["name"], tool_arguments(slot["args"] or "{}"))
                         )
                 elif kind == "message_delta":
                     finish = _FINISH.get((payload.get("delta") or {}).get("stop_reason") or "", "other")

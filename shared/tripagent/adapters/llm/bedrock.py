@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import BotoCoreError, ClientError, ReadTimeoutError
 
+from tripagent.adapters.llm.arguments import tool_arguments
 from tripagent.application.llm import (
     ChatRequest,
     ChatResult,
@@ -116,7 +117,7 @@ class BedrockProvider:
                 elif "contentBlockStop" in event:
                     slot = tools.pop(event["contentBlockStop"]["contentBlockIndex"], {})
                     if slot:
-                        arguments = json.loads(slot["args"] or "{}")
+                        arguments = tool_arguments(slot["args"])
                         yield ToolCallReady(ToolCall(slot["toolUseId"], slot["name"], arguments))
                 elif "messageStop" in event:
                     finish = _FINISH.get(event["messageStop"].get("stopReason", ""), "other")

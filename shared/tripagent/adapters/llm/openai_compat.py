@@ -8,6 +8,7 @@ from typing import Any
 
 import httpx
 
+from tripagent.adapters.llm.arguments import tool_arguments
 from tripagent.adapters.llm.http import HttpModelClient, json_or_bad_response, sse_events
 from tripagent.application.llm import (
     ChatRequest,
@@ -107,7 +108,7 @@ class OpenAICompatibleProvider:
             choice = payload["choices"][0]
             message = choice["message"]
             calls = tuple(
-                ToolCall(c["id"], c["function"]["name"], _arguments(c["function"].get("arguments")))
+                ToolCall(c["id"], c["function"]["name"], tool_arguments(c["function"].get("arguments")))
                 for c in message.get("tool_calls") or []
             )
             usage = payload.get("usage") or {}
@@ -160,19 +161,5 @@ class OpenAICompatibleProvider:
                     if choice.get("finish_reason"):
                         finish = _FINISH.get(choice["finish_reason"], "other")
         for slot in calls.values():
-            yield ToolCallReady(ToolCall(slot["id"], slot["name"], _arguments(slot["args"])))
+            yield ToolCallReady(ToolCall(slot["id"], slot["name"], tool_arguments(slot["args"])))
         yield StreamFinished(finish, model, usage)
-
-
-def _arguments(raw: Any) -> dict[str, Any]:
-    if isinstance(raw, dict):
-        return raw
-    if not raw:
-        return {}
-    try:
-        value = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise AiBadResponse("The model sent tool arguments that are not JSON.") from exc
-    if not isinstance(value, dict):
-        raise AiBadResponse("The model sent tool arguments that are not an object.")
-    return value
