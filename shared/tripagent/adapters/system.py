@@ -5,10 +5,12 @@ from __future__ import annotations
 import secrets
 from datetime import UTC, datetime
 
+from tripagent.domain.times import iso
+
 
 class SystemClock:
     def now_iso(self) -> str:
-        return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        return iso(datetime.now(UTC))
 
 
 def new_id(prefix: str) -> str:

@@ -61,7 +61,7 @@ HISTORY_CHAR_BUDGET = 6_000  # about 1,500 tokens of recent turns, verbatim
 HISTORY_TURN_LIMIT = 60  # turns read per chat turn; more never fit in the budget
 SUMMARY_CHAR_BUDGET = 1_500  # the rolling summary of the older turns
 SUMMARY_LINE_CHARS = 160
-SUMMARY_END = "[then]\n"
+SUMMARY_END = "[then]\n"  # where the rolling summary ends and the conversation goes on
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,7 +228,7 @@ class TripAgent:
         self.sessions.append(trip.tripId, user_turn)  # before the provider: an honest record either way
         state = self.sessions.state(trip.tripId)
         forced = self._resumed_call(trip.tripId, state, text)
-        messages, _ = self._history(trip.tripId, state)
+        messages = self._history(trip.tripId, state)
         specs = (self.tools.specs() if self.tools else ()) + (write_tool_specs() if self.approvals else ())
         specs += (clarify_tool_spec(),)
         said: list[str] = []
@@ -398,7 +398,7 @@ class TripAgent:
         self.approvals.put(approval)
         return approval.approvalId
 
-    def _history(self, trip_id: str, state: SessionState) -> tuple[list[Message], str]:
+    def _history(self, trip_id: str, state: SessionState) -> list[Message]:
         """Recent turns verbatim within the budget; the older ones are folded into the session's rolling
         summary (which opens the messages, as data), so the prompt stays bounded however long the session."""
         turns = self.sessions.recent(trip_id, limit=HISTORY_TURN_LIMIT)
@@ -425,13 +425,10 @@ class TripAgent:
                 messages.append(Message("user", f"{prefix}{turn.metadata.actor}: {turn.text}"))
         while messages and messages[0].role != "user":
             messages.pop(0)
-        if summary and messages:  # data like any member's words: a user-side message, never the system prompt
-            first = messages[0]
-            messages[0] = Message(
-                "user",
-                f"[summary of the earlier conversation, oldest first]\n{summary}\n\n[then]\n{first.content}",
-            )
-        return messages, summary
+        if summary and messages:  # data like any member's words: user-side, never the system prompt
+            opening = f"[summary of the earlier conversation, oldest first]\n{summary}\n\n{SUMMARY_END}"
+            messages[0] = Message("user", opening + messages[0].content)
+        return messages
 
 
 def estimate_tokens(request: ChatRequest) -> int:

@@ -8,6 +8,7 @@ import json
 import re
 from typing import Any
 
+from tripagent.application.agent import SUMMARY_END
 from tripagent.application.llm import ChatRequest, ChatResult, ToolCall, Usage
 from tripagent.application.llm import rules_answer as answer
 from tripagent.domain.places import normalize
@@ -117,7 +118,7 @@ def _tool_answer(request: ChatRequest, fr: bool) -> ChatResult | None:
 def answer_agent(request: ChatRequest) -> ChatResult:
     trip = request.context.get("trip") or {}
     last = next((m.content for m in reversed(request.messages) if m.role == "user"), "")
-    last = last.rsplit("[then]\n", 1)[-1]  # past the rolling summary, when the history opens with it
+    last = last.rsplit(SUMMARY_END, 1)[-1]  # past the rolling summary, when the history opens with it
     text = normalize(last.split(":", 1)[-1])
     fr = len(FRENCH.findall(text)) >= 2
     days = trip.get("days") or []

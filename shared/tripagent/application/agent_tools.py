@@ -3,15 +3,15 @@ registry and approved by a member, come next). Each takes JSON arguments and ret
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tripagent.application.llm import ToolSpec
 from tripagent.application.places import PoiIndex, pois_near
+from tripagent.application.ports import Router, Weather
 from tripagent.domain.geo import decode_polyline
 from tripagent.domain.trip import Trip
 from tripagent.errors import AppError
@@ -42,20 +42,6 @@ class GetWeather(_Args):
 class RouteBetweenStops(_Args):
     fromStopId: str
     toStopId: str
-
-
-class Weather(Protocol):
-    def daily(self, lat: float, lon: float, day: dt.date) -> dict[str, Any] | None: ...
-
-
-class Router(Protocol):
-    def route(
-        self,
-        points: list[tuple[float, float]],
-        *,
-        costing: str = "bicycle",
-        options: dict[str, Any] | None = None,
-    ) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -146,7 +132,7 @@ class ReadTools:
         if args.dayIndex >= len(trip.days):
             return {"error": f"the trip has {len(trip.days)} days"}
         day = trip.days[args.dayIndex]
-        date = day.date or (trip.startDate + dt.timedelta(days=args.dayIndex) if trip.startDate else None)
+        date = trip.date_of(args.dayIndex)
         if date is None or day.stage is None or not day.stage.polyline6:
             return {"error": "that day has no date or no stage yet"}
         lat, lon = decode_polyline(day.stage.polyline6)[-1]

@@ -11,7 +11,6 @@ from urllib.parse import urlsplit
 from tripagent.errors import AiNotConfigured, ValidationFailed
 
 ProviderName = Literal["bedrock", "openai", "anthropic", "rules"]
-KEYLESS: frozenset[str] = frozenset({"bedrock", "rules"})  # IAM, or no model at all
 
 
 @dataclass(frozen=True)
@@ -80,7 +79,7 @@ def check_base_url(url: str, *, allow_private: bool) -> str:
 def set_own_provider(
     users: UserProviderStore, user_id: str, config: ProviderConfig, *, allow_private: bool
 ) -> None:
-    if config.provider not in KEYLESS and config.provider == "anthropic" and not config.api_key:
+    if config.provider == "anthropic" and not config.api_key:
         raise ValidationFailed("apiKey is required for anthropic.", details=[{"loc": ["body", "apiKey"]}])
     if config.provider == "openai" and not (config.api_key or config.base_url):
         raise ValidationFailed(

@@ -17,9 +17,8 @@ from pydantic import BaseModel
 
 from tripagent.application.sessions import SessionStore
 from tripagent.application.trips import TripWorkspace
-from tripagent.domain.ops import REGISTRY
+from tripagent.domain.ops import approver_role
 from tripagent.domain.session import Turn, TurnMetadata
-from tripagent.domain.trip import Role
 from tripagent.errors import AppError
 
 APPROVAL_TTL_S = 15 * 60
@@ -116,17 +115,12 @@ class Approvals:
             return ApprovalOutcome(pending.toolCallId, "refused", {"reason": "expired"})
         trip = self.workspace.get_trip(approver, trip_id)
         role = trip.role_of(approver)
-        operation = REGISTRY[pending.toolName]
-        if (
-            not approved
-            or role is None
-            or not role.allows(max(operation.required_role, Role.editor, key=lambda r: r.rank))
-        ):
+        if not approved or role is None or not role.allows(approver_role(pending.toolName)):
             # A viewer's approval counts as a denial: the call does not run.
             won = self.store.decide(trip_id, approval_id, "denied", approver)
             if won:
-                why = "" if approved else "answered no"
-                self._record(pending, "denied", approver, trip.version, why or "no edit rights")
+                why = "answered no" if not approved else "no edit rights"
+                self._record(pending, "denied", approver, trip.version, why)
             return ApprovalOutcome(pending.toolCallId, "denied" if won else "refused", {"by": approver})
         if not self.store.decide(trip_id, approval_id, "approved", approver):
             return ApprovalOutcome(pending.toolCallId, "refused", {"reason": "already decided"})

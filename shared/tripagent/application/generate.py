@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tripagent.application import ports
 from tripagent.application.llm import ChatOptions, ChatRequest, Message, ModelProvider, rules_answer
 from tripagent.application.places import (
     CoverageMap,
@@ -65,14 +66,8 @@ class TripSpec(BaseModel):
     accommodation: str | None = None
 
 
-class Router(Snapper, Protocol):
-    def route(
-        self,
-        points: list[tuple[float, float]],
-        *,
-        costing: str = "bicycle",
-        options: dict[str, Any] | None = None,
-    ) -> Any: ...
+class Router(ports.Router, Snapper, Protocol):
+    """Generation also snaps points to the network and samples elevations along a route."""
 
     def heights(self, shape: str, *, resample_m: int = 100) -> tuple[str, list[tuple[float, float]]]: ...
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from tripagent.domain.events import TripOperationCommitted
 from tripagent.domain.health import ProbeResult
@@ -73,4 +74,22 @@ class IdGenerator(Protocol):
 class EventPublisher(Protocol):
     def publish(self, events: list[TripOperationCommitted]) -> list[str | None]:
         """Publish; return, per event, ``None`` when it was accepted or the reason it was not."""
+        ...
+
+
+class Router(Protocol):
+    """Routes between points (Valhalla): a distance, a duration, a shape."""
+
+    def route(
+        self,
+        points: list[tuple[float, float]],
+        *,
+        costing: str = "bicycle",
+        options: dict[str, Any] | None = None,
+    ) -> Any: ...
+
+
+class Weather(Protocol):
+    def daily(self, lat: float, lon: float, day: dt.date) -> dict[str, Any] | None:
+        """The day's forecast at a point, or ``None`` outside the forecast's range."""
         ...

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from tripagent.application.review import patch_in_words
 from tripagent.application.trips import TripWorkspace
+from tripagent.domain.ops import patch_in_words
 from tripagent.domain.review import Suggestion
 from tripagent.domain.session import Turn
 

@@ -22,13 +22,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from tripagent.application.agent_tools import Router, Weather
 from tripagent.application.llm import ChatOptions, ChatRequest, Message, ModelProvider
-from tripagent.application.ports import Clock, TripRepository
+from tripagent.application.ports import Clock, Router, TripRepository, Weather
 from tripagent.application.sessions import SessionStore
 from tripagent.application.structured import Parsed, parse_structured
 from tripagent.domain.events import TripOperationCommitted
-from tripagent.domain.ops import REGISTRY
+from tripagent.domain.ops import REGISTRY, patch_in_words
 from tripagent.domain.review import (
     SEVERITY_RANK,
     Finding,
@@ -36,9 +35,9 @@ from tripagent.domain.review import (
     Suggestion,
     check_trip,
     consecutive_timed,
-    day_stops,
 )
 from tripagent.domain.session import Turn, TurnMetadata
+from tripagent.domain.times import iso, parse_iso
 from tripagent.domain.trip import Trip
 from tripagent.errors import AppError
 
@@ -228,12 +227,10 @@ class Reviewer:
         if self.weather is None:
             return out
         for day in days:
-            if day >= len(trip.days) or not any(s.outdoor for s in day_stops(trip, day)):
+            if day >= len(trip.days):
                 continue
-            date = trip.days[day].date or (
-                trip.startDate + dt.timedelta(days=day) if trip.startDate else None
-            )
-            where = next((s for s in day_stops(trip, day) if s.outdoor and s.lat is not None), None)
+            where = next((s for s in trip.stops_on(day) if s.outdoor and s.lat is not None), None)
+            date = trip.date_of(day)
             if date is None or where is None:
                 continue
             try:
@@ -304,16 +301,14 @@ class Reviewer:
 
     def _expiry(self, decision: ReviewDecision, now: dt.datetime) -> dt.datetime:
         try:
-            wanted = dt.datetime.fromisoformat((decision.expiresAt or "").replace("Z", "+00:00"))
-            if wanted.tzinfo is None:
-                wanted = wanted.replace(tzinfo=dt.UTC)
+            wanted = parse_iso(decision.expiresAt or "")
         except ValueError:
             wanted = now + DEFAULT_TTL
         return min(max(wanted, now + dt.timedelta(minutes=5)), now + MAX_TTL)
 
     def _raise(self, trip: Trip, decision: ReviewDecision, ids: list[str]) -> Suggestion:
         at = self.clock.now_iso()
-        now = dt.datetime.fromisoformat(at.replace("Z", "+00:00"))
+        now = parse_iso(at)
         suggestion = Suggestion(
             suggestionId=suggestion_id_for(ids),
             tripId=trip.tripId,
@@ -367,10 +362,6 @@ def snapshot(trip: Trip) -> dict[str, Any]:
     }
 
 
-def iso(moment: dt.datetime) -> str:
-    return moment.astimezone(dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
 def rules_decision(request: ChatRequest) -> Any:
     """The ``rules`` provider's reviewer: the worst deterministic finding becomes the decision."""
     from tripagent.application.llm import rules_answer
@@ -400,10 +391,3 @@ def _in_words(finding: Finding) -> str:
     if finding.patch is None:
         return "Worth a look before the trip."
     return patch_in_words(finding.patch.op, finding.patch.args)
-
-
-def patch_in_words(op: str, args: dict[str, Any]) -> str:
-    """A patch as a sentence, for toasts and the session."""
-    words = REGISTRY[op].summary if op in REGISTRY else op
-    details = ", ".join(f"{k} {v}" for k, v in args.items() if k not in ("stopId", "expenseId"))
-    return f"{words}" + (f" ({details})" if details else "") + "."

@@ -8,6 +8,7 @@ from typing import Any, Protocol
 
 from tripagent.domain.events import TripOperationCommitted
 from tripagent.domain.session import Turn, operation_turn
+from tripagent.domain.times import iso
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,5 +58,4 @@ def record_operation(store: SessionStore, event: TripOperationCommitted) -> int 
 
 def purge_idle_sessions(store: SessionPurger, *, now: dt.datetime, idle_days: int) -> list[str]:
     """Retention by inactivity: delete the sessions idle for more than ``idle_days``, with their turns."""
-    cutoff = (now - dt.timedelta(days=idle_days)).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    return store.purge_idle(cutoff)
+    return store.purge_idle(iso(now - dt.timedelta(days=idle_days)))

@@ -13,13 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tripagent.application.ports import Clock, SuggestionClaim
-from tripagent.application.review import SuggestionStore, patch_in_words
+from tripagent.application.review import SuggestionStore
 from tripagent.application.sessions import SessionStore
 from tripagent.application.trips import TripWorkspace
-from tripagent.domain.ops import REGISTRY
+from tripagent.domain.ops import approver_role, patch_in_words
 from tripagent.domain.review import Suggestion
 from tripagent.domain.session import Turn, TurnMetadata
-from tripagent.domain.trip import Role
 from tripagent.errors import (
     AlreadyDecided,
     AppError,
@@ -66,10 +65,9 @@ class Suggestions:
             self.store.deny(trip_id, suggestion_id, caller)  # for this member only
             return suggestion
         role = trip.role_of(caller)
-        needed = (
-            REGISTRY[suggestion.pendingPatch.op].required_role if suggestion.pendingPatch else Role.editor
-        )
-        if role is None or not role.allows(max(needed, Role.editor, key=lambda r: r.rank)):
+        if role is None or not role.allows(
+            approver_role(suggestion.pendingPatch.op if suggestion.pendingPatch else None)
+        ):
             raise Forbidden("Only editors and owners can approve a suggestion.")
         self._still_open(suggestion)
         at = self.clock.now_iso()
@@ -82,9 +80,7 @@ class Suggestions:
         now = self.clock.now_iso()
         if suggestion.status == "pending" and suggestion.expiresAt <= now:
             self.store.settle(suggestion.tripId, suggestion.suggestionId, "expired", "system", now)
-            raise SuggestionExpired("The suggestion has expired.", extra={"expiresAt": suggestion.expiresAt})
-        if suggestion.status == "expired":
-            raise SuggestionExpired("The suggestion has expired.", extra={"expiresAt": suggestion.expiresAt})
+            raise decided(suggestion.model_copy(update={"status": "expired"}))
         if suggestion.status not in ("pending", "approved"):  # "approved" may be a dead claim: claim decides
             raise decided(suggestion)
 

@@ -274,3 +274,16 @@ _OPERATIONS: list[Operation[Any]] = [
 ]
 
 REGISTRY: dict[str, Operation[Any]] = {op.name: op for op in _OPERATIONS}
+
+
+def approver_role(op_name: str | None) -> Role:
+    """Who may approve a proposed change: at least an editor, and at least the operation's own role."""
+    needed = REGISTRY[op_name].required_role if op_name in REGISTRY else Role.editor
+    return max(needed, Role.editor, key=lambda r: r.rank)
+
+
+def patch_in_words(op: str, args: dict[str, Any]) -> str:
+    """A proposed operation as a sentence, for toasts and the session."""
+    words = REGISTRY[op].summary if op in REGISTRY else op
+    details = ", ".join(f"{k} {v}" for k, v in args.items() if k not in ("stopId", "expenseId"))
+    return f"{words}" + (f" ({details})" if details else "") + "."

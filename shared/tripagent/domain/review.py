@@ -107,13 +107,9 @@ def hhmm(total: int) -> str:
     return f"{total // 60:02d}:{total % 60:02d}"
 
 
-def day_stops(trip: Trip, day: int) -> list[Stop]:
-    return sorted((s for s in trip.stops if s.dayIndex == day), key=lambda s: s.order)
-
-
 def consecutive_timed(trip: Trip, day: int) -> list[tuple[Stop, Stop]]:
     """Pairs of consecutive stops of a day where the first ends and the second starts at a given time."""
-    stops = [s for s in day_stops(trip, day) if s.startTime or s.endTime]
+    stops = [s for s in trip.stops_on(day) if s.startTime or s.endTime]
     return [(a, b) for a, b in itertools.pairwise(stops) if (a.endTime or a.startTime) and b.startTime]
 
 
@@ -140,7 +136,7 @@ def check_trip(
 def _duplicates(trip: Trip, day: int) -> list[Finding]:
     out = []
     seen: dict[str, Stop] = {}
-    for stop in day_stops(trip, day):
+    for stop in trip.stops_on(day):
         key = normalize(stop.name)
         same_place = next(
             (
@@ -215,7 +211,7 @@ def _shift(stop: Stop, start: int) -> Patch:
 
 
 def _lodging(trip: Trip, day: int) -> list[Finding]:
-    lodging = [s for s in day_stops(trip, day) if s.kind == "lodging"]
+    lodging = [s for s in trip.stops_on(day) if s.kind == "lodging"]
     if len(lodging) < 2:
         return []
     return [
@@ -257,7 +253,7 @@ def _weather(trip: Trip, day: int, forecast: Mapping[str, Any] | None) -> list[F
             dayIndex=day,
             ids=[s.stopId],
         )
-        for s in day_stops(trip, day)
+        for s in trip.stops_on(day)
         if s.outdoor
     ]
 
@@ -269,7 +265,7 @@ def _path_km(stops: list[Stop]) -> float:
 
 
 def _backtracking(trip: Trip, day: int) -> list[Finding]:
-    stops = day_stops(trip, day)
+    stops = trip.stops_on(day)
     if not 3 <= len(stops) <= 8 or any(s.lat is None or s.lon is None for s in stops):
         return []
     actual = _path_km(stops)

@@ -38,14 +38,11 @@ class Turn(BaseModel):
     usage: dict[str, int] | None = None
 
 
-_ENTITY_WORDS = {"stop": "stop", "day": "day", "expense": "expense", "member": "member", "trip": "trip"}
-
-
 def describe_operation(event: TripOperationCommitted) -> str:
     """A one-line account of an operation for people and for the model's context."""
     parts = []
     for change in event.diff:
-        entity = _ENTITY_WORDS.get(str(change.get("entity")), str(change.get("entity")))
+        entity = str(change.get("entity"))
         before, after = change.get("before"), change.get("after")
         label = (
             (after or before or {}).get("name") or (after or before or {}).get("label") or change.get("id")

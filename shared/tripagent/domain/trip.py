@@ -137,6 +137,11 @@ class Trip(_Model):
             raise TripRuleViolation(f"Day {day_index} does not exist (the trip has {len(self.days)} days).")
         return self.days[day_index]
 
+    def date_of(self, day_index: int) -> dt.date | None:
+        """The day's own date, else the start date plus its index, else unknown."""
+        own = self.days[day_index].date
+        return own or (self.startDate + dt.timedelta(days=day_index) if self.startDate else None)
+
     def stops_on(self, day_index: int) -> list[Stop]:
         return sorted((s for s in self.stops if s.dayIndex == day_index), key=lambda s: s.order)
 

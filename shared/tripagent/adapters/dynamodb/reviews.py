@@ -17,6 +17,7 @@ from tripagent.adapters.dynamodb.keys import OPEN_SUGGESTIONS, review_op_sk, ses
 from tripagent.application.review import Enlisted
 from tripagent.domain.events import TripOperationCommitted
 from tripagent.domain.review import Suggestion
+from tripagent.domain.times import epoch
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
@@ -148,7 +149,7 @@ class DynamoSuggestionStore:
         return {"PK": {"S": session_pk(trip_id)}, "SK": {"S": suggestion_sk(suggestion_id)}}
 
     def create(self, suggestion: Suggestion) -> bool:
-        expires = _epoch(suggestion.expiresAt)
+        expires = epoch(suggestion.expiresAt)
         static = suggestion.model_dump(mode="json", exclude={"status", "decidedBy", "decidedAt"})
         item: Any = {
             **self._key(suggestion.tripId, suggestion.suggestionId),
@@ -319,9 +320,3 @@ class DynamoSuggestionStore:
                 return False
             raise
         return True
-
-
-def _epoch(iso: str) -> int:
-    from datetime import datetime
-
-    return int(datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp())

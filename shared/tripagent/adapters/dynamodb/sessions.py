@@ -16,6 +16,7 @@ from botocore.exceptions import ClientError
 from tripagent.adapters.dynamodb.keys import META, SESSIONS_BY_ACTIVITY, dedupe_sk, session_pk, turn_sk
 from tripagent.application.sessions import SessionState
 from tripagent.domain.session import Turn
+from tripagent.domain.times import epoch
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
@@ -47,7 +48,7 @@ class DynamoSessionStore:
         return int(response["Attributes"]["seq"]["N"])
 
     def append(self, trip_id: str, turn: Turn, *, dedupe_key: str | None = None) -> int | None:
-        expires = _epoch(turn.metadata.at) + self._retention_s
+        expires = epoch(turn.metadata.at) + self._retention_s
         seq = self._next_seq(trip_id, turn.metadata.at, expires)
         stored = turn.model_copy(update={"seq": seq})
         item: Any = {
@@ -232,9 +233,3 @@ class DynamoSessionStore:
             if "LastEvaluatedKey" not in page:
                 return True
             kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
-
-
-def _epoch(iso: str) -> int:
-    from datetime import datetime
-
-    return int(datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp())

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tripagent.entrypoints import ui_stream
 from tripagent.entrypoints.http.api import JSON, current_caller
-from tripagent.errors import AppError, InvalidJson, NotFound, Unauthorized, ValidationFailed
+from tripagent.errors import AiUnavailable, AppError, InvalidJson, NotFound, Unauthorized, ValidationFailed
 
 router = Router()
 
@@ -250,8 +250,6 @@ def agent_mention(tripId: str, body: MentionRequest) -> Response[MentionAccepted
     seq = 0
     for event in agent.chat(caller, trip, text, provider, model, source="mention"):
         if isinstance(event, AgentFailed):
-            from tripagent.errors import AiUnavailable
-
             raise AiUnavailable(event.message)
         if isinstance(event, AgentDone):
             seq = event.seq
