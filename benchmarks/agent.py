@@ -105,20 +105,23 @@ def first_byte_delays(runs: int = 30) -> list[float]:
     delays = []
 
     async def one() -> float:
-        sent = False
+        status = 0
         first_byte = 0.0
+        provider.first_token_at = 0.0
 
         async def receive() -> dict[str, Any]:
-            nonlocal sent
-            sent = True
             return {"type": "http.request", "body": body, "more_body": False}
 
         async def send(message: dict[str, Any]) -> None:
-            nonlocal first_byte
-            if not first_byte and b'"text-delta"' in message.get("body", b""):
+            nonlocal first_byte, status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            elif not first_byte and b'"text-delta"' in message.get("body", b""):
                 first_byte = time.perf_counter()
 
         await asgi_app(scope, receive, send)
+        if status != 200 or not first_byte or not provider.first_token_at:  # a refusal measures nothing
+            raise RuntimeError(f"the streamed chat did not stream (HTTP {status})")
         return (first_byte - provider.first_token_at) * 1000
 
     for _ in range(runs):

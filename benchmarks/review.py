@@ -1,6 +1,6 @@
 """Proactive review and suggestions, on DynamoDB Local.
 
-1. Approvals: the latency of a lone approval (30 of them, one after another) against 50 concurrent
+1. Approvals: the latency of a lone approval (100 of them, one after another) against 50 concurrent
    approvals of one suggestion (5 rounds). Goal: p99 of the concurrent ones ≤ 3× the lone one. Printed
    with two references measured in the same run: 50 concurrent approvals of 50 different suggestions (the
    same load without contention: what contention itself costs), and a bare DynamoDB Local write, lone and
@@ -11,18 +11,18 @@
 
 from __future__ import annotations
 
-import contextlib
-import json
 import math
 import tempfile
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 APPROVERS = 50
+LONE_SAMPLES = 100  # enough for a p99 that is not just the maximum
 
 
 def _p99(values: list[float]) -> float:
@@ -51,45 +51,24 @@ def _world() -> tuple[Any, Any, Any, Any, str]:
     )
 
 
-def _suggested(workspace: Any, store: Any, approvers: int) -> tuple[str, str]:
-    from tripagent.adapters.system import new_id
-    from tripagent.domain.review import PendingPatch, Suggestion
-    from tripagent.domain.trip import Member, Role
-
-    trip = workspace.create_trip("ana", title="Bench")
-    trip.members += [Member(userId=f"m{i}", role=Role.editor) for i in range(approvers)]
-    workspace.trips.commit(trip, expected_version=trip.version, membership_changed=set(), event=None)
-    version = workspace.run_operation("ana", trip.tripId, "add_day", {"city": "Ordino"}).trip.version
-    suggestion = Suggestion(
-        suggestionId=new_id("sug"),
-        tripId=trip.tripId,
-        severity="warning",
-        confidence=0.9,
-        reason="bench",
-        suggestion="Set day 1's city to Canillo.",
-        pendingPatch=PendingPatch(
-            op="edit_day", args={"dayIndex": 0, "city": "Canillo"}, expectedVersion=version
-        ),
-        expiresAt="2099-01-01T00:00:00.000Z",
-        createdAt="2027-06-01T10:00:00.000Z",
-    )
-    store.create(suggestion)
-    return trip.tripId, suggestion.suggestionId
-
-
-def _timed(action: Callable[[], Any]) -> float:
-    from tripagent.errors import AppError
+def _timed(action: Callable[[], Any]) -> tuple[float, str]:
+    """How long the call took, and how it ended: applied, or already_decided (any other error raises:
+    a refused approval is not an approval to time)."""
+    from tripagent.errors import AlreadyDecided
 
     start = time.perf_counter()
-    with contextlib.suppress(AppError):  # already_decided: the answer most concurrent approvers get
+    outcome = "applied"
+    try:
         action()
-    return (time.perf_counter() - start) * 1000
+    except AlreadyDecided:
+        outcome = "already_decided"
+    return (time.perf_counter() - start) * 1000, outcome
 
 
-def _at_once(actions: list[Callable[[], Any]]) -> list[float]:
+def _at_once(actions: list[Callable[[], Any]]) -> list[tuple[float, str]]:
     barrier = threading.Barrier(len(actions))
 
-    def run(action: Callable[[], Any]) -> float:
+    def run(action: Callable[[], Any]) -> tuple[float, str]:
         barrier.wait()
         return _timed(action)
 
@@ -97,23 +76,34 @@ def _at_once(actions: list[Callable[[], Any]]) -> list[float]:
         return list(pool.map(run, actions))
 
 
+def _checked(results: list[tuple[float, str]], applied: int) -> list[float]:
+    outcomes = Counter(outcome for _, outcome in results)
+    expected = Counter({"applied": applied, "already_decided": len(results) - applied})  # zeros compare equal
+    if outcomes != expected:
+        raise RuntimeError(f"approvals ended {dict(outcomes)}, expected {dict(expected)}")
+    return [ms for ms, _ in results]
+
+
 def approvals() -> dict[str, float]:
+    from tests.fixtures.review import suggested_trip
+
     workspace, store, suggestions, client, table = _world()
 
     def approve(user: str, trip_id: str, sid: str) -> Callable[[], Any]:
         return lambda: suggestions.answer(user, trip_id, sid, answer_id=sid, approved=True)
 
-    lone = []
-    for _ in range(30):
-        trip_id, sid = _suggested(workspace, store, 1)
-        lone.append(_timed(approve("m0", trip_id, sid)))
+    lone_results = []
+    for _ in range(LONE_SAMPLES):
+        trip_id, sid = suggested_trip(workspace, store, 1)
+        lone_results.append(_timed(approve("m0", trip_id, sid)))
+    lone = _checked(lone_results, applied=LONE_SAMPLES)
     contended: list[float] = []
     distinct: list[float] = []
     for _ in range(5):
-        trip_id, sid = _suggested(workspace, store, APPROVERS)
-        contended += _at_once([approve(f"m{i}", trip_id, sid) for i in range(APPROVERS)])
-        pairs = [_suggested(workspace, store, 1) for _ in range(APPROVERS)]
-        distinct += _at_once([approve("m0", t, s) for t, s in pairs])
+        trip_id, sid = suggested_trip(workspace, store, APPROVERS)
+        contended += _checked(_at_once([approve(f"m{i}", trip_id, sid) for i in range(APPROVERS)]), applied=1)
+        pairs = [suggested_trip(workspace, store, 1) for _ in range(APPROVERS)]
+        distinct += _checked(_at_once([approve("m0", t, s) for t, s in pairs]), applied=APPROVERS)
 
     def write() -> Any:
         return client.update_item(
@@ -123,8 +113,8 @@ def approvals() -> dict[str, float]:
             ExpressionAttributeValues={":one": {"N": "1"}},
         )
 
-    bare_lone = [_timed(write) for _ in range(50)]
-    bare_many = [x for _ in range(5) for x in _at_once([write] * APPROVERS)]
+    bare_lone = [ms for ms, _ in (_timed(write) for _ in range(LONE_SAMPLES))]
+    bare_many = [ms for _ in range(5) for ms, _ in _at_once([write] * APPROVERS)]
     return {
         "lone": _p99(lone),
         "contended": _p99(contended),
@@ -136,54 +126,15 @@ def approvals() -> dict[str, float]:
 
 def burst_calls() -> int:
     from tripagent.adapters.aws import dynamodb_client
-    from tripagent.adapters.dynamodb.reviews import DynamoReviewLedger, DynamoSuggestionStore
-    from tripagent.adapters.llm.rules import RulesProvider
-    from tripagent.adapters.sqs import SqsReviewQueue
-    from tripagent.adapters.system import SystemClock
-    from tripagent.application.review import Reviewer
-    from tripagent.bootstrap import session_store, trip_workspace
     from tripagent.settings import table_settings
-    from tripagent_local.queues import LocalQueues
-    from tripagent_local.template import QueueSource, QueueSpec
 
-    calls = 0
-
-    class Counting(RulesProvider):
-        def chat(self, request: Any) -> Any:
-            nonlocal calls
-            calls += 1
-            return super().chat(request)
-
-    class Sender:  # boto3's send_message, onto a private queue (the stack's has its own consumer)
-        def send_message(self, **kwargs: Any) -> Any:
-            return queues.handle("AmazonSQS.SendMessage", kwargs)
+    from tests.fixtures.review import review_pipeline
 
     s = table_settings()
-    client = dynamodb_client(s.region, s.dynamodb_endpoint_url)
-    workspace = trip_workspace()
-    reviewer: Reviewer | None = None
-
-    def invoke(_: str, event: dict[str, Any]) -> dict[str, Any]:
-        assert reviewer is not None
-        for record in event["Records"]:
-            reviewer.review(json.loads(record["body"])["tripId"])
-        return {"batchItemFailures": []}
-
-    spec = QueueSpec("Q", "bench.fifo", fifo=True, delay_s=1, max_receive_count=3)
     with tempfile.TemporaryDirectory() as tmp:
-        queues = LocalQueues(
-            [spec], [QueueSource("Reviewer", "Q", "Q", 10, True)], "http://local", invoke, Path(tmp) / "dl"
+        reviewer, workspace, model, queues = review_pipeline(
+            dynamodb_client(s.region, s.dynamodb_endpoint_url), s.table_name, Path(tmp) / "dl"
         )
-        reviewer = Reviewer(
-            trips=workspace.trips,
-            ledger=DynamoReviewLedger(client, s.table_name),
-            queue=SqsReviewQueue(Sender(), queues.queues["Q"].url),  # type: ignore[arg-type]
-            suggestions=DynamoSuggestionStore(client, s.table_name),
-            sessions=session_store(),
-            clock=SystemClock(),
-            model=lambda: (Counting(), "rules"),
-        )
-        queues.start()
         try:
             trip = workspace.create_trip("ana", title="Burst")
             workspace.run_operation("ana", trip.tripId, "add_day", {})
@@ -193,10 +144,11 @@ def burst_calls() -> int:
                 ).event
                 assert event is not None
                 reviewer.enlist(event)
-            queues.wait_idle(30)
+            if not queues.wait_idle(30):
+                raise RuntimeError("the review queue did not drain")
         finally:
             queues.stop()
-    return calls
+    return model.calls
 
 
 def report() -> bool:

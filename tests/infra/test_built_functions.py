@@ -56,8 +56,48 @@ def run_built(
     return output
 
 
+IDLE_TRIP = "trp_builtidle0000000000000"
+DUE_SUGGESTION = ("trp_builtdue00000000000000", "sug_builtdue")
+
+
+def seed_scheduled_work(stack: LocalStack) -> None:
+    """Work for the scheduled functions to find: a session idle for a year, a suggestion past its expiry."""
+    from tripagent.adapters.aws import dynamodb_client
+    from tripagent.adapters.dynamodb.reviews import DynamoSuggestionStore
+    from tripagent.adapters.dynamodb.sessions import DynamoSessionStore
+    from tripagent.domain.review import Suggestion
+    from tripagent.domain.session import Turn, TurnMetadata
+
+    client = dynamodb_client("eu-west-1", f"http://127.0.0.1:{stack.config.dynamodb_port}")
+    table = next(iter(stack.table_names.values()))
+    a_year_ago = "2025-11-01T10:00:00.000Z"
+    DynamoSessionStore(client, table, retention_s=10 * 365 * 86400).append(
+        IDLE_TRIP,
+        Turn(
+            role="user",
+            kind="chat",
+            text="hi",
+            metadata=TurnMetadata(actor="ana", at=a_year_ago, source="chat"),
+        ),
+    )
+    DynamoSuggestionStore(client, table).create(
+        Suggestion(
+            suggestionId=DUE_SUGGESTION[1],
+            tripId=DUE_SUGGESTION[0],
+            severity="info",
+            confidence=0.9,
+            reason="due",
+            suggestion="",
+            pendingPatch=None,
+            expiresAt="2000-01-01T00:00:00.000Z",
+            createdAt="2000-01-01T00:00:00.000Z",
+        )
+    )
+
+
 @pytest.fixture(scope="module")
 def built_results(build_dir: Path, template: Template, local_stack: LocalStack) -> dict[str, dict[str, Any]]:
+    seed_scheduled_work(local_stack)
     env = local_stack.environment()
     return {
         fid: run_built(build_dir, fid, spec.handler, REPO_ROOT / "events" / f"{fid}.json", env)
@@ -137,8 +177,19 @@ def test_built_agent_function_hides_a_trip_it_cannot_show(built_results: dict[st
     assert json.loads(result["body"])["error"] == "not_found"
 
 
-def test_built_purge_function_runs_on_its_schedule_event(built_results: dict[str, dict[str, Any]]) -> None:
-    assert built_results["PurgeSessionsFunction"]["result"]["purged"] >= 0
+def test_built_purge_function_deletes_an_idle_session(
+    built_results: dict[str, dict[str, Any]], local_stack: LocalStack
+) -> None:
+    from tripagent.adapters.aws import dynamodb_client
+
+    assert built_results["PurgeSessionsFunction"]["result"]["purged"] >= 1
+    client = dynamodb_client("eu-west-1", f"http://127.0.0.1:{local_stack.config.dynamodb_port}")
+    left = client.query(
+        TableName=next(iter(local_stack.table_names.values())),
+        KeyConditionExpression="PK = :pk",
+        ExpressionAttributeValues={":pk": {"S": f"SESSION#{IDLE_TRIP}"}},
+    )["Items"]
+    assert left == []
 
 
 def test_built_web_adapter_function_ships_its_script_and_app(build_dir: Path, template: Template) -> None:
@@ -172,7 +223,15 @@ def test_built_notifier_reads_its_stream_record(built_results: dict[str, dict[st
     assert built_results["NotifierFunction"]["result"] == {"batchItemFailures": []}
 
 
-def test_built_suggestion_expiry_sweeps_on_its_schedule_event(
-    built_results: dict[str, dict[str, Any]],
+def test_built_suggestion_expiry_expires_a_due_suggestion(
+    built_results: dict[str, dict[str, Any]], local_stack: LocalStack
 ) -> None:
-    assert built_results["SuggestionExpiryFunction"]["result"]["expired"] >= 0
+    from tripagent.adapters.aws import dynamodb_client
+    from tripagent.adapters.dynamodb.reviews import DynamoSuggestionStore
+
+    assert built_results["SuggestionExpiryFunction"]["result"]["expired"] >= 1
+    client = dynamodb_client("eu-west-1", f"http://127.0.0.1:{local_stack.config.dynamodb_port}")
+    store = DynamoSuggestionStore(client, next(iter(local_stack.table_names.values())))
+    due = store.get(*DUE_SUGGESTION)
+    assert due is not None
+    assert due.status == "expired"

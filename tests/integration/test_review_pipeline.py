@@ -4,88 +4,26 @@ a burst is reviewed in one model call, and the whole loop runs from an operation
 from __future__ import annotations
 
 import json
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import httpx
 from tripagent.adapters.aws import dynamodb_client
-from tripagent.adapters.dynamodb.reviews import DynamoReviewLedger, DynamoSuggestionStore
-from tripagent.adapters.dynamodb.sessions import DynamoSessionStore
-from tripagent.adapters.dynamodb.trips import DynamoTripRepository
-from tripagent.adapters.llm.rules import RulesProvider
-from tripagent.adapters.sqs import SqsReviewQueue
-from tripagent.adapters.system import SystemClock, new_id
-from tripagent.application.llm import ChatRequest, ChatResult
 from tripagent.application.review import Reviewer
 from tripagent.application.trips import TripWorkspace
 from tripagent.domain.events import TripOperationCommitted
 from tripagent_local.queues import LocalQueues
 from tripagent_local.stack import LocalStack
-from tripagent_local.template import QueueSource, QueueSpec
 
-
-class CountingRules:
-    name = "rules"
-
-    def __init__(self) -> None:
-        self.calls = 0
-        self._lock = threading.Lock()
-
-    def chat(self, request: ChatRequest) -> ChatResult:
-        with self._lock:
-            self.calls += 1
-        return RulesProvider().chat(request)
-
-    def stream(self, request: ChatRequest) -> Any:
-        raise NotImplementedError
-
-
-class QueueClient:
-    """boto3's send_message, onto a private local queue (the stack's own queue has its own consumer)."""
-
-    def __init__(self, queues: LocalQueues) -> None:
-        self.queues = queues
-
-    def send_message(self, **kwargs: Any) -> dict[str, Any]:
-        return self.queues.handle("AmazonSQS.SendMessage", kwargs)
+from tests.fixtures.review import CountingRules, review_pipeline
 
 
 def pipeline(
     stack: LocalStack, tmp_path: Path, window_s: int = 1
 ) -> tuple[Reviewer, TripWorkspace, CountingRules, LocalQueues]:
     client = dynamodb_client("eu-west-1", f"http://127.0.0.1:{stack.config.dynamodb_port}")
-    table = next(iter(stack.table_names.values()))
-    model = CountingRules()
-    reviewer: Reviewer | None = None
-
-    def invoke(_: str, event: dict[str, Any]) -> dict[str, Any]:
-        assert reviewer is not None
-        for record in event["Records"]:
-            reviewer.review(json.loads(record["body"])["tripId"])
-        return {"batchItemFailures": []}
-
-    spec = QueueSpec("ReviewQueue", "review.fifo", fifo=True, delay_s=window_s, max_receive_count=3)
-    queues = LocalQueues(
-        [spec],
-        [QueueSource("ReviewerFunction", "Reviews", "ReviewQueue", 10, True)],
-        "http://local",
-        invoke,
-        tmp_path / "dl.jsonl",
-    )
-    trips = DynamoTripRepository(client, table)
-    reviewer = Reviewer(
-        trips=trips,
-        ledger=DynamoReviewLedger(client, table),
-        queue=SqsReviewQueue(QueueClient(queues), queues.queues["ReviewQueue"].url),  # type: ignore[arg-type]
-        suggestions=DynamoSuggestionStore(client, table),
-        sessions=DynamoSessionStore(client, table, retention_s=86400),
-        clock=SystemClock(),
-        model=lambda: (model, "rules"),
-    )
-    queues.start()
-    return reviewer, TripWorkspace(trips=trips, clock=SystemClock(), new_id=new_id), model, queues
+    return review_pipeline(client, next(iter(stack.table_names.values())), tmp_path / "dl.jsonl", window_s)
 
 
 def lodging_clash(workspace: TripWorkspace) -> tuple[str, list[TripOperationCommitted]]:

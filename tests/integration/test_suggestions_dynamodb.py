@@ -18,10 +18,12 @@ from tripagent.adapters.system import SystemClock, new_id
 from tripagent.application.ports import SuggestionClaim
 from tripagent.application.suggestions import Suggestions
 from tripagent.application.trips import TripWorkspace
-from tripagent.domain.review import PendingPatch, Suggestion
+from tripagent.domain.review import Suggestion
 from tripagent.domain.trip import Trip
-from tripagent.errors import AlreadyDecided, AppError, Forbidden, StalePatch, VersionConflict
+from tripagent.errors import AlreadyDecided, Forbidden, NotFound, StalePatch, VersionConflict
 from tripagent_local.stack import LocalStack
+
+from tests.fixtures.review import suggested_trip
 
 APPROVERS = 50
 
@@ -98,33 +100,6 @@ def world(
     store = suggestion_store(client, table)
     sessions = DynamoSessionStore(client, table, retention_s=86400)
     return repo, workspace, store, Suggestions(store, workspace, sessions, SystemClock()), client, table
-
-
-def suggested_trip(
-    workspace: TripWorkspace, store: DynamoSuggestionStore, members: int = 0
-) -> tuple[str, str]:
-    from tripagent.domain.trip import Member, Role
-
-    trip = workspace.create_trip("ana", title="Race")
-    crowd = [Member(userId=f"m{i}", role=Role.editor) for i in range(members)]
-    trip.members += [*crowd, Member(userId="vic", role=Role.viewer)]  # written at once: a faster setup
-    workspace.trips.commit(trip, expected_version=trip.version, membership_changed=set(), event=None)
-    version = workspace.run_operation("ana", trip.tripId, "add_day", {"city": "Ordino"}).trip.version
-    suggestion = Suggestion(
-        suggestionId=new_id("sug"),
-        tripId=trip.tripId,
-        severity="warning",
-        confidence=0.9,
-        reason="Ordino is a typo",
-        suggestion="Set day 1's city to Canillo.",
-        pendingPatch=PendingPatch(
-            op="edit_day", args={"dayIndex": 0, "city": "Canillo"}, expectedVersion=version
-        ),
-        expiresAt="2099-01-01T00:00:00.000Z",
-        createdAt="2027-06-01T10:00:00.000Z",
-    )
-    assert store.create(suggestion)
-    return trip.tripId, suggestion.suggestionId
 
 
 def outbox_count(client: Any, table: str, trip_id: str) -> int:
@@ -217,8 +192,11 @@ def test_a_viewer_gets_403_and_a_deny_hides_it_for_the_denier_only(local_stack: 
     assert suggestions.visible("m0", trip_id) == []
     assert [s.suggestionId for s in suggestions.visible("m1", trip_id)] == [sid]
     assert [s.suggestionId for s in suggestions.visible("vic", trip_id)] == [sid]
-    with pytest.raises(AppError):
+    with pytest.raises(NotFound) as hidden:
         suggestions.visible("eve", trip_id)  # not a member: the missing-trip answer
+    with pytest.raises(NotFound) as missing:
+        suggestions.visible("eve", "trp_nothing")
+    assert hidden.value.body() == missing.value.body()
 
 
 def test_the_sweep_expires_only_open_suggestions_past_their_expiry(local_stack: LocalStack) -> None:

@@ -10,6 +10,7 @@ import pytest
 from tripagent.adapters.llm.rules import RulesProvider
 from tripagent.application.agent import (
     HISTORY_CHAR_BUDGET,
+    HISTORY_TURN_LIMIT,
     SUMMARY_CHAR_BUDGET,
     AgentDone,
     AgentFailed,
@@ -106,7 +107,12 @@ def test_the_prompt_stays_bounded_however_long_the_session(
             sizes[turn] = len(request.system) + sum(len(m.content) for m in request.messages)
     assert sizes[200] <= HISTORY_CHAR_BUDGET + SUMMARY_CHAR_BUDGET + 1500  # turns + summary + the trip
     assert sizes[200] / sizes[20] <= 2.0
-    assert "message 1 " in _sessions.state(trip_id).summary or "#" in _sessions.state(trip_id).summary
+    state = _sessions.state(trip_id)
+    assert state.summary_up_to >= 200 - HISTORY_TURN_LIMIT  # the older turns were folded, up to recently
+    assert "message 1 " not in state.summary  # the oldest lines left the bounded summary
+    assert len(state.summary) <= SUMMARY_CHAR_BUDGET
+    assert state.summary.splitlines()[-1].startswith(f"- #{state.summary_up_to} ana: message ")
+    assert provider.requests[-1].messages[0].content.startswith("[summary of the earlier conversation")
     assert provider.requests[-1].messages[-1].content.endswith("x" * 200)  # the newest turn is always there
 
 

@@ -107,7 +107,7 @@ CORPUS: list[tuple[str, str, dict[str, object] | None]] = [
     (
         "nested in prose with braces",
         'I think {this} matters. {"reply": "Where do you start?", "days": 3, "places": ["Ordino"]}',
-        None,
+        GOOD,
     ),
     # hopeless or wrong: an Unparseable, never an exception
     ("empty", "", None),
@@ -125,10 +125,6 @@ CORPUS: list[tuple[str, str, dict[str, object] | None]] = [
 def test_corpus(label: str, text: str, expected: dict[str, object] | None) -> None:
     result = parse_structured(text, Verdict)
     if expected is None:
-        if isinstance(result, Parsed):  # a few "hopeless" ones are legitimately recoverable: check honestly
-            assert label == "nested in prose with braces", result
-            assert result.value.reply == "Where do you start?"
-            return
         assert isinstance(result, Unparseable)
         assert result.reason
         assert result.raw == text
