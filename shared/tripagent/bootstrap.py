@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from tripagent.application.places import PlaceFinder
     from tripagent.application.ports import EventPublisher
     from tripagent.application.realtime import Realtime
-    from tripagent.application.review import Reviewer
+    from tripagent.application.review import Reviewer, SuggestionStore
     from tripagent.application.sessions import SessionPurger, SessionStore
     from tripagent.application.suggestions import Suggestions
     from tripagent.application.trips import TripWorkspace
@@ -106,15 +106,29 @@ def environment_provider() -> ProviderConfig | None:
     )
 
 
-def model_for(user_id: str) -> tuple[ModelProvider, ProviderConfig]:
-    """The caller's model: their own provider, else the deployment's, else ``ai_not_configured``."""
+def _instrumented(config: ProviderConfig) -> ModelProvider:
     from tripagent.adapters.llm.factory import build_provider
     from tripagent.adapters.llm.instrumented import InstrumentedProvider
-    from tripagent.application.ai_config import resolve
     from tripagent.settings import ai_settings
 
+    return InstrumentedProvider(build_provider(config, region=ai_settings().region))
+
+
+@cache
+def _environment_model() -> ModelProvider | None:
+    """The deployment's provider, built once per cold start: its HTTP client and connections are reused
+    across requests instead of opened anew for each."""
+    config = environment_provider()
+    return _instrumented(config) if config is not None else None
+
+
+def model_for(user_id: str) -> tuple[ModelProvider, ProviderConfig]:
+    """The caller's model: their own provider, else the deployment's, else ``ai_not_configured``."""
+    from tripagent.application.ai_config import resolve
+
     config = resolve(user_id, user_provider_store(), environment_provider())
-    return InstrumentedProvider(build_provider(config, region=ai_settings().region)), config
+    shared = _environment_model() if config.source == "environment" else None
+    return shared or _instrumented(config), config
 
 
 @cache
@@ -282,22 +296,18 @@ def token_verifier() -> TokenVerifier:
 
 def deployment_model() -> tuple[ModelProvider, str]:
     """The deployment's model for work no member asked for (the reviewer); ``rules`` when none is set."""
-    from tripagent.adapters.llm.factory import build_provider
-    from tripagent.adapters.llm.instrumented import InstrumentedProvider
     from tripagent.adapters.llm.rules import RulesProvider
-    from tripagent.settings import ai_settings
 
-    config = environment_provider()
-    if config is None:
+    config, provider = environment_provider(), _environment_model()
+    if config is None or provider is None:
         return RulesProvider(), "rules"
-    return InstrumentedProvider(build_provider(config, region=ai_settings().region)), config.model
+    return provider, config.model
 
 
 @cache
 def reviewer() -> Reviewer:
     from tripagent.adapters.aws import dynamodb_client, sqs_client
-    from tripagent.adapters.dynamodb.reviews import DynamoReviewLedger, DynamoSuggestionStore
-    from tripagent.adapters.dynamodb.sessions import DynamoSessionStore
+    from tripagent.adapters.dynamodb.reviews import DynamoReviewLedger
     from tripagent.adapters.dynamodb.trips import DynamoTripRepository
     from tripagent.adapters.open_meteo import OpenMeteoWeather
     from tripagent.adapters.sqs import SqsReviewQueue
@@ -312,8 +322,8 @@ def reviewer() -> Reviewer:
         trips=DynamoTripRepository(db, s.table_name),
         ledger=DynamoReviewLedger(db, s.table_name),
         queue=SqsReviewQueue(sqs_client(s.region, s.sqs_endpoint_url), s.review_queue_url),
-        suggestions=DynamoSuggestionStore(db, s.table_name),
-        sessions=DynamoSessionStore(db, s.table_name, retention_s=s.session_retention_days * 86400),
+        suggestions=suggestion_store(),
+        sessions=session_store(),
         clock=SystemClock(),
         model=deployment_model,
         threshold=s.ai_proactive_threshold,
@@ -323,16 +333,22 @@ def reviewer() -> Reviewer:
 
 
 @cache
-def suggestions() -> Suggestions:
+def suggestion_store() -> SuggestionStore:
     from tripagent.adapters.aws import dynamodb_client
     from tripagent.adapters.dynamodb.reviews import DynamoSuggestionStore
-    from tripagent.adapters.system import SystemClock
-    from tripagent.application.suggestions import Suggestions
     from tripagent.settings import table_settings
 
     s = table_settings()
+    return DynamoSuggestionStore(dynamodb_client(s.region, s.dynamodb_endpoint_url), s.table_name)
+
+
+@cache
+def suggestions() -> Suggestions:
+    from tripagent.adapters.system import SystemClock
+    from tripagent.application.suggestions import Suggestions
+
     return Suggestions(
-        store=DynamoSuggestionStore(dynamodb_client(s.region, s.dynamodb_endpoint_url), s.table_name),
+        store=suggestion_store(),
         workspace=trip_workspace(),
         sessions=session_store(),
         clock=SystemClock(),

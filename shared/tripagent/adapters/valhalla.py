@@ -18,7 +18,6 @@ class RouteSummary:
     distance_km: float
     duration_s: float
     shape: str  # encoded polyline, precision 6 (the first leg's when there are several: see ``legs``)
-    raw: dict[str, Any]
     legs: tuple[str, ...] = ()
 
 
@@ -64,7 +63,6 @@ class ValhallaClient:
             distance_km=float(trip["summary"]["length"]),
             duration_s=float(trip["summary"]["time"]),
             shape=legs[0],
-            raw=trip,
             legs=legs,
         )
 
@@ -87,7 +85,3 @@ class ValhallaClient:
             edges = location.get("edges") or []
             snapped.append((edges[0]["correlated_lat"], edges[0]["correlated_lon"]) if edges else None)
         return snapped
-
-    def status(self) -> dict[str, Any]:
-        status: dict[str, Any] = self._post("status", {})
-        return status

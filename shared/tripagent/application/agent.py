@@ -16,6 +16,7 @@ import secrets
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Protocol
 
 from pydantic import ValidationError
@@ -231,6 +232,13 @@ class TripAgent:
         messages = self._history(trip.tripId, state)
         specs = (self.tools.specs() if self.tools else ()) + (write_tool_specs() if self.approvals else ())
         specs += (clarify_tool_spec(),)
+        system = system_prompt(trip)  # the same for every step of the turn
+        options = ChatOptions(max_output_tokens=self.max_output_tokens, temperature=0.3, task="agent")
+        context = {
+            "trip": trip.model_dump(mode="json", by_alias=True),
+            "caller": caller,
+            "places": self.tools.pois if self.tools else None,
+        }
         said: list[str] = []
         usage = Usage()
         finish_reason = "stop"
@@ -249,17 +257,11 @@ class TripAgent:
                 else:
                     request = ChatRequest(
                         model=model,
-                        system=system_prompt(trip),
+                        system=system,
                         messages=tuple(messages),
-                        options=ChatOptions(
-                            max_output_tokens=self.max_output_tokens, temperature=0.3, task="agent"
-                        ),
+                        options=options,
                         tools=specs if step < self.max_tool_steps else (),
-                        context={
-                            "trip": trip.model_dump(mode="json", by_alias=True),
-                            "caller": caller,
-                            "places": self.tools.pois if self.tools else None,
-                        },
+                        context=context,
                     )
                     finished: StreamFinished | None = None
                     meter.unreported = estimate_tokens(request)
@@ -504,6 +506,7 @@ def system_prompt(trip: Trip) -> str:
     )
 
 
+@cache
 def write_tool_specs() -> tuple[ToolSpec, ...]:
     """One write tool per operation of the registry: none is written by hand, all need approval."""
     return tuple(

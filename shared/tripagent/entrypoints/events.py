@@ -98,9 +98,9 @@ def _expire_suggestions(event: dict[str, Any], context: Any) -> dict[str, Any]:
     """Scheduled: open suggestions past their expiry become expired (members hear it through the stream)."""
     from tripagent.adapters.system import SystemClock
     from tripagent.application.suggestions import expire_due
-    from tripagent.bootstrap import suggestions
+    from tripagent.bootstrap import suggestion_store
 
-    expired = expire_due(suggestions().store, SystemClock().now_iso())
+    expired = expire_due(suggestion_store(), SystemClock().now_iso())
     logger.info("suggestions expired", extra={"count": len(expired)})
     return {"expired": len(expired)}
 

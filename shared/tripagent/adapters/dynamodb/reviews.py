@@ -14,13 +14,14 @@ from typing import TYPE_CHECKING, Any
 from botocore.exceptions import ClientError
 
 from tripagent.adapters.dynamodb.keys import OPEN_SUGGESTIONS, review_op_sk, session_pk, suggestion_sk
-from tripagent.application.review import Enlisted
 from tripagent.domain.events import TripOperationCommitted
 from tripagent.domain.review import Suggestion
 from tripagent.domain.times import epoch
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
+
+    from tripagent.application.review import Enlisted
 
 LEDGER_RETENTION_S = 7 * 86400
 CLAIM_LEASE_S = 300  # longer than the reviewer's timeout: a claim older than this belonged to a dead run

@@ -123,9 +123,7 @@ class AnthropicProvider:
                 elif kind == "content_block_stop":
                     slot = blocks.get(payload.get("index", 0), {})
                     if slot.get("type") == "tool_use":
-                        yield ToolCallReady(
-                            ToolCall(slot["id"], slot["name"], tool_arguments(slot["args"] or "{}"))
-                        )
+                        yield ToolCallReady(ToolCall(slot["id"], slot["name"], tool_arguments(slot["args"])))
                 elif kind == "message_delta":
                     finish = _FINISH.get((payload.get("delta") or {}).get("stop_reason") or "", "other")
                     output_tokens = int((payload.get("usage") or {}).get("output_tokens", output_tokens))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -149,8 +148,6 @@ def _bedrock_errors() -> Iterator[None]:
         raise AiTimeout("The model did not answer in time.") from exc
     except BotoCoreError as exc:
         raise AiUnavailable(f"Bedrock is unreachable ({type(exc).__name__}).") from exc
-    except json.JSONDecodeError as exc:
-        raise AiBadResponse("Bedrock sent tool arguments that are not JSON.") from exc
 
 
 def _raise_stream_error(event: dict[str, Any]) -> None:
