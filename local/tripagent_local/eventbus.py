@@ -17,6 +17,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,13 @@ class LocalRule:
     pattern: dict[str, Any]
 
     def matches(self, event: dict[str, Any]) -> bool:
-        return bool(EventPattern.load(json.dumps(self.pattern)).matches_event(event))  # type: ignore[arg-type]
+        return bool(_compiled(json.dumps(self.pattern, sort_keys=True)).matches_event(event))  # type: ignore[arg-type]
+
+
+@lru_cache(maxsize=256)
+def _compiled(pattern: str) -> EventPattern:
+    """A rule's pattern, parsed once rather than for every event."""
+    return EventPattern.load(pattern)
 
 
 class PutEventsError(Exception):

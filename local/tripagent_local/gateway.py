@@ -52,7 +52,10 @@ class Gateway:
     def __init__(self, stack: LocalStack) -> None:
         self.stack = stack
         # API Gateway prefers the most specific route: static segments before {parameters}.
-        self.routes = sorted(stack.template.http_routes(), key=lambda r: (r.path.count("{"), -len(r.path)))
+        self.routes = [
+            (route, route.regex())  # compiled once
+            for route in sorted(stack.template.http_routes(), key=lambda r: (r.path.count("{"), -len(r.path)))
+        ]
         self.cors = self._cors_config()
 
     def _cors_config(self) -> dict[str, Any]:
@@ -65,8 +68,8 @@ class Gateway:
 
     # ------------------------------------------------------------------ matching
     def match(self, method: str, path: str) -> tuple[HttpRoute, dict[str, str]] | None:
-        for route in self.routes:
-            found = route.regex().match(path)
+        for route, pattern in self.routes:
+            found = pattern.match(path)
             if found and route.method in (method, "ANY"):
                 return route, found.groupdict()
         return None

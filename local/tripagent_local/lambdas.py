@@ -59,7 +59,10 @@ class FunctionRegistry:
         self._lock = threading.Lock()
 
     def environment(self) -> dict[str, str]:
-        return function_environment(self.template, self.specs.values(), self.context)
+        """The variables of the functions this process runs: a web-adapter function (its Function URL
+        path) is not run locally, and its adapter's own variables (PORT, ...) must not leak in."""
+        runs_here = [spec for spec in self.specs.values() if not spec.web_adapter]
+        return function_environment(self.template, runs_here, self.context)
 
     def module(self, logical_id: str) -> ModuleType:
         with self._lock:

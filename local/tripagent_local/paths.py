@@ -9,4 +9,3 @@ REPO_ROOT = Path(os.environ.get("TRIPAGENT_REPO", Path(__file__).resolve().paren
 STATE_DIR = Path(os.environ.get("TRIPAGENT_STATE_DIR", REPO_ROOT / ".local"))
 TEMPLATE = REPO_ROOT / "template.yaml"
 VALHALLA_DATA = REPO_ROOT / "valhalla" / "data"
-EVENTS_DIR = REPO_ROOT / "events"

@@ -18,7 +18,7 @@ import time
 import traceback
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -45,7 +45,6 @@ class Message:
     sent_at: float
     visible_at: float
     receive_count: int = 0
-    attributes: dict[str, Any] = field(default_factory=dict)
 
 
 class LocalQueue:
@@ -103,8 +102,6 @@ class LocalQueue:
             for message in self.messages:
                 if len(batch) >= limit:
                     break
-                if message in batch:
-                    continue
                 group = message.group_id or ""
                 if self.spec.fifo and group in blocked:
                     continue

@@ -31,7 +31,6 @@ class LocalScheduler:
     def __init__(self, schedules: list[Schedule], invoke: Callable[[str, dict[str, Any]], Any]) -> None:
         self._invoke = invoke
         self._stop = threading.Event()
-        self.fired: list[dict[str, Any]] = []
         self._threads = []
         for schedule in schedules:
             period = period_s(schedule.expression)
@@ -72,8 +71,6 @@ class LocalScheduler:
                 "detail": {},
             }
             try:
-                result = self._invoke(schedule.function_id, event)
+                self._invoke(schedule.function_id, event)
             except Exception:
                 log.exception("%s.%s failed", schedule.function_id, schedule.name)
-                continue
-            self.fired.append({"function": schedule.function_id, "schedule": schedule.name, "result": result})

@@ -194,7 +194,6 @@ class LocalStack:
                 "AI_ALLOW_PRIVATE_BASE_URLS": "true",
                 "POWERTOOLS_TRACE_DISABLED": "true",
                 "POWERTOOLS_METRICS_DISABLED": "true",
-                "TRIPAGENT_LOCAL": "1",
             }
         )
         if os.environ.get("AI_API_KEY"):  # a developer's own key, never written to the template

@@ -50,7 +50,6 @@ class StreamPoller:
         self._iterators: dict[str, str | None] = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"stream-{source.function_id}", daemon=True)
-        self.delivered = 0
         self.dead_letters: list[dict[str, Any]] = []
 
     def start(self) -> None:
@@ -117,9 +116,7 @@ class StreamPoller:
             else:
                 failed = _first_failure(result, pending) if self.source.report_batch_item_failures else None
                 if failed is None:
-                    self.delivered += len(pending)
                     return
-                self.delivered += failed
                 pending = pending[failed:]
                 error = f"batchItemFailures from {pending[0]['dynamodb'].get('SequenceNumber')}"
             if attempt < retries:

@@ -42,7 +42,6 @@ class LocalWebSocketApi:
         self.functions = functions
         self.domain = domain
         self.connections: dict[str, Connection] = {}
-        self.pushed = 0
 
     @property
     def path(self) -> str:
@@ -155,7 +154,6 @@ class LocalWebSocketApi:
                 return JSONResponse(
                     {"message": "Gone"}, status_code=410, headers={"x-amzn-ErrorType": "GoneException"}
                 )
-            self.pushed += 1
             return Response(status_code=200)
         if request.method == "DELETE":  # closed by the backend: API Gateway still sends $disconnect
             self.connections.pop(connection_id, None)
