@@ -48,6 +48,10 @@ class ApprovalStore(Protocol):
         """The trip's approvals still waiting for an answer."""
         ...
 
+    def all(self, trip_id: str) -> dict[str, tuple[PendingApproval, str]]:
+        """Every approval of the trip with its status, by approval id."""
+        ...
+
     def failed(self, trip_id: str, approval_id: str, reason: str) -> None:
         """An approved call that could not be applied (approved → failed), so that history says so."""
         ...
@@ -124,10 +128,11 @@ class Approvals:
             return ApprovalOutcome(pending.toolCallId, "denied" if won else "refused", {"by": approver})
         if not self.store.decide(trip_id, approval_id, "approved", approver):
             return ApprovalOutcome(pending.toolCallId, "refused", {"reason": "already decided"})
+        version = trip.version  # apply_operation moves the trip on in place, even when its commit fails
         try:
-            outcome = self.workspace.run_operation(
+            outcome = self.workspace.apply_operation(
                 approver,
-                trip_id,
+                trip,
                 pending.toolName,
                 pending.input,
                 expected_version=pending.tripVersion,
@@ -135,7 +140,7 @@ class Approvals:
             )
         except AppError as exc:
             self.store.failed(trip_id, approval_id, exc.code)
-            self._record(pending, "approved", approver, trip.version, f"but it failed: {exc.code}")
+            self._record(pending, "approved", approver, version, f"but it failed: {exc.code}")
             return ApprovalOutcome(pending.toolCallId, "failed", {"error": exc.code, "message": exc.message})
         self._record(pending, "approved", approver, outcome.trip.version, "applied")
         return ApprovalOutcome(

@@ -19,6 +19,7 @@ from tripagent.application.trips import TripWorkspace
 from tripagent.domain.ops import approver_role, patch_in_words
 from tripagent.domain.review import Suggestion
 from tripagent.domain.session import Turn, TurnMetadata
+from tripagent.domain.trip import Trip
 from tripagent.errors import (
     AlreadyDecided,
     AppError,
@@ -74,7 +75,7 @@ class Suggestions:
         lost = self.store.claim(trip_id, suggestion_id, caller, at)  # the first approval wins here
         if lost is not None:
             raise decided(lost)
-        return self._apply(caller, suggestion, reason, at)
+        return self._apply(caller, trip, suggestion, reason, at)
 
     def _still_open(self, suggestion: Suggestion) -> None:
         now = self.clock.now_iso()
@@ -84,19 +85,19 @@ class Suggestions:
         if suggestion.status not in ("pending", "approved"):  # "approved" may be a dead claim: claim decides
             raise decided(suggestion)
 
-    def _apply(self, caller: str, suggestion: Suggestion, reason: str, at: str) -> Suggestion:
+    def _apply(self, caller: str, trip: Trip, suggestion: Suggestion, reason: str, at: str) -> Suggestion:
         """Ours to apply: the patch runs with the trip version it names, and the suggestion moves from our
         claim to ``applied`` in the same write as the trip."""
         trip_id, suggestion_id = suggestion.tripId, suggestion.suggestionId
         patch = suggestion.pendingPatch
         if patch is None:  # nothing to change: approving acknowledges it
             self.store.finish(trip_id, suggestion_id, caller, "applied", at)
-            version = self.workspace.get_trip(caller, trip_id).version
+            version = trip.version
         else:
             try:
-                outcome = self.workspace.run_operation(
+                outcome = self.workspace.apply_operation(
                     caller,
-                    trip_id,
+                    trip,
                     patch.op,
                     patch.args,
                     expected_version=patch.expectedVersion,

@@ -76,6 +76,23 @@ class TripWorkspace:
         conditional, so a concurrent change is a ``VersionConflict``, never a lost update.
         """
         trip = self.get_trip(caller, trip_id)
+        return self.apply_operation(
+            caller, trip, op_name, raw_args, expected_version=expected_version, metadata=metadata, claim=claim
+        )
+
+    def apply_operation(
+        self,
+        caller: str,
+        trip: Trip,
+        op_name: str,
+        raw_args: Any,
+        *,
+        expected_version: int | None = None,
+        metadata: dict[str, Any] | None = None,
+        claim: SuggestionClaim | None = None,
+    ) -> OperationOutcome:
+        """``run_operation`` on a trip the caller already loaded (and may see): one read fewer. The
+        trip is changed in place; the commit's condition is the version it was read at."""
         operation = operation_named(op_name)
         role = trip.role_of(caller)
         assert role is not None

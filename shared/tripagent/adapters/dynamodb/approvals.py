@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import ClientError
 
+from tripagent.adapters.dynamodb.failures import condition_failed
 from tripagent.adapters.dynamodb.keys import session_pk
 from tripagent.application.approvals import PendingApproval
 
@@ -44,20 +45,26 @@ class DynamoApprovalStore:
             return None
         return PendingApproval.model_validate(json.loads(item["doc"]["S"])), item["status"]["S"]
 
+    def all(self, trip_id: str) -> dict[str, tuple[PendingApproval, str]]:
+        """Every approval of the trip with its status, by id: one query, however many a history shows."""
+        out: dict[str, tuple[PendingApproval, str]] = {}
+        kwargs: dict[str, Any] = {
+            "TableName": self._table,
+            "KeyConditionExpression": "PK = :pk AND begins_with(SK, :approval)",
+            "ExpressionAttributeValues": {":pk": {"S": session_pk(trip_id)}, ":approval": {"S": "APPROVAL#"}},
+            "ConsistentRead": True,
+        }
+        while True:
+            page = self._db.query(**kwargs)
+            for item in page.get("Items", []):
+                approval = PendingApproval.model_validate(json.loads(item["doc"]["S"]))
+                out[approval.approvalId] = (approval, item["status"]["S"])
+            if "LastEvaluatedKey" not in page:
+                return out
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
     def pending(self, trip_id: str) -> list[PendingApproval]:
-        response = self._db.query(
-            TableName=self._table,
-            KeyConditionExpression="PK = :pk AND begins_with(SK, :approval)",
-            FilterExpression="#status = :pending",
-            ExpressionAttributeNames={"#status": "status"},
-            ExpressionAttributeValues={
-                ":pk": {"S": session_pk(trip_id)},
-                ":approval": {"S": "APPROVAL#"},
-                ":pending": {"S": "pending"},
-            },
-            ConsistentRead=True,
-        )
-        return [PendingApproval.model_validate(json.loads(i["doc"]["S"])) for i in response.get("Items", [])]
+        return [approval for approval, status in self.all(trip_id).values() if status == "pending"]
 
     def decide(self, trip_id: str, approval_id: str, status: str, by: str) -> bool:
         """Move a pending approval to ``status``; ``False`` when someone decided first."""
@@ -75,7 +82,7 @@ class DynamoApprovalStore:
                 },
             )
         except ClientError as exc:
-            if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
+            if condition_failed(exc):
                 return False
             raise
         return True
@@ -95,5 +102,5 @@ class DynamoApprovalStore:
                 },
             )
         except ClientError as exc:
-            if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
+            if not condition_failed(exc):
                 raise

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import ClientError
 
+from tripagent.adapters.dynamodb.failures import transaction_cancelled
 from tripagent.adapters.dynamodb.keys import META, connection_pk, subscribers_pk
 
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ class DynamoConnectionStore:
         try:
             self._subscribe(connection_id, user_id, trip_id, expires_at)
         except ClientError as exc:
-            if exc.response["Error"]["Code"] == "TransactionCanceledException":
+            if transaction_cancelled(exc):
                 return False  # the connection went away meanwhile ($disconnect won the race)
             raise
         return True

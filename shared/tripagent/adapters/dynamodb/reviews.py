@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import ClientError
 
+from tripagent.adapters.dynamodb.failures import condition_failed, in_a_transaction
 from tripagent.adapters.dynamodb.keys import OPEN_SUGGESTIONS, review_op_sk, session_pk, suggestion_sk
 from tripagent.domain.events import TripOperationCommitted
 from tripagent.domain.review import Suggestion
@@ -26,15 +27,6 @@ if TYPE_CHECKING:
 LEDGER_RETENTION_S = 7 * 86400
 CLAIM_LEASE_S = 300  # longer than the reviewer's timeout: a claim older than this belonged to a dead run
 KEEP_DECIDED_S = 7 * 86400
-
-
-def _conditional_failed(exc: ClientError) -> bool:
-    return exc.response["Error"]["Code"] == "ConditionalCheckFailedException"
-
-
-def _in_a_transaction(exc: ClientError) -> bool:
-    """The item is part of a transaction in flight (the winner's): a moment later the answer is clear."""
-    return exc.response["Error"]["Code"] == "TransactionConflictException"
 
 
 CONFLICT_RETRIES = 5
@@ -62,7 +54,7 @@ class DynamoReviewLedger:
                 ReturnValuesOnConditionCheckFailure="ALL_OLD",
             )
         except ClientError as exc:
-            if not _conditional_failed(exc):
+            if not condition_failed(exc):
                 raise
             old: Any = exc.response.get("Item") or {}
             return "reviewed" if old.get("status", {}).get("S") == "reviewed" else "queued"
@@ -109,7 +101,7 @@ class DynamoReviewLedger:
                     },
                 )
             except ClientError as exc:
-                if _conditional_failed(exc):
+                if condition_failed(exc):
                     continue  # another review took it
                 raise
             claimed.append(TripOperationCommitted.model_validate_json(item["doc"]["S"]))
@@ -127,7 +119,7 @@ class DynamoReviewLedger:
                     ExpressionAttributeValues={":queued": {"S": "queued"}, ":reviewing": {"S": "reviewing"}},
                 )
             except ClientError as exc:
-                if not _conditional_failed(exc):
+                if not condition_failed(exc):
                     raise
 
     def done(self, trip_id: str, operation_ids: list[str]) -> None:
@@ -167,7 +159,7 @@ class DynamoSuggestionStore:
                 TableName=self._table, Item=item, ConditionExpression="attribute_not_exists(PK)"
             )
         except ClientError as exc:
-            if _conditional_failed(exc):
+            if condition_failed(exc):
                 return False
             raise
         return True
@@ -177,7 +169,7 @@ class DynamoSuggestionStore:
             try:
                 return self._claim_once(trip_id, suggestion_id, by, at)
             except ClientError as exc:
-                if not _in_a_transaction(exc) or attempt == CONFLICT_RETRIES - 1:
+                if not in_a_transaction(exc) or attempt == CONFLICT_RETRIES - 1:
                     raise
                 time.sleep(0.02 * (attempt + 1))
         raise AssertionError("unreachable")
@@ -204,7 +196,7 @@ class DynamoSuggestionStore:
                 ReturnValuesOnConditionCheckFailure="ALL_OLD",
             )
         except ClientError as exc:
-            if not _conditional_failed(exc):
+            if not condition_failed(exc):
                 raise
             old: Any = exc.response.get("Item")
             return self.read_item(old) if old else self.get(trip_id, suggestion_id)
@@ -229,7 +221,7 @@ class DynamoSuggestionStore:
                 | ({} if reopen else {":at": {"S": at}}),
             )
         except ClientError as exc:
-            if not _conditional_failed(exc):
+            if not condition_failed(exc):
                 raise  # a lost claim: whoever holds it now decides
 
     @staticmethod
@@ -296,7 +288,7 @@ class DynamoSuggestionStore:
                 )
                 return
             except ClientError as exc:
-                if not _in_a_transaction(exc) or attempt == CONFLICT_RETRIES - 1:
+                if not in_a_transaction(exc) or attempt == CONFLICT_RETRIES - 1:
                     raise
                 time.sleep(0.02 * (attempt + 1))
 
@@ -317,7 +309,7 @@ class DynamoSuggestionStore:
                 },
             )
         except ClientError as exc:
-            if _conditional_failed(exc):
+            if condition_failed(exc):
                 return False
             raise
         return True

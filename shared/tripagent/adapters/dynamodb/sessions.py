@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import ClientError
 
+from tripagent.adapters.dynamodb.failures import condition_failed
 from tripagent.adapters.dynamodb.keys import META, SESSIONS_BY_ACTIVITY, dedupe_sk, session_pk, turn_sk
 from tripagent.application.sessions import SessionState
 from tripagent.domain.session import Turn
@@ -150,7 +151,7 @@ class DynamoSessionStore:
         try:
             self._db.update_item(TableName=self._table, Key=self._meta_key(trip_id), **kwargs)
         except ClientError as exc:
-            if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
+            if condition_failed(exc):
                 return False
             raise
         return True
@@ -212,7 +213,7 @@ class DynamoSessionStore:
                 ExpressionAttributeValues={":seen": {"S": seen_activity}},
             )
         except ClientError as exc:
-            if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
+            if condition_failed(exc):
                 return False  # active again since the listing
             raise
         kwargs: dict[str, Any] = {

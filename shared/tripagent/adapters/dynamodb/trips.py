@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import ClientError
 
+from tripagent.adapters.dynamodb.failures import transaction_cancelled
 from tripagent.adapters.dynamodb.keys import (
     META,
     member_sk,
@@ -142,7 +143,7 @@ class DynamoTripRepository:
         try:
             self._db.transact_write_items(TransactItems=items)
         except ClientError as exc:
-            if exc.response["Error"]["Code"] != "TransactionCanceledException":
+            if not transaction_cancelled(exc):
                 raise
             reasons = exc.response.get("CancellationReasons") or []
             codes = [r.get("Code") for r in reasons]

@@ -191,13 +191,15 @@ def agent_messages(tripId: str, after: int = 0) -> MessagesResponse:  # noqa: N8
     agent.open(current_caller(router).user_id, tripId)
     messages = []
     now = time.time()
-    for turn in agent.sessions.turns(tripId, after=after):
+    turns = agent.sessions.turns(tripId, after=after)
+    decided = approval_store().all(tripId) if any(t.data.get("toolCalls") for t in turns) else {}
+    for turn in turns:
         metadata: dict[str, Any] = {"seq": turn.seq, **turn.metadata.model_dump()}
         if turn.role == "event":
             metadata["event"] = turn.kind
         parts: list[dict[str, Any]] = [{"type": "text", "text": turn.text}] if turn.text else []
         for call in turn.data.get("toolCalls", []):
-            found = approval_store().get(tripId, call["approvalId"])
+            found = decided.get(call["approvalId"])
             parts.append(
                 _tool_part(call, found[1] if found else "expired", found[0].expiresAt if found else 0, now)
             )

@@ -1,0 +1,23 @@
+"""What a DynamoDB write's failure means, named once for every store."""
+
+from __future__ import annotations
+
+from botocore.exceptions import ClientError
+
+
+def _code(exc: ClientError) -> str:
+    return str(exc.response.get("Error", {}).get("Code", ""))
+
+
+def condition_failed(exc: ClientError) -> bool:
+    """The write's condition did not hold: an expected answer (someone else was first), not a fault."""
+    return _code(exc) == "ConditionalCheckFailedException"
+
+
+def in_a_transaction(exc: ClientError) -> bool:
+    """The item is part of a transaction in flight: a moment later the answer is clear."""
+    return _code(exc) == "TransactionConflictException"
+
+
+def transaction_cancelled(exc: ClientError) -> bool:
+    return _code(exc) == "TransactionCanceledException"
