@@ -289,7 +289,8 @@ def test_a_reloaded_page_still_sees_the_pending_approval_and_a_new_message_denie
     dev_server: DevServer, museums: str, package: str
 ) -> None:
     chunks = say(dev_server, museums, "ana", "move the tabac museum to day 2")
-    request = next(c for c in chunks if c["type"] == "tool-approval-request")
+    request = next((c for c in chunks if c["type"] == "tool-approval-request"), None)
+    assert request is not None, chunks
     restored = history(dev_server, museums)
     assert validated(package, restored) == len(restored)  # the real client accepts the history as is
     part = next(p for m in restored for p in m["parts"] if p["type"] == "tool-move_stop")

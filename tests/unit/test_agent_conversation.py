@@ -355,3 +355,32 @@ def test_tokens_are_charged_even_when_the_turn_fails_or_the_client_leaves(world:
     next(stream)  # the first delta reached the client, which then went away
     stream.close()
     assert sum(budget.used.values()) > first  # no usage reported: an estimate from the prompt is charged
+
+
+class EventsLandMeanwhile(FakeSessionStore):
+    """Another process records an operation between the member's turn and the agent's reading."""
+
+    def state(self, trip_id: str) -> Any:
+        from tripagent.domain.session import Turn, TurnMetadata
+
+        if self.turns_by_trip.get(trip_id) and self.turns_by_trip[trip_id][-1].role == "user":
+            event = Turn(
+                role="event",
+                kind="operation",
+                text="ana added stop 'Somewhere'",
+                metadata=TurnMetadata(actor="ana", at="2027-06-01T10:00:00.000Z", source="operation"),
+            )
+            self.append(trip_id, event)
+        return super().state(trip_id)
+
+
+def test_the_members_message_ends_the_prompt_even_when_events_land_meanwhile(world: World) -> None:
+    sessions = EventsLandMeanwhile()
+    agent = replace(world.agent, sessions=sessions)
+    events = list(
+        agent.chat(
+            "ana", agent.open("ana", world.trip_id), "move the lunch to day 2", RulesProvider(), "rules"
+        )
+    )
+    assert [e.call.name for e in events if isinstance(e, AgentToolCall)] == ["move_stop"]
+    assert [t.kind for t in sessions.turns(world.trip_id)][:2] == ["chat", "operation"]  # it was recorded

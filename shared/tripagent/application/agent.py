@@ -226,10 +226,10 @@ class TripAgent:
                 actor=caller, at=self.clock.now_iso(), source=source, tripVersion=trip.version
             ),
         )
-        self.sessions.append(trip.tripId, user_turn)  # before the provider: an honest record either way
+        said_at = self.sessions.append(trip.tripId, user_turn)  # before the provider: an honest record
         state = self.sessions.state(trip.tripId)
         forced = self._resumed_call(trip.tripId, state, text)
-        messages = self._history(trip.tripId, state)
+        messages = self._history(trip.tripId, state, upto=said_at)
         specs = (self.tools.specs() if self.tools else ()) + (write_tool_specs() if self.approvals else ())
         specs += (clarify_tool_spec(),)
         system = system_prompt(trip)  # the same for every step of the turn
@@ -400,10 +400,12 @@ class TripAgent:
         self.approvals.put(approval)
         return approval.approvalId
 
-    def _history(self, trip_id: str, state: SessionState) -> list[Message]:
+    def _history(self, trip_id: str, state: SessionState, *, upto: int | None = None) -> list[Message]:
         """Recent turns verbatim within the budget; the older ones are folded into the session's rolling
         summary (which opens the messages, as data), so the prompt stays bounded however long the session."""
         turns = self.sessions.recent(trip_id, limit=HISTORY_TURN_LIMIT)
+        if upto is not None:  # the conversation as it stood when this member spoke: the message ends it,
+            turns = [t for t in turns if t.seq <= upto]  # turns landing meanwhile come next time
         kept: list[Turn] = []
         used = 0
         for turn in reversed(turns):  # newest first, until the budget is spent
