@@ -18,9 +18,16 @@ from tripagent.adapters.system import SystemClock, new_id
 from tripagent.application.ports import SuggestionClaim
 from tripagent.application.suggestions import Suggestions
 from tripagent.application.trips import TripWorkspace
-from tripagent.domain.review import Suggestion
+from tripagent.domain.review import ClaimOutcome
 from tripagent.domain.trip import Trip
-from tripagent.errors import AlreadyDecided, Forbidden, NotFound, StalePatch, VersionConflict
+from tripagent.errors import (
+    AlreadyDecided,
+    Forbidden,
+    NotFound,
+    StalePatch,
+    SuggestionExpired,
+    VersionConflict,
+)
 from tripagent_local.stack import LocalStack
 
 from tests.fixtures.review import suggested_trip
@@ -57,12 +64,12 @@ class UnconditionalRepository(RacingRepository):
 
 
 class RacingStore(DynamoSuggestionStore):
-    """Every approver has read the suggestion as pending before anyone claims it."""
+    """Every approver has passed the role check before anyone claims the suggestion."""
 
     barrier: threading.Barrier | None = None
     _first = threading.local()
 
-    def claim(self, trip_id: str, suggestion_id: str, by: str, at: str) -> Suggestion | None:
+    def claim(self, trip_id: str, suggestion_id: str, by: str, at: str) -> ClaimOutcome | None:
         if self.barrier is not None and not getattr(self._first, "done", False):
             self._first.done = True
             with contextlib.suppress(threading.BrokenBarrierError):
@@ -73,19 +80,20 @@ class RacingStore(DynamoSuggestionStore):
 class UnconditionalStore(RacingStore):
     """The control's claim: everyone who read "pending" thinks they won."""
 
-    def claim(self, trip_id: str, suggestion_id: str, by: str, at: str) -> Suggestion | None:
+    def claim(self, trip_id: str, suggestion_id: str, by: str, at: str) -> ClaimOutcome | None:
         if self.barrier is not None and not getattr(self._first, "done", False):
             self._first.done = True
             with contextlib.suppress(threading.BrokenBarrierError):
                 self.barrier.wait(timeout=10)
-        self._db.update_item(
+        claimed = self._db.update_item(
             TableName=self._table,
             Key=self._key(trip_id, suggestion_id),
             UpdateExpression="SET #status = :approved, decidedBy = :by, decidedAt = :at",
             ExpressionAttributeNames={"#status": "status"},
             ExpressionAttributeValues={":approved": {"S": "approved"}, ":by": {"S": by}, ":at": {"S": at}},
+            ReturnValues="ALL_NEW",
         )
-        return None
+        return ClaimOutcome(won=True, suggestion=self.read_item(claimed["Attributes"]))
 
 
 def world(
@@ -212,3 +220,34 @@ def test_the_sweep_expires_only_open_suggestions_past_their_expiry(local_stack: 
     assert applied not in expired
     assert store.get(trip_id, applied).status == "applied"  # type: ignore[union-attr]
     assert open_one not in expire_due(store, later)  # expired ones leave the index too
+
+
+class Year2100:
+    def now_iso(self) -> str:
+        return "2100-01-01T00:00:00.000Z"
+
+
+def test_the_claim_itself_refuses_an_expired_suggestion_and_settles_it(local_stack: LocalStack) -> None:
+    _, workspace, store, _, client, table = world(local_stack)
+    trip_id, sid = suggested_trip(workspace, store, members=1)  # expires 2099-01-01
+    later = Suggestions(store, workspace, DynamoSessionStore(client, table, retention_s=86400), Year2100())
+    version = workspace.get_trip("ana", trip_id).version
+    with pytest.raises(SuggestionExpired):
+        later.answer("m0", trip_id, sid, answer_id=sid, approved=True)
+    settled = store.get(trip_id, sid)
+    assert settled is not None
+    assert (settled.status, settled.decidedBy) == ("expired", "system")
+    assert workspace.get_trip("ana", trip_id).version == version
+
+
+def test_a_stranger_approving_gets_the_missing_trip_answer(local_stack: LocalStack) -> None:
+    _, workspace, store, suggestions, *_ = world(local_stack)
+    trip_id, sid = suggested_trip(workspace, store, members=1)
+    with pytest.raises(NotFound) as stranger:
+        suggestions.answer("eve", trip_id, sid, answer_id=sid, approved=True)
+    with pytest.raises(NotFound) as missing:
+        suggestions.answer("eve", "trp_nothing", sid, answer_id=sid, approved=True)
+    assert stranger.value.body() == missing.value.body()
+    with pytest.raises(NotFound, match="Suggestion not found"):
+        suggestions.answer("m0", trip_id, "sug_nothing", answer_id="sug_nothing", approved=False)
+    assert store.get(trip_id, sid).status == "pending"  # type: ignore[union-attr]

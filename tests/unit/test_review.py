@@ -13,11 +13,13 @@ from tripagent.application.review import Enlisted, Reviewer
 from tripagent.application.suggestions import Suggestions
 from tripagent.application.trips import TripWorkspace
 from tripagent.domain.events import TripOperationCommitted
-from tripagent.domain.review import Suggestion, check_trip
+from tripagent.domain.review import ClaimOutcome, Suggestion, check_trip
+from tripagent.domain.trip import Role
 from tripagent.errors import (
     AiUnavailable,
     AlreadyDecided,
     Forbidden,
+    NotFound,
     StalePatch,
     SuggestionExpired,
     ValidationFailed,
@@ -85,8 +87,11 @@ class MemorySuggestions:
             and user_id not in self.denied.get(s.suggestionId, set())
         ]
 
-    def deny(self, trip_id: str, suggestion_id: str, user_id: str) -> None:
+    def deny(self, trip_id: str, suggestion_id: str, user_id: str) -> Suggestion | None:
+        if suggestion_id not in self.items:
+            return None
         self.denied.setdefault(suggestion_id, set()).add(user_id)
+        return self.items[suggestion_id]
 
     def due(self, now: str) -> list[tuple[str, str]]:
         return [
@@ -104,10 +109,12 @@ class MemorySuggestions:
         )
         return True
 
-    def claim(self, trip_id: str, suggestion_id: str, by: str, at: str) -> Suggestion | None:
-        if not self.settle(trip_id, suggestion_id, "approved", by, at):
-            return self.items[suggestion_id]
-        return None
+    def claim(self, trip_id: str, suggestion_id: str, by: str, at: str) -> ClaimOutcome | None:
+        current = self.items.get(suggestion_id)
+        if current is None:
+            return None
+        won = current.expiresAt > at and self.settle(trip_id, suggestion_id, "approved", by, at)
+        return ClaimOutcome(won=won, suggestion=self.items[suggestion_id])
 
     def finish(self, trip_id: str, suggestion_id: str, by: str, status: str, at: str) -> None:
         current = self.items[suggestion_id]
@@ -391,6 +398,40 @@ def test_past_its_expiry_a_suggestion_is_expired_and_hidden() -> None:
     assert w.suggestions.visible("ben", w.trip_id) == []
     with pytest.raises(SuggestionExpired):
         w.suggestions.answer("ben", w.trip_id, s.suggestionId, answer_id=s.suggestionId, approved=True)
+    settled = w.store.items[s.suggestionId]
+    assert (settled.status, settled.decidedBy) == ("expired", "system")  # before the sweep comes by
+
+
+def test_strangers_get_the_missing_trip_answer_and_unknown_suggestions_404() -> None:
+    w = make_world()
+    s = _suggested(w)
+    with pytest.raises(NotFound) as stranger:
+        w.suggestions.answer("eve", w.trip_id, s.suggestionId, answer_id=s.suggestionId, approved=True)
+    with pytest.raises(NotFound) as no_trip:
+        w.suggestions.answer("eve", "trp_none", s.suggestionId, answer_id=s.suggestionId, approved=True)
+    assert stranger.value.body() == no_trip.value.body()
+    for approved in (True, False):
+        with pytest.raises(NotFound, match="Suggestion not found"):
+            w.suggestions.answer("ben", w.trip_id, "sug_none", answer_id="sug_none", approved=approved)
+    assert w.store.items[s.suggestionId].status == "pending"
+
+
+def test_a_claim_made_on_a_stale_role_is_given_back() -> None:
+    """The role is read from the member index before the claim; the winner re-checks it on the trip it
+    loads. Should they differ (vic's index still says editor), the claim is released and vic gets 403."""
+    w = make_world()
+    s = _suggested(w)
+    index = w.repo.role_of
+
+    def stale_index(trip_id: str, user_id: str) -> Role | None:
+        return Role.editor if user_id == "vic" else index(trip_id, user_id)
+
+    w.repo.role_of = stale_index  # type: ignore[method-assign]
+    with pytest.raises(Forbidden):
+        w.suggestions.answer("vic", w.trip_id, s.suggestionId, answer_id=s.suggestionId, approved=True)
+    assert w.store.items[s.suggestionId].status == "pending"
+    applied = w.suggestions.answer("ben", w.trip_id, s.suggestionId, answer_id=s.suggestionId, approved=True)
+    assert (applied.status, applied.decidedBy) == ("applied", "ben")
 
 
 # ---------------------------------------------------------------------------- the checks

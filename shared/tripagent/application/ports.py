@@ -43,6 +43,10 @@ class SuggestionClaim:
 class TripRepository(Protocol):
     def get(self, trip_id: str) -> Trip | None: ...
 
+    def role_of(self, trip_id: str, user_id: str) -> Role | None:
+        """The user's role on the trip (``None``: not a member, or no such trip), without loading it."""
+        ...
+
     def create(self, trip: Trip) -> None: ...
 
     def commit(

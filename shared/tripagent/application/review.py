@@ -30,6 +30,7 @@ from tripagent.domain.events import TripOperationCommitted
 from tripagent.domain.ops import REGISTRY, patch_in_words
 from tripagent.domain.review import (
     SEVERITY_RANK,
+    ClaimOutcome,
     Finding,
     ReviewDecision,
     Suggestion,
@@ -84,7 +85,9 @@ class SuggestionStore(Protocol):
         """Pending, unexpired suggestions that ``user_id`` has not denied."""
         ...
 
-    def deny(self, trip_id: str, suggestion_id: str, user_id: str) -> None: ...
+    def deny(self, trip_id: str, suggestion_id: str, user_id: str) -> Suggestion | None:
+        """Hide the suggestion from ``user_id``; ``None`` when there is no such suggestion."""
+        ...
 
     def due(self, now: str) -> list[tuple[str, str]]:
         """(trip id, suggestion id) of the open suggestions past their expiry."""
@@ -94,9 +97,9 @@ class SuggestionStore(Protocol):
         """pending → ``status``; ``False`` when it was no longer pending."""
         ...
 
-    def claim(self, trip_id: str, suggestion_id: str, by: str, at: str) -> Suggestion | None:
-        """pending (or a claim past its lease) → approved by ``by``; ``None`` when won, else the suggestion
-        as the winner left it."""
+    def claim(self, trip_id: str, suggestion_id: str, by: str, at: str) -> ClaimOutcome | None:
+        """pending and unexpired at ``at`` (or a claim past its lease) → approved by ``by``, in one call
+        that also returns the suggestion; ``None`` when there is no such suggestion."""
         ...
 
     def finish(self, trip_id: str, suggestion_id: str, by: str, status: str, at: str) -> None:

@@ -1,11 +1,13 @@
 """Use cases on the reviewer's shared suggestions: list them, approve or deny one.
 
-Approving claims the suggestion first, with one conditional write (pending → approved by the caller): the
-first approval wins there, and every later one gets ``already_decided`` with the decision, who made it
-and when, from that same write. The winner then applies exactly the displayed patch through the ops use
-case, attributed to them with the suggestion as metadata; the suggestion moves from their claim to
-``applied`` in the same atomic write as the trip (or to ``stale`` when the trip moved on). A claim whose
-holder died is taken over after a lease. A deny hides the suggestion from the one who denied it only.
+Approving reads the caller's role (their member item, not the whole trip), then claims the suggestion
+with one conditional write (pending and unexpired → approved by the caller): the first approval wins
+there, and every later one gets ``already_decided`` with the decision, who made it and when, from that
+same write, so a loser costs two calls however many approve at once. The winner loads the trip, then
+applies exactly the displayed patch through the ops use case, attributed to them with the suggestion as
+metadata; the suggestion moves from their claim to ``applied`` in the same atomic write as the trip (or
+to ``stale`` when the trip moved on). A claim whose holder died is taken over after a lease. A deny hides
+the suggestion from the one who denied it only.
 """
 
 from __future__ import annotations
@@ -15,11 +17,11 @@ from dataclasses import dataclass
 from tripagent.application.ports import Clock, SuggestionClaim
 from tripagent.application.review import SuggestionStore
 from tripagent.application.sessions import SessionStore
-from tripagent.application.trips import TripWorkspace
+from tripagent.application.trips import TRIP_NOT_FOUND, TripWorkspace
 from tripagent.domain.ops import approver_role, patch_in_words
 from tripagent.domain.review import Suggestion
 from tripagent.domain.session import Turn, TurnMetadata
-from tripagent.domain.trip import Trip
+from tripagent.domain.trip import Role
 from tripagent.errors import (
     AlreadyDecided,
     AppError,
@@ -31,6 +33,9 @@ from tripagent.errors import (
     ValidationFailed,
     VersionConflict,
 )
+
+SUGGESTION_NOT_FOUND = "Suggestion not found."
+APPROVERS_ONLY = "Only editors and owners can approve a suggestion."
 
 
 @dataclass(frozen=True)
@@ -58,38 +63,47 @@ class Suggestions:
             raise ValidationFailed(
                 "The answer's id must be the suggestion's.", details=[{"loc": ["body", "id"]}]
             )
-        trip = self.workspace.get_trip(caller, trip_id)
-        suggestion = self.store.get(trip_id, suggestion_id)
-        if suggestion is None:
-            raise NotFound("Suggestion not found.")
+        # Two calls decide a loser's answer: the caller's role (not the whole trip), then the claim, which
+        # returns the suggestion either way. Only the winner loads the trip.
+        role = self.workspace.trips.role_of(trip_id, caller)
+        if role is None:
+            raise NotFound(TRIP_NOT_FOUND)  # members only: the same 404 as a missing trip
         if not approved:
-            self.store.deny(trip_id, suggestion_id, caller)  # for this member only
-            return suggestion
-        role = trip.role_of(caller)
-        if role is None or not role.allows(
-            approver_role(suggestion.pendingPatch.op if suggestion.pendingPatch else None)
-        ):
-            raise Forbidden("Only editors and owners can approve a suggestion.")
-        self._still_open(suggestion)
+            denied = self.store.deny(trip_id, suggestion_id, caller)  # for this member only
+            if denied is None:
+                raise NotFound(SUGGESTION_NOT_FOUND)
+            return denied
+        if not role.allows(Role.editor):  # every approval needs at least this (approver_role's floor)
+            raise Forbidden(APPROVERS_ONLY)
         at = self.clock.now_iso()
-        lost = self.store.claim(trip_id, suggestion_id, caller, at)  # the first approval wins here
-        if lost is not None:
-            raise decided(lost)
-        return self._apply(caller, trip, suggestion, reason, at)
+        claim = self.store.claim(trip_id, suggestion_id, caller, at)  # the first approval wins here
+        if claim is None:
+            raise NotFound(SUGGESTION_NOT_FOUND)
+        if not claim.won:
+            raise decided(self._expired_if_due(claim.suggestion, at))
+        return self._apply(caller, claim.suggestion, reason, at)
 
-    def _still_open(self, suggestion: Suggestion) -> None:
-        now = self.clock.now_iso()
-        if suggestion.status == "pending" and suggestion.expiresAt <= now:
-            self.store.settle(suggestion.tripId, suggestion.suggestionId, "expired", "system", now)
-            raise decided(suggestion.model_copy(update={"status": "expired"}))
-        if suggestion.status not in ("pending", "approved"):  # "approved" may be a dead claim: claim decides
-            raise decided(suggestion)
+    def _expired_if_due(self, suggestion: Suggestion, now: str) -> Suggestion:
+        """A claim refused because the suggestion is past its expiry settles it as expired (the sweep may
+        not have run yet)."""
+        if suggestion.status != "pending" or suggestion.expiresAt > now:
+            return suggestion
+        self.store.settle(suggestion.tripId, suggestion.suggestionId, "expired", "system", now)
+        return suggestion.model_copy(update={"status": "expired", "decidedBy": "system", "decidedAt": now})
 
-    def _apply(self, caller: str, trip: Trip, suggestion: Suggestion, reason: str, at: str) -> Suggestion:
+    def _apply(self, caller: str, suggestion: Suggestion, reason: str, at: str) -> Suggestion:
         """Ours to apply: the patch runs with the trip version it names, and the suggestion moves from our
         claim to ``applied`` in the same write as the trip."""
         trip_id, suggestion_id = suggestion.tripId, suggestion.suggestionId
         patch = suggestion.pendingPatch
+        try:
+            trip = self.workspace.get_trip(caller, trip_id)
+            role = trip.role_of(caller)
+            if role is None or not role.allows(approver_role(patch.op if patch else None)):
+                raise Forbidden(APPROVERS_ONLY)
+        except AppError:  # left the trip, or lost the role, since the check: not ours to apply after all
+            self.store.finish(trip_id, suggestion_id, caller, "pending", at)
+            raise
         if patch is None:  # nothing to change: approving acknowledges it
             self.store.finish(trip_id, suggestion_id, caller, "applied", at)
             version = trip.version

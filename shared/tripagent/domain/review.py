@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import statistics
 from collections.abc import Mapping
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Literal
 
@@ -84,6 +85,15 @@ class Suggestion(BaseModel):
     decidedBy: str | None = None
     decidedAt: str | None = None
     operationIds: list[str] = Field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ClaimOutcome:
+    """How an approver's claim on a suggestion ended: ``won``, with the suggestion as they now hold it;
+    or lost, with the suggestion as the winner (or the expiry) left it."""
+
+    won: bool
+    suggestion: Suggestion
 
 
 # ---------------------------------------------------------------------------- the checks

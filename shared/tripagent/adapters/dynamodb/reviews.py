@@ -16,7 +16,7 @@ from botocore.exceptions import ClientError
 from tripagent.adapters.dynamodb.failures import condition_failed, in_a_transaction
 from tripagent.adapters.dynamodb.keys import OPEN_SUGGESTIONS, review_op_sk, session_pk, suggestion_sk
 from tripagent.domain.events import TripOperationCommitted
-from tripagent.domain.review import Suggestion
+from tripagent.domain.review import ClaimOutcome, Suggestion
 from tripagent.domain.times import epoch
 
 if TYPE_CHECKING:
@@ -164,7 +164,7 @@ class DynamoSuggestionStore:
             raise
         return True
 
-    def claim(self, trip_id: str, suggestion_id: str, by: str, at: str) -> Suggestion | None:
+    def claim(self, trip_id: str, suggestion_id: str, by: str, at: str) -> ClaimOutcome | None:
         for attempt in range(CONFLICT_RETRIES):
             try:
                 return self._claim_once(trip_id, suggestion_id, by, at)
@@ -174,15 +174,16 @@ class DynamoSuggestionStore:
                 time.sleep(0.02 * (attempt + 1))
         raise AssertionError("unreachable")
 
-    def _claim_once(self, trip_id: str, suggestion_id: str, by: str, at: str) -> Suggestion | None:
+    def _claim_once(self, trip_id: str, suggestion_id: str, by: str, at: str) -> ClaimOutcome | None:
         now = int(time.time())
         try:
-            self._db.update_item(
+            won = self._db.update_item(
                 TableName=self._table,
                 Key=self._key(trip_id, suggestion_id),
                 UpdateExpression="SET #status = :approved, decidedBy = :by, decidedAt = :at, "
                 "claimedAt = :now",
-                ConditionExpression="#status = :pending OR (#status = :approved AND claimedAt < :lease)",
+                ConditionExpression="expiresAt > :at AND "
+                "(#status = :pending OR (#status = :approved AND claimedAt < :lease))",
                 ExpressionAttributeNames={"#status": "status"},
                 ExpressionAttributeValues={
                     ":approved": {"S": "approved"},
@@ -192,6 +193,7 @@ class DynamoSuggestionStore:
                     ":now": {"N": str(now)},
                     ":lease": {"N": str(now - CLAIM_LEASE_S)},
                 },
+                ReturnValues="ALL_NEW",
                 # The loser learns the decision, who made it and when, from the same call.
                 ReturnValuesOnConditionCheckFailure="ALL_OLD",
             )
@@ -199,8 +201,8 @@ class DynamoSuggestionStore:
             if not condition_failed(exc):
                 raise
             old: Any = exc.response.get("Item")
-            return self.read_item(old) if old else self.get(trip_id, suggestion_id)
-        return None
+            return ClaimOutcome(won=False, suggestion=self.read_item(old)) if old else None
+        return ClaimOutcome(won=True, suggestion=self.read_item(won["Attributes"]))
 
     def finish(self, trip_id: str, suggestion_id: str, by: str, status: str, at: str) -> None:
         reopen = status == "pending"
@@ -276,21 +278,25 @@ class DynamoSuggestionStore:
                 return out
             kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
-    def deny(self, trip_id: str, suggestion_id: str, user_id: str) -> None:
+    def deny(self, trip_id: str, suggestion_id: str, user_id: str) -> Suggestion | None:
         for attempt in range(CONFLICT_RETRIES):
             try:
-                self._db.update_item(
+                denied = self._db.update_item(
                     TableName=self._table,
                     Key=self._key(trip_id, suggestion_id),
                     UpdateExpression="ADD deniedBy :me",
                     ConditionExpression="attribute_exists(PK)",
                     ExpressionAttributeValues={":me": {"SS": [user_id]}},
+                    ReturnValues="ALL_NEW",
                 )
-                return
+                return self.read_item(denied["Attributes"])
             except ClientError as exc:
+                if condition_failed(exc):
+                    return None
                 if not in_a_transaction(exc) or attempt == CONFLICT_RETRIES - 1:
                     raise
                 time.sleep(0.02 * (attempt + 1))
+        raise AssertionError("unreachable")
 
     def settle(self, trip_id: str, suggestion_id: str, status: str, by: str, at: str) -> bool:
         try:

@@ -44,6 +44,17 @@ class DynamoTripRepository:
         ).get("Item")
         return Trip.model_validate_json(item["doc"]["S"]) if item else None
 
+    def role_of(self, trip_id: str, user_id: str) -> Role | None:
+        # The member item is written in the same transaction as the trip, so it is as current as the trip.
+        item = self._db.get_item(
+            TableName=self._table,
+            Key={"PK": {"S": trip_pk(trip_id)}, "SK": {"S": member_sk(user_id)}},
+            ConsistentRead=True,
+            ProjectionExpression="#role",
+            ExpressionAttributeNames={"#role": "role"},
+        ).get("Item")
+        return Role(item["role"]["S"]) if item else None
+
     def list_for_user(self, user_id: str) -> list[TripSummary]:
         roles: dict[str, Role] = {}
         kwargs: dict[str, Any] = {
