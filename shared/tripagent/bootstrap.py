@@ -107,11 +107,16 @@ def environment_provider() -> ProviderConfig | None:
 
 
 def _instrumented(config: ProviderConfig) -> ModelProvider:
+    """A provider held to the deployment's call limits, measured."""
     from tripagent.adapters.llm.factory import build_provider
     from tripagent.adapters.llm.instrumented import InstrumentedProvider
+    from tripagent.application.llm import CallLimits, LimitedProvider
     from tripagent.settings import ai_settings
 
-    return InstrumentedProvider(build_provider(config, region=ai_settings().region))
+    s = ai_settings()
+    limits = CallLimits(timeout_s=s.ai_timeout_s, max_output_tokens=s.ai_max_output_tokens)
+    provider = build_provider(config, region=s.region, timeout_s=limits.timeout_s)
+    return InstrumentedProvider(LimitedProvider(provider, limits))
 
 
 @cache

@@ -187,6 +187,42 @@ def test_model_calls_log_usage_but_never_the_key_or_the_prompt(captured_logs: Ca
     assert PROMPT not in logs
 
 
+def test_every_model_call_is_held_to_the_deployments_timeout_and_output_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """AI_TIMEOUT_S and AI_MAX_OUTPUT_TOKENS bound what a feature asks for, on the wire."""
+    from tripagent import bootstrap
+    from tripagent.settings import ai_settings
+
+    monkeypatch.setenv("AI_TIMEOUT_S", "7")
+    monkeypatch.setenv("AI_MAX_OUTPUT_TOKENS", "100")
+    ai_settings.cache_clear()
+    try:
+        provider = bootstrap._instrumented(
+            ProviderConfig("openai", "gpt-test", "https://llm.test/v1", api_key="k")
+        )
+    finally:
+        ai_settings.cache_clear()
+    sent: list[httpx.Request] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
+        message = {"role": "assistant", "content": "ok"}
+        choice = {"index": 0, "finish_reason": "stop", "message": message}
+        return httpx.Response(200, json={"model": "gpt-test", "choices": [choice]})
+
+    with respx.mock() as router:
+        router.post("https://llm.test/v1/chat/completions").mock(side_effect=answer)
+        for asked_tokens, asked_timeout in [(600, 30.0), (64, 3.0)]:
+            options = ChatOptions(max_output_tokens=asked_tokens, timeout_s=asked_timeout)
+            provider.chat(ChatRequest("gpt-test", "Be brief.", (Message("user", "hi"),), options))
+    bodies = [json.loads(r.content) for r in sent]
+    assert [b["max_tokens"] for b in bodies] == [100, 64]  # capped; a smaller ask is kept
+    read_timeouts = [r.extensions["timeout"]["read"] for r in sent]
+    assert 6 < read_timeouts[0] <= 7
+    assert 2 < read_timeouts[1] <= 3
+
+
 def test_put_and_get_my_provider_never_echo_the_key(
     monkeypatch: pytest.MonkeyPatch, captured_logs: Callable[[], str]
 ) -> None:

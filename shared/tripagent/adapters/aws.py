@@ -35,9 +35,11 @@ def kms_client(region: str, endpoint_url: str | None = None) -> KMSClient:
 
 
 @cache
-def bedrock_runtime_client(region: str) -> BedrockRuntimeClient:
+def bedrock_runtime_client(region: str, read_timeout_s: float = 60.0) -> BedrockRuntimeClient:
     # Model calls are long: a read timeout fitting the per-call deadline, and boto3's retries on throttling.
-    config = Config(connect_timeout=5, read_timeout=60, retries={"mode": "standard", "max_attempts": 3})
+    config = Config(
+        connect_timeout=5, read_timeout=read_timeout_s, retries={"mode": "standard", "max_attempts": 3}
+    )
     return boto3.client("bedrock-runtime", region_name=region, config=config)
 
 

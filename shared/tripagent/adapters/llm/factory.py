@@ -6,7 +6,11 @@ from tripagent.application.ai_config import ProviderConfig
 from tripagent.application.llm import ModelProvider
 
 
-def build_provider(config: ProviderConfig, *, region: str = "eu-west-1") -> ModelProvider:
+def build_provider(
+    config: ProviderConfig, *, region: str = "eu-west-1", timeout_s: float = 60.0
+) -> ModelProvider:
+    """``timeout_s`` bounds a Bedrock call (boto3 has no per-call timeout: it is the client's read timeout);
+    the HTTP providers take theirs from each request's options."""
     if config.provider == "openai":
         from tripagent.adapters.llm.openai_compat import OpenAICompatibleProvider
 
@@ -19,7 +23,7 @@ def build_provider(config: ProviderConfig, *, region: str = "eu-west-1") -> Mode
         from tripagent.adapters.aws import bedrock_runtime_client
         from tripagent.adapters.llm.bedrock import BedrockProvider
 
-        return BedrockProvider(bedrock_runtime_client(region))
+        return BedrockProvider(bedrock_runtime_client(region, timeout_s))
     from tripagent.adapters.llm.rules import RulesProvider
 
     return RulesProvider()
