@@ -74,12 +74,15 @@ def test_a_day_beyond_the_forecast_and_a_failing_service() -> None:
         side_effect=[
             httpx.Response(400, json={"error": True, "reason": "out of allowed range"}),
             httpx.Response(502),
+            httpx.Response(200, text="<html>captive portal</html>"),
+            httpx.Response(200, json=["not", "an", "object"]),
         ]
     )
     weather = OpenMeteoWeather("https://weather.test")
     assert weather.daily(42.5, 1.6, dt.date(2030, 1, 1)) is None
-    with pytest.raises(WeatherUnavailable):
-        weather.daily(42.5, 1.6, dt.date(2027, 6, 13))
+    for reason in ("HTTP 502", "not JSON", "unexpected"):
+        with pytest.raises(WeatherUnavailable, match=reason):
+            weather.daily(42.5, 1.6, dt.date(2027, 6, 13))
 
 
 @respx.mock

@@ -45,3 +45,29 @@ def test_an_unreachable_or_failing_service_is_routing_unavailable(outcome: objec
     )
     with pytest.raises(RoutingUnavailable):
         ValhallaClient(BASE, timeout_s=0.1).route([(0, 0), (1, 1)])
+
+
+@respx.mock
+@pytest.mark.parametrize(
+    ("action", "answer"),
+    [
+        ("route", httpx.Response(200, text="<html>proxy error</html>")),
+        ("route", httpx.Response(200, json={"trip": {"legs": []}})),
+        ("route", httpx.Response(400, text="bad request")),
+        ("locate", httpx.Response(200, json=[{"edges": [{"correlated_lat": "x"}]}])),
+        ("height", httpx.Response(200, json={"encoded_polyline": "abc", "range_height": [[1]]})),
+    ],
+)
+def test_an_answer_not_shaped_as_documented_is_routing_unavailable(
+    action: str, answer: httpx.Response
+) -> None:
+    """Not a TypeError or KeyError out of the adapter: the caller gets the routing service's stable code."""
+    respx.post(f"{BASE}/{action}").mock(return_value=answer)
+    client = ValhallaClient(BASE)
+    calls = {
+        "route": lambda: client.route([(0, 0), (1, 1)]),
+        "locate": lambda: client.locate([(0, 0)]),
+        "height": lambda: client.heights("abc"),
+    }
+    with pytest.raises(RoutingUnavailable):
+        calls[action]()

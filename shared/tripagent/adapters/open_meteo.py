@@ -48,7 +48,13 @@ class OpenMeteoWeather:
             return None
         if response.status_code >= 400:
             raise WeatherUnavailable(f"The weather service failed (HTTP {response.status_code}).")
-        daily = response.json().get("daily") or {}
-        if not daily.get("time"):
+        try:
+            payload = response.json()
+        except ValueError as exc:
+            raise WeatherUnavailable("The weather service answered something that is not JSON.") from exc
+        if not isinstance(payload, dict):
+            raise WeatherUnavailable("The weather service gave an unexpected answer.")
+        daily = payload.get("daily")
+        if not isinstance(daily, dict) or not daily.get("time"):
             return None
         return {key: values[0] for key, values in daily.items() if isinstance(values, list) and values}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,8 +38,15 @@ class ValhallaClient:
             raise RoutingUnavailable(f"The routing service is unreachable ({type(exc).__name__}).") from exc
         if response.status_code >= 500:
             raise RoutingUnavailable(f"The routing service failed (HTTP {response.status_code}).")
-        payload: Any = response.json()
+        try:
+            payload: Any = response.json()
+        except ValueError as exc:  # a proxy's HTML page, a truncated body
+            raise RoutingUnavailable("The routing service answered something that is not JSON.") from exc
         if response.status_code >= 400:
+            if not isinstance(payload, dict):
+                raise RoutingUnavailable(
+                    f"The routing service refused the request (HTTP {response.status_code})."
+                )
             if payload.get("error_code") in _NO_PATH_CODES:
                 raise NoRoute(str(payload.get("error", "No route between these places.")))
             raise RoutingUnavailable(f"The routing service refused the request: {payload.get('error')}")
@@ -57,14 +66,16 @@ class ValhallaClient:
             "units": "kilometers",
             "directions_type": "none",
         }
-        trip = self._post("route", body)["trip"]
-        legs = tuple(leg["shape"] for leg in trip["legs"])
-        return RouteSummary(
-            distance_km=float(trip["summary"]["length"]),
-            duration_s=float(trip["summary"]["time"]),
-            shape=legs[0],
-            legs=legs,
-        )
+        answer = self._post("route", body)
+        with _unexpected("route"):
+            trip = answer["trip"]
+            legs = tuple(str(leg["shape"]) for leg in trip["legs"])
+            return RouteSummary(
+                distance_km=float(trip["summary"]["length"]),
+                duration_s=float(trip["summary"]["time"]),
+                shape=legs[0],
+                legs=legs,
+            )
 
     def heights(self, shape: str, *, resample_m: int = 100) -> tuple[str, list[tuple[float, float]]]:
         """Elevation along an encoded line, every ``resample_m``: the resampled line and its
@@ -72,7 +83,8 @@ class ValhallaClient:
         answer = self._post(
             "height", {"encoded_polyline": shape, "range": True, "resample_distance": resample_m}
         )
-        return str(answer["encoded_polyline"]), [(float(d), float(h)) for d, h in answer["range_height"]]
+        with _unexpected("height"):
+            return str(answer["encoded_polyline"]), [(float(d), float(h)) for d, h in answer["range_height"]]
 
     def locate(
         self, points: list[tuple[float, float]], *, costing: str = "bicycle"
@@ -81,7 +93,19 @@ class ValhallaClient:
         body = {"locations": [{"lat": lat, "lon": lon} for lat, lon in points], "costing": costing}
         answer: Any = self._post("locate", body)
         snapped: list[tuple[float, float] | None] = []
-        for location in answer:
-            edges = location.get("edges") or []
-            snapped.append((edges[0]["correlated_lat"], edges[0]["correlated_lon"]) if edges else None)
+        with _unexpected("locate"):
+            for location in answer:
+                edges = location.get("edges") or []
+                snapped.append(
+                    (float(edges[0]["correlated_lat"]), float(edges[0]["correlated_lon"])) if edges else None
+                )
         return snapped
+
+
+@contextmanager
+def _unexpected(action: str) -> Iterator[None]:
+    """A 200 whose body is not the shape Valhalla documents is the service failing, not our bug."""
+    try:
+        yield
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+        raise RoutingUnavailable(f"The routing service gave an unexpected {action} answer.") from exc
