@@ -48,13 +48,31 @@ class TableSettings(AwsSettings):
     table_name: str = Field(alias="TABLE_NAME", min_length=3)
 
 
+# Fields several functions read, declared once and mixed in where they are needed.
+class RoutingSettings(Settings):
+    """Valhalla; optional unless a subclass makes ``valhalla_url`` required."""
+
+    valhalla_url: str | None = Field(None, alias="VALHALLA_URL")
+    valhalla_timeout_s: float = Field(5.0, alias="VALHALLA_TIMEOUT_S", gt=0)
+
+
+class SessionRetentionSettings(Settings):
+    session_retention_days: int = Field(30, alias="SESSION_RETENTION_DAYS", ge=1, le=3650)
+
+
+class ChatRateSettings(Settings):
+    """The per-user rate limit on chats with a model: the brief chat's, which the agent shares."""
+
+    rate_limit: int = Field(20, alias="AI_CHAT_RATE_LIMIT", ge=1)
+    rate_window_s: int = Field(60, alias="AI_CHAT_RATE_WINDOW_S", ge=1)
+
+
 class BusSettings(AwsSettings):
     event_bus_name: str = Field(alias="EVENT_BUS_NAME", min_length=1)
 
 
-class HealthSettings(TableSettings, BusSettings):
+class HealthSettings(TableSettings, BusSettings, RoutingSettings):
     valhalla_url: str = Field(alias="VALHALLA_URL", min_length=1)
-    valhalla_timeout_s: float = Field(5.0, alias="VALHALLA_TIMEOUT_S", gt=0)
     # Two points the routing data must connect: Andorra la Vella → Canillo by default.
     health_route: str = Field("42.5075,1.5218;42.5667,1.6000", alias="HEALTH_ROUTE")
 
@@ -98,13 +116,11 @@ def user_provider_settings() -> UserProviderSettings:
     return UserProviderSettings.from_env()
 
 
-class PlacesSettings(AwsSettings):
+class PlacesSettings(AwsSettings, RoutingSettings):
     places_provider: Literal["gazetteer", "nominatim", "photon", "amazon-location"] = Field(
         "gazetteer", alias="PLACES_PROVIDER"
     )
     places_base_url: str | None = Field(None, alias="PLACES_BASE_URL")
-    valhalla_url: str | None = Field(None, alias="VALHALLA_URL")
-    valhalla_timeout_s: float = Field(5.0, alias="VALHALLA_TIMEOUT_S", gt=0)
     max_snap_m: float = Field(2000.0, alias="COVERAGE_MAX_SNAP_M", gt=0)
 
     @model_validator(mode="after")
@@ -119,15 +135,13 @@ def places_settings() -> PlacesSettings:
     return PlacesSettings.from_env()
 
 
-class BriefChatSettings(UserProviderSettings, AiSettings):
+class BriefChatSettings(UserProviderSettings, AiSettings, ChatRateSettings):
     """The brief chat: a model provider (the user's or the deployment's), its limits, the state secret."""
 
     brief_state_secret: SecretStr = Field(alias="BRIEF_STATE_SECRET", min_length=32)
     max_messages: int = Field(24, alias="AI_CHAT_MAX_MESSAGES", ge=2, le=200)
     max_message_chars: int = Field(4000, alias="AI_CHAT_MAX_MESSAGE_CHARS", ge=100, le=100_000)
     max_body_bytes: int = Field(200_000, alias="AI_CHAT_MAX_BODY_BYTES", ge=1000)
-    rate_limit: int = Field(20, alias="AI_CHAT_RATE_LIMIT", ge=1)
-    rate_window_s: int = Field(60, alias="AI_CHAT_RATE_WINDOW_S", ge=1)
 
 
 @cache
@@ -135,7 +149,7 @@ def brief_chat_settings() -> BriefChatSettings:
     return BriefChatSettings.from_env()
 
 
-class GenerateSettings(UserProviderSettings, AiSettings):
+class GenerateSettings(UserProviderSettings, AiSettings, RoutingSettings):
     """Generation: the model, places and the router, the trips table."""
 
     valhalla_url: str = Field(alias="VALHALLA_URL", min_length=1)
@@ -146,8 +160,8 @@ def generate_settings() -> GenerateSettings:
     return GenerateSettings.from_env()
 
 
-class SessionSettings(TableSettings):
-    session_retention_days: int = Field(30, alias="SESSION_RETENTION_DAYS", ge=1, le=3650)
+class SessionSettings(TableSettings, SessionRetentionSettings):
+    pass
 
 
 class JwtSettings(Settings):
@@ -163,14 +177,12 @@ def jwt_settings() -> JwtSettings:
     return JwtSettings.from_env()
 
 
-class AgentSettings(UserProviderSettings, AiSettings, JwtSettings):
-    session_retention_days: int = Field(30, alias="SESSION_RETENTION_DAYS", ge=1, le=3650)
+class AgentSettings(
+    UserProviderSettings, AiSettings, JwtSettings, SessionRetentionSettings, ChatRateSettings, RoutingSettings
+):
     weather_base_url: str | None = Field("https://api.open-meteo.com", alias="WEATHER_BASE_URL")
-    valhalla_url: str | None = Field(None, alias="VALHALLA_URL")
     ai_max_tool_steps: int = Field(4, alias="AI_MAX_TOOL_STEPS", ge=1, le=20)
-    # The brief chat's per-user rate limit applies to the agent too; the token budget is per trip and day.
-    rate_limit: int = Field(20, alias="AI_CHAT_RATE_LIMIT", ge=1)
-    rate_window_s: int = Field(60, alias="AI_CHAT_RATE_WINDOW_S", ge=1)
+    # The token budget is per trip and day.
     daily_token_budget: int = Field(200_000, alias="AI_TRIP_DAILY_TOKEN_BUDGET", ge=1)
 
 
@@ -199,15 +211,12 @@ def bus_settings() -> BusSettings:
     return BusSettings.from_env()
 
 
-class ReviewSettings(TableSettings, AiSettings):
+class ReviewSettings(TableSettings, AiSettings, SessionRetentionSettings, RoutingSettings):
     """The reviewer: its queue, the deployment's model (``rules`` when none), the notification threshold."""
 
     review_queue_url: str = Field(alias="REVIEW_QUEUE_URL", min_length=1)
     sqs_endpoint_url: str | None = Field(None, alias="SQS_ENDPOINT_URL")
     ai_proactive_threshold: float = Field(0.7, alias="AI_PROACTIVE_THRESHOLD", ge=0.0, le=1.0)
-    session_retention_days: int = Field(30, alias="SESSION_RETENTION_DAYS", ge=1, le=3650)
-    valhalla_url: str | None = Field(None, alias="VALHALLA_URL")
-    valhalla_timeout_s: float = Field(5.0, alias="VALHALLA_TIMEOUT_S", gt=0)
     weather_base_url: str | None = Field(None, alias="WEATHER_BASE_URL")
 
 
