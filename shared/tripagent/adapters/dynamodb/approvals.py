@@ -9,6 +9,7 @@ from botocore.exceptions import ClientError
 
 from tripagent.adapters.dynamodb.failures import condition_failed
 from tripagent.adapters.dynamodb.keys import session_pk
+from tripagent.adapters.dynamodb.paging import query_items
 from tripagent.application.approvals import PendingApproval
 
 if TYPE_CHECKING:
@@ -48,20 +49,16 @@ class DynamoApprovalStore:
     def all(self, trip_id: str) -> dict[str, tuple[PendingApproval, str]]:
         """Every approval of the trip with its status, by id: one query, however many a history shows."""
         out: dict[str, tuple[PendingApproval, str]] = {}
-        kwargs: dict[str, Any] = {
-            "TableName": self._table,
-            "KeyConditionExpression": "PK = :pk AND begins_with(SK, :approval)",
-            "ExpressionAttributeValues": {":pk": {"S": session_pk(trip_id)}, ":approval": {"S": "APPROVAL#"}},
-            "ConsistentRead": True,
-        }
-        while True:
-            page = self._db.query(**kwargs)
-            for item in page.get("Items", []):
-                approval = PendingApproval.model_validate(json.loads(item["doc"]["S"]))
-                out[approval.approvalId] = (approval, item["status"]["S"])
-            if "LastEvaluatedKey" not in page:
-                return out
-            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        for item in query_items(
+            self._db,
+            TableName=self._table,
+            KeyConditionExpression="PK = :pk AND begins_with(SK, :approval)",
+            ExpressionAttributeValues={":pk": {"S": session_pk(trip_id)}, ":approval": {"S": "APPROVAL#"}},
+            ConsistentRead=True,
+        ):
+            approval = PendingApproval.model_validate(json.loads(item["doc"]["S"]))
+            out[approval.approvalId] = (approval, item["status"]["S"])
+        return out
 
     def pending(self, trip_id: str) -> list[PendingApproval]:
         return [approval for approval, status in self.all(trip_id).values() if status == "pending"]

@@ -7,12 +7,13 @@ item per follower, so that a trip's followers are one query.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from botocore.exceptions import ClientError
 
 from tripagent.adapters.dynamodb.failures import transaction_cancelled
 from tripagent.adapters.dynamodb.keys import META, connection_pk, subscribers_pk
+from tripagent.adapters.dynamodb.paging import query_items
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
@@ -107,20 +108,15 @@ class DynamoConnectionStore:
             )
 
     def subscribers(self, trip_id: str) -> list[tuple[str, str]]:
-        kwargs: dict[str, Any] = {
-            "TableName": self._table,
-            "KeyConditionExpression": "PK = :pk",
-            "FilterExpression": "#ttl > :now",
-            "ExpressionAttributeNames": {"#ttl": "ttl"},
-            "ExpressionAttributeValues": {
+        followers = query_items(
+            self._db,
+            TableName=self._table,
+            KeyConditionExpression="PK = :pk",
+            FilterExpression="#ttl > :now",
+            ExpressionAttributeNames={"#ttl": "ttl"},
+            ExpressionAttributeValues={
                 ":pk": {"S": subscribers_pk(trip_id)},
                 ":now": {"N": str(int(time.time()))},
             },
-        }
-        out: list[tuple[str, str]] = []
-        while True:
-            page = self._db.query(**kwargs)
-            out += [(i["connectionId"]["S"], i["userId"]["S"]) for i in page.get("Items", [])]
-            if "LastEvaluatedKey" not in page:
-                return out
-            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        )
+        return [(i["connectionId"]["S"], i["userId"]["S"]) for i in followers]

@@ -15,6 +15,7 @@ from botocore.exceptions import ClientError
 
 from tripagent.adapters.dynamodb.failures import condition_failed, in_a_transaction
 from tripagent.adapters.dynamodb.keys import OPEN_SUGGESTIONS, review_op_sk, session_pk, suggestion_sk
+from tripagent.adapters.dynamodb.paging import query_items
 from tripagent.domain.events import TripOperationCommitted
 from tripagent.domain.review import ClaimOutcome, Suggestion
 from tripagent.domain.times import epoch
@@ -62,27 +63,23 @@ class DynamoReviewLedger:
 
     def claim(self, trip_id: str) -> list[TripOperationCommitted]:
         now = int(time.time())
-        items: list[Any] = []
-        kwargs: dict[str, Any] = {
-            "TableName": self._table,
-            "KeyConditionExpression": "PK = :pk AND begins_with(SK, :op)",
-            "FilterExpression": "#status = :queued OR (#status = :reviewing AND claimedAt < :lease)",
-            "ExpressionAttributeNames": {"#status": "status"},
-            "ExpressionAttributeValues": {
-                ":pk": {"S": session_pk(trip_id)},
-                ":op": {"S": "REVIEWOP#"},
-                ":queued": {"S": "queued"},
-                ":reviewing": {"S": "reviewing"},
-                ":lease": {"N": str(now - CLAIM_LEASE_S)},
-            },
-            "ConsistentRead": True,
-        }
-        while True:  # reviewed items stay a week: page through them
-            page = self._db.query(**kwargs)
-            items += page.get("Items", [])
-            if "LastEvaluatedKey" not in page:
-                break
-            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        items = list(  # reviewed items stay a week: page through them
+            query_items(
+                self._db,
+                TableName=self._table,
+                KeyConditionExpression="PK = :pk AND begins_with(SK, :op)",
+                FilterExpression="#status = :queued OR (#status = :reviewing AND claimedAt < :lease)",
+                ExpressionAttributeNames={"#status": "status"},
+                ExpressionAttributeValues={
+                    ":pk": {"S": session_pk(trip_id)},
+                    ":op": {"S": "REVIEWOP#"},
+                    ":queued": {"S": "queued"},
+                    ":reviewing": {"S": "reviewing"},
+                    ":lease": {"N": str(now - CLAIM_LEASE_S)},
+                },
+                ConsistentRead=True,
+            )
+        )
         claimed = []
         for item in items:
             try:
@@ -260,23 +257,17 @@ class DynamoSuggestionStore:
 
     def due(self, now: str) -> list[tuple[str, str]]:
         """(trip id, suggestion id) of the open suggestions whose expiry has passed, oldest first."""
-        kwargs: dict[str, Any] = {
-            "TableName": self._table,
-            "IndexName": "GSI1",
-            "KeyConditionExpression": "GSI1PK = :open AND GSI1SK < :now",
-            "ExpressionAttributeValues": {":open": {"S": OPEN_SUGGESTIONS}, ":now": {"S": now}},
-            "ProjectionExpression": "PK, SK",
-        }
-        out: list[tuple[str, str]] = []
-        while True:
-            page = self._db.query(**kwargs)
-            out += [
-                (i["PK"]["S"].removeprefix("SESSION#"), i["SK"]["S"].removeprefix("SUGGESTION#"))
-                for i in page.get("Items", [])
-            ]
-            if "LastEvaluatedKey" not in page:
-                return out
-            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        due = query_items(
+            self._db,
+            TableName=self._table,
+            IndexName="GSI1",
+            KeyConditionExpression="GSI1PK = :open AND GSI1SK < :now",
+            ExpressionAttributeValues={":open": {"S": OPEN_SUGGESTIONS}, ":now": {"S": now}},
+            ProjectionExpression="PK, SK",
+        )
+        return [
+            (i["PK"]["S"].removeprefix("SESSION#"), i["SK"]["S"].removeprefix("SUGGESTION#")) for i in due
+        ]
 
     def deny(self, trip_id: str, suggestion_id: str, user_id: str) -> Suggestion | None:
         for attempt in range(CONFLICT_RETRIES):

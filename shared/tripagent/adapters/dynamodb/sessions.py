@@ -15,6 +15,7 @@ from botocore.exceptions import ClientError
 
 from tripagent.adapters.dynamodb.failures import condition_failed
 from tripagent.adapters.dynamodb.keys import META, SESSIONS_BY_ACTIVITY, dedupe_sk, session_pk, turn_sk
+from tripagent.adapters.dynamodb.paging import query_items
 from tripagent.application.sessions import SessionState
 from tripagent.domain.session import Turn
 from tripagent.domain.times import epoch
@@ -185,24 +186,21 @@ class DynamoSessionStore:
         """Delete sessions whose last activity is before ``idle_before`` (ISO time), with all their items.
         The session item goes first, on condition that it is still idle, so a session that comes back to
         life during the purge keeps its turns."""
-        purged: list[str] = []
-        kwargs: dict[str, Any] = {
-            "TableName": self._table,
-            "IndexName": "GSI1",
-            "KeyConditionExpression": "GSI1PK = :sessions AND GSI1SK < :before",
-            "ExpressionAttributeValues": {
+        idle = query_items(
+            self._db,
+            TableName=self._table,
+            IndexName="GSI1",
+            KeyConditionExpression="GSI1PK = :sessions AND GSI1SK < :before",
+            ExpressionAttributeValues={
                 ":sessions": {"S": SESSIONS_BY_ACTIVITY},
                 ":before": {"S": idle_before},
             },
-        }
-        while True:
-            page = self._db.query(**kwargs)
-            for item in page.get("Items", []):
-                if self._purge_one(item["PK"]["S"], item["lastActivity"]["S"]):
-                    purged.append(item["PK"]["S"].removeprefix("SESSION#"))
-            if "LastEvaluatedKey" not in page:
-                return purged
-            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        )
+        return [
+            item["PK"]["S"].removeprefix("SESSION#")
+            for item in idle
+            if self._purge_one(item["PK"]["S"], item["lastActivity"]["S"])
+        ]
 
     def _purge_one(self, pk: str, seen_activity: str) -> bool:
         try:
@@ -216,14 +214,13 @@ class DynamoSessionStore:
             if condition_failed(exc):
                 return False  # active again since the listing
             raise
-        kwargs: dict[str, Any] = {
-            "TableName": self._table,
-            "KeyConditionExpression": "PK = :pk",
-            "ExpressionAttributeValues": {":pk": {"S": pk}},
-            "ProjectionExpression": "PK, SK",
-        }
-        while True:
-            page = self._db.query(**kwargs)
+        pages = self._db.get_paginator("query").paginate(
+            TableName=self._table,
+            KeyConditionExpression="PK = :pk",
+            ExpressionAttributeValues={":pk": {"S": pk}},
+            ProjectionExpression="PK, SK",
+        )
+        for page in pages:  # a page at a time: at most 25 deletes per batch
             keys = [{"PK": i["PK"], "SK": i["SK"]} for i in page.get("Items", [])]
             for start in range(0, len(keys), 25):
                 request: Any = {
@@ -231,6 +228,4 @@ class DynamoSessionStore:
                 }
                 while request:
                     request = self._db.batch_write_item(RequestItems=request).get("UnprocessedItems") or {}
-            if "LastEvaluatedKey" not in page:
-                return True
-            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        return True

@@ -20,6 +20,7 @@ from tripagent.adapters.dynamodb.keys import (
     user_pk,
     user_trip_sk,
 )
+from tripagent.adapters.dynamodb.paging import query_items
 from tripagent.application.ports import SuggestionClaim, TripSummary
 from tripagent.domain.events import TripOperationCommitted
 from tripagent.domain.trip import Role, Trip
@@ -56,21 +57,15 @@ class DynamoTripRepository:
         return Role(item["role"]["S"]) if item else None
 
     def list_for_user(self, user_id: str) -> list[TripSummary]:
-        roles: dict[str, Role] = {}
-        kwargs: dict[str, Any] = {
-            "TableName": self._table,
-            "IndexName": "GSI1",
-            "KeyConditionExpression": "GSI1PK = :u",
-            "ExpressionAttributeValues": {":u": {"S": user_pk(user_id)}},
-            "ScanIndexForward": False,
-        }
-        while True:
-            page = self._db.query(**kwargs)
-            for item in page.get("Items", []):
-                roles[item["tripId"]["S"]] = Role(item["role"]["S"])
-            if "LastEvaluatedKey" not in page:
-                break
-            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        memberships = query_items(
+            self._db,
+            TableName=self._table,
+            IndexName="GSI1",
+            KeyConditionExpression="GSI1PK = :u",
+            ExpressionAttributeValues={":u": {"S": user_pk(user_id)}},
+            ScanIndexForward=False,
+        )
+        roles = {item["tripId"]["S"]: Role(item["role"]["S"]) for item in memberships}
         trips = self._batch_get(list(roles))
         # The index is eventually consistent: trust the trip document for the caller's current role.
         summaries = []
