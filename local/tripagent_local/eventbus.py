@@ -18,11 +18,11 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from moto.events.models import EventPattern
 
+from tripagent_local.deadletters import DeadLetterLog
 from tripagent_local.lambdas import ACCOUNT, REGION
 
 
@@ -55,7 +55,7 @@ class LocalEventBus:
         bus_names: set[str],
         rules: list[LocalRule],
         invoke: Callable[[str, dict[str, Any]], Any],
-        dead_letter_path: Path,
+        dead_letters: DeadLetterLog,
         *,
         attempts: int = 3,
         backoff_s: float = 0.5,
@@ -63,11 +63,10 @@ class LocalEventBus:
         self.bus_names = bus_names | {"default"}
         self.rules = rules
         self._invoke = invoke
-        self.dead_letter_path = dead_letter_path
+        self.dead_letters = dead_letters
         self.attempts = attempts
         self.backoff_s = backoff_s
         self.deliveries: list[dict[str, Any]] = []
-        self.dead_letters: list[dict[str, Any]] = []
         self.events: list[dict[str, Any]] = []  # every event accepted, on any bus, for inspection
         self._lock = threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="eventbus")
@@ -152,16 +151,14 @@ class LocalEventBus:
                 if attempt < self.attempts:
                     time.sleep(self.backoff_s * attempt)
                 continue
-            self._record(self.deliveries, rule, event, attempt, "delivered")
+            delivered = self._record(rule, event, attempt, "delivered")
+            with self._lock:
+                self.deliveries.append(delivered)
             return
-        record = self._record(self.dead_letters, rule, event, self.attempts, "failed", error)
-        self.dead_letter_path.parent.mkdir(parents=True, exist_ok=True)
-        with self.dead_letter_path.open("a") as fh:
-            fh.write(json.dumps(record) + "\n")
+        self.dead_letters.add(self._record(rule, event, self.attempts, "failed", error))
 
+    @staticmethod
     def _record(
-        self,
-        log: list[dict[str, Any]],
         rule: LocalRule,
         event: dict[str, Any],
         attempts: int,
@@ -179,8 +176,6 @@ class LocalEventBus:
         }
         if error:
             record["error"] = error
-        with self._lock:
-            log.append(record)
         return record
 
     def wait_idle(self, timeout_s: float = 10.0) -> bool:

@@ -185,10 +185,7 @@ class Gateway:
         return JSONResponse({"deliveries": self.stack.bus.deliveries})
 
     async def dead_letters(self, _: Request) -> Response:
-        streams = [d for poller in self.stack.stream_pollers for d in poller.dead_letters]
-        return JSONResponse(
-            {"deadLetters": self.stack.bus.dead_letters + streams + self.stack.queues.dead_letters}
-        )
+        return JSONResponse({"deadLetters": self.stack.dead_letters.records})
 
     async def queue_activity(self, _: Request) -> Response:
         queues = self.stack.queues

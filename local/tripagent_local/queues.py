@@ -12,7 +12,6 @@ group), and writes messages past their receive count to the dead-letter log.
 from __future__ import annotations
 
 import hashlib
-import json
 import threading
 import time
 import traceback
@@ -20,9 +19,9 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
+from tripagent_local.deadletters import DeadLetterLog
 from tripagent_local.lambdas import ACCOUNT, REGION
 from tripagent_local.template import QueueSource, QueueSpec
 
@@ -149,15 +148,14 @@ class LocalQueues:
         sources: list[QueueSource],
         base_url: str,
         invoke: Callable[[str, dict[str, Any]], Any],
-        dead_letter_path: Path,
+        dead_letters: DeadLetterLog,
         *,
         poll_s: float = 0.05,
     ) -> None:
         self.queues = {s.logical_id: LocalQueue(s, f"{base_url}/{ACCOUNT}/{s.name}") for s in specs}
         self.sources = sources
         self._invoke = invoke
-        self.dead_letter_path = dead_letter_path
-        self.dead_letters: list[dict[str, Any]] = []
+        self.dead_letters = dead_letters
         self.invocations: list[dict[str, Any]] = []
         self._poll_s = poll_s
         self._stop = threading.Event()
@@ -263,11 +261,7 @@ class LocalQueues:
                 "at": datetime.now(UTC).isoformat(),
                 "error": error,
             }
-            with self._lock:
-                self.dead_letters.append(record)
-            self.dead_letter_path.parent.mkdir(parents=True, exist_ok=True)
-            with self.dead_letter_path.open("a") as fh:
-                fh.write(json.dumps(record) + "\n")
+            self.dead_letters.add(record)
 
     @staticmethod
     def _record(queue: LocalQueue, message: Message) -> dict[str, Any]:

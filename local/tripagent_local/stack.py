@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from tripagent_local import devauth, engines, tiles
+from tripagent_local.deadletters import DeadLetterLog
 from tripagent_local.eventbus import LocalEventBus, LocalRule
 from tripagent_local.kms import LocalKms
 from tripagent_local.lambdas import ACCOUNT, REGION, FunctionRegistry, apply_environment, restore_environment
@@ -76,18 +77,16 @@ class LocalStack:
             LocalWebSocketApi(apis[0], self.functions, f"127.0.0.1:{config.port}") if apis else None
         )
         self.scheduler = LocalScheduler(self.template.schedules(), self.functions.invoke)
+        self.dead_letters = DeadLetterLog(config.state_dir / "dead-letters.jsonl")
         self.queues = LocalQueues(
             self.queue_specs,
             self.template.queue_sources(),
             self.url,
             self.functions.invoke,
-            config.state_dir / "dead-letters.jsonl",
+            self.dead_letters,
         )
         self.bus = LocalEventBus(
-            set(self.bus_names.values()),
-            self._rules(),
-            self.functions.invoke,
-            config.state_dir / "dead-letters.jsonl",
+            set(self.bus_names.values()), self._rules(), self.functions.invoke, self.dead_letters
         )
         self.verifier = devauth.verifier(config.state_dir)
         self.kms = LocalKms(config.state_dir / "kms-master.key", set(self.kms_keys.values()))
@@ -245,7 +244,7 @@ class LocalStack:
                 table["LatestStreamArn"],
                 source,
                 self.functions.invoke,
-                self.config.state_dir / "dead-letters.jsonl",
+                self.dead_letters,
             )
             poller.start()
             self.stream_pollers.append(poller)

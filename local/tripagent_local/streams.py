@@ -16,11 +16,11 @@ import time
 import traceback
 from collections.abc import Callable
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from moto.events.models import EventPattern
 
+from tripagent_local.deadletters import DeadLetterLog
 from tripagent_local.lambdas import REGION
 from tripagent_local.template import StreamSource
 
@@ -34,7 +34,7 @@ class StreamPoller:
         stream_arn: str,
         source: StreamSource,
         invoke: Callable[[str, dict[str, Any]], Any],
-        dead_letter_path: Path,
+        dead_letters: DeadLetterLog,
         *,
         poll_s: float = 0.1,
         backoff_s: float = 0.2,
@@ -43,14 +43,13 @@ class StreamPoller:
         self.stream_arn = stream_arn
         self.source = source
         self._invoke = invoke
-        self._dead_letter_path = dead_letter_path
+        self.dead_letters = dead_letters
         self._poll_s = poll_s
         self._backoff_s = backoff_s
         self._patterns = [EventPattern.load(json.dumps(f)) for f in source.filters]
         self._iterators: dict[str, str | None] = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"stream-{source.function_id}", daemon=True)
-        self.dead_letters: list[dict[str, Any]] = []
 
     def start(self) -> None:
         self._thread.start()
@@ -129,10 +128,7 @@ class StreamPoller:
             "records": pending,
             "error": error,
         }
-        self.dead_letters.append(record)
-        self._dead_letter_path.parent.mkdir(parents=True, exist_ok=True)
-        with self._dead_letter_path.open("a") as fh:
-            fh.write(json.dumps(record) + "\n")
+        self.dead_letters.add(record)
 
 
 def _first_failure(result: Any, batch: list[dict[str, Any]]) -> int | None:

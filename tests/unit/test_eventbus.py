@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tripagent_local.deadletters import DeadLetterLog
 from tripagent_local.eventbus import LocalEventBus, LocalRule, PutEventsError
 
 PATTERN = {
@@ -30,7 +31,12 @@ def entry(op: str = "stop.add", bus: str = "app-bus", **extra: Any) -> dict[str,
 def make_bus(tmp_path: Path, invoke: Any, attempts: int = 3) -> LocalEventBus:
     rules = [LocalRule("Reviewer.Ops", "ReviewerFunction", "app-bus", PATTERN)]
     return LocalEventBus(
-        {"app-bus"}, rules, invoke, tmp_path / "dead.jsonl", attempts=attempts, backoff_s=0.01
+        {"app-bus"},
+        rules,
+        invoke,
+        DeadLetterLog(tmp_path / "dead.jsonl"),
+        attempts=attempts,
+        backoff_s=0.01,
     )
 
 
@@ -80,7 +86,7 @@ def test_a_failing_target_is_retried_then_dead_lettered(tmp_path: Path) -> None:
     bus.put_events([entry()])
     assert bus.wait_idle()
     assert len(calls) == 3
-    (dead,) = bus.dead_letters
+    (dead,) = bus.dead_letters.records
     assert dead["status"] == "failed"
     assert dead["attempts"] == 3
     assert "target broke" in dead["error"]
@@ -100,7 +106,7 @@ def test_a_target_that_recovers_is_delivered_once(tmp_path: Path) -> None:
     bus.put_events([entry()])
     assert bus.wait_idle()
     assert [d["attempts"] for d in bus.deliveries] == [2]
-    assert bus.dead_letters == []
+    assert bus.dead_letters.records == []
 
 
 def test_invalid_entries_are_reported_per_entry(tmp_path: Path) -> None:
