@@ -62,6 +62,17 @@ def test_twenty_concurrent_ops_on_one_version_apply_exactly_once(
     assert ws.get_trip("alice", trip_id).version == 3
 
 
+def test_a_commit_that_lost_the_race_reports_the_version_that_won(local_stack: LocalStack) -> None:
+    ws = workspace(local_stack)
+    trip = ws.create_trip("alice", title="Stale")
+    stale = ws.get_trip("alice", trip.tripId)  # read at version 1
+    ws.run_operation("alice", trip.tripId, "add_day", {})  # version 2
+    ws.run_operation("alice", trip.tripId, "add_day", {})  # version 3
+    with pytest.raises(VersionConflict) as lost:
+        ws.apply_operation("alice", stale, "add_day", {})
+    assert lost.value.current_version == 3
+
+
 def test_the_control_without_the_version_condition_loses_updates(local_stack: LocalStack) -> None:
     # Several writers believe they applied their stop, yet only one stop survives: lost updates, which is
     # what the version condition prevents. If this ever applied exactly once, the race test above would

@@ -133,6 +133,8 @@ class DynamoTripRepository:
             "TableName": self._table,
             "Item": self._trip_item(trip),
             **self._version_condition(expected_version),
+            # A conflict reports the version that beat us from this same call, not from another read.
+            "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
         }
         items: list[TransactWriteItemTypeDef] = [{"Put": put_trip}]
         current = {m.userId for m in trip.members}
@@ -158,8 +160,9 @@ class DynamoTripRepository:
             if "TransactionConflict" in codes:
                 raise WriteConflict("Another change to this trip was being written; try again.") from exc
             if reasons and reasons[0].get("Code") == "ConditionalCheckFailed":
-                current_trip = self.get(trip.tripId)
-                raise VersionConflict(current_trip.version if current_trip else expected_version) from exc
+                old: Any = reasons[0].get("Item") or {}
+                current = old.get("version", {}).get("N")
+                raise VersionConflict(int(current) if current else expected_version) from exc
             raise
 
     def _claim_update(self, claim: SuggestionClaim) -> Any:
