@@ -111,6 +111,14 @@ def score(match_quality: float, importance: float, near_km: float | None = None)
     return round(value, 4)
 
 
+def candidate(
+    place: Place, matched_name: str, match_quality: float, near: tuple[float, float] | None
+) -> Candidate:
+    """A place as a candidate for a query: its match, its importance and, given ``near``, its distance."""
+    near_km = distance_km(near[0], near[1], place.lat, place.lon) if near else None
+    return Candidate(place, score(match_quality, place.importance, near_km), matched_name)
+
+
 def decide(query: str, candidates: list[Candidate]) -> Found | Ambiguous | None:
     """One clear place, a question, or ``None`` when nothing matches well enough (best first in input)."""
     norm = normalize(query)

@@ -22,11 +22,10 @@ from tripagent.domain.places import (
     NotFound,
     Place,
     SearchOutcome,
+    candidate,
     decide,
-    distance_km,
     normalize,
     quality,
-    score,
 )
 
 DEFAULT_PATH = Path(__file__).resolve().parents[2] / "data" / "places.sqlite"
@@ -131,8 +130,7 @@ class Gazetteer:
             place = self.place(place_id)
             if categories and place.category not in categories:
                 continue
-            near_km = distance_km(near[0], near[1], place.lat, place.lon) if near else None
-            scored.append(Candidate(place, score(match, place.importance, near_km), name))
+            scored.append(candidate(place, name, match, near))
         scored.sort(key=lambda c: c.score, reverse=True)
         return scored[:limit]
 

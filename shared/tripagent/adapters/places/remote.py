@@ -11,15 +11,13 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from tripagent.domain.places import (
-    Candidate,
     NotFound,
     Place,
     SearchOutcome,
+    candidate,
     decide,
-    distance_km,
     normalize,
     quality,
-    score,
 )
 from tripagent.errors import AppError
 
@@ -52,14 +50,9 @@ def _place_id(source: str, key: str) -> int:
 
 def _rank(query: str, places: list[tuple[Place, str]], near: tuple[float, float] | None) -> SearchOutcome:
     norm = normalize(query)
-    candidates = []
-    for place, name in places:
-        near_km = distance_km(near[0], near[1], place.lat, place.lon) if near else None
-        candidates.append(
-            Candidate(
-                place, score(quality(norm, normalize(name)), place.importance, near_km), normalize(name)
-            )
-        )
+    candidates = [
+        candidate(place, normalize(name), quality(norm, normalize(name)), near) for place, name in places
+    ]
     candidates.sort(key=lambda c: c.score, reverse=True)
     return decide(query, candidates) or NotFound(query, tuple(c.place.label for c in candidates[:5]))
 
