@@ -22,6 +22,7 @@ from typing import Any
 
 from moto.events.models import EventPattern
 
+from tripagent_local.awsjson import AwsApiError
 from tripagent_local.deadletters import DeadLetterLog
 from tripagent_local.lambdas import ACCOUNT, REGION
 
@@ -43,10 +44,8 @@ def _compiled(pattern: str) -> EventPattern:
     return EventPattern.load(pattern)
 
 
-class PutEventsError(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
+class PutEventsError(AwsApiError):
+    pass
 
 
 class LocalEventBus:

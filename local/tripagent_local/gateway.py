@@ -26,6 +26,7 @@ import json
 import time
 import uuid
 from datetime import UTC, datetime
+from functools import cached_property
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -36,11 +37,9 @@ from starlette.types import Receive, Scope, Send
 from tripagent.errors import Unauthorized
 
 from tripagent_local import devauth
-from tripagent_local.eventbus import PutEventsError
-from tripagent_local.kms import KmsError
+from tripagent_local.awsjson import AwsApiError, AwsJsonService
 from tripagent_local.lambdas import ACCOUNT, LambdaContext
 from tripagent_local.paths import REPO_ROOT
-from tripagent_local.queues import SqsError
 from tripagent_local.stack import LocalStack
 from tripagent_local.template import HttpRoute
 
@@ -93,12 +92,9 @@ class Gateway:
 
     async def dispatch(self, request: Request, scope: Scope, receive: Receive, send: Send) -> Response | None:
         target = request.headers.get("x-amz-target", "")
-        if request.method == "POST" and target.startswith("AWSEvents."):
-            return await self.eventbridge(request, target)
-        if request.method == "POST" and target.startswith("TrentService."):
-            return await self.kms(request, target)
-        if request.method == "POST" and target.startswith("AmazonSQS."):
-            return await self.sqs(request, target)
+        service = self.aws_json_services.get(target.split(".", 1)[0]) if request.method == "POST" else None
+        if service is not None:
+            return await self.aws_json(request, target, service)
         ws = self.stack.websocket
         connection_id = ws.management_path(request.url.path) if ws is not None else None
         if ws is not None and connection_id is not None:
@@ -165,6 +161,15 @@ class Gateway:
         await app(inner, receive_once, send)
 
     # ------------------------------------------------------------------ extras
+    @cached_property
+    def aws_json_services(self) -> dict[str, AwsJsonService]:
+        """The AWS APIs the gateway answers, by the service part of ``X-Amz-Target``."""
+        return {
+            "AWSEvents": AwsJsonService(self.stack.bus.handle, "1.1"),
+            "TrentService": AwsJsonService(self.stack.kms.handle, "1.1"),
+            "AmazonSQS": AwsJsonService(self.stack.queues.handle, "1.0"),
+        }
+
     def local_routes(self) -> dict[tuple[str, str], Any]:
         return {
             ("GET", "/docs"): self.docs,
@@ -203,29 +208,18 @@ class Gateway:
         name = request.url.path.rsplit("/", 1)[-1]
         return FileResponse(SWAGGER_DIR / name)
 
-    async def eventbridge(self, request: Request, target: str) -> Response:
+    async def aws_json(self, request: Request, target: str, service: AwsJsonService) -> Response:
+        """One call of an AWS JSON-protocol API (``X-Amz-Target: Service.Action``), as boto3 makes it."""
         try:
             payload = json.loads(await request.body() or b"{}")
-            result = await run_in_threadpool(self.stack.bus.handle, target, payload)
-        except PutEventsError as exc:
-            return JSONResponse({"__type": exc.code, "message": str(exc)}, status_code=400)
-        return JSONResponse(result, media_type="application/x-amz-json-1.1")
-
-    async def sqs(self, request: Request, target: str) -> Response:
+        except ValueError:
+            error = {"__type": "SerializationException", "message": "The body is not JSON."}
+            return JSONResponse(error, status_code=400)
         try:
-            payload = json.loads(await request.body() or b"{}")
-            result = await run_in_threadpool(self.stack.queues.handle, target, payload)
-        except SqsError as exc:
+            result = await run_in_threadpool(service.handle, target, payload)
+        except AwsApiError as exc:
             return JSONResponse({"__type": exc.code, "message": str(exc)}, status_code=400)
-        return JSONResponse(result, media_type="application/x-amz-json-1.0")
-
-    async def kms(self, request: Request, target: str) -> Response:
-        try:
-            payload = json.loads(await request.body() or b"{}")
-            result = self.stack.kms.handle(target, payload)
-        except KmsError as exc:
-            return JSONResponse({"__type": exc.code, "message": str(exc)}, status_code=400)
-        return JSONResponse(result, media_type="application/x-amz-json-1.1")
+        return JSONResponse(result, media_type=f"application/x-amz-json-{service.json_version}")
 
     def preflight(self, request: Request) -> Response:
         return with_cors(Response(status_code=204), self.cors, request, preflight=True)

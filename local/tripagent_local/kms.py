@@ -13,13 +13,12 @@ from typing import Any
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
+from tripagent_local.awsjson import AwsApiError
 from tripagent_local.lambdas import ACCOUNT, REGION
 
 
-class KmsError(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
+class KmsError(AwsApiError):
+    pass
 
 
 class LocalKms:

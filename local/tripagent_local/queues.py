@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from tripagent_local.awsjson import AwsApiError
 from tripagent_local.deadletters import DeadLetterLog
 from tripagent_local.lambdas import ACCOUNT, REGION
 from tripagent_local.template import QueueSource, QueueSpec
@@ -29,10 +30,8 @@ DEDUPLICATION_WINDOW_S = 300
 LOCAL_VISIBILITY_S = 1.0  # a failed message comes back quickly on a laptop
 
 
-class SqsError(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
+class SqsError(AwsApiError):
+    pass
 
 
 @dataclass

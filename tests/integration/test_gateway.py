@@ -185,3 +185,17 @@ def test_a_failing_consumer_ends_in_the_visible_dead_letter_log(gateway: tuple[s
     assert [d["eventId"] for d in dead] == [result["Entries"][0]["EventId"]]
     assert dead[0]["attempts"] == 3
     assert "asked to fail" in dead[0]["error"]
+
+
+def test_the_aws_apis_answer_errors_as_aws_does(gateway: tuple[str, LocalStack]) -> None:
+    """boto3 reads ``__type`` into the error code: a refused call and a body that is not JSON."""
+    url, _ = gateway
+    client = boto3.client(
+        "events", endpoint_url=url, region_name="eu-west-1", aws_access_key_id="x", aws_secret_access_key="x"
+    )
+    with pytest.raises(client.exceptions.ResourceNotFoundException):
+        client.describe_event_bus(Name="nope")
+    for target in ("AWSEvents.PutEvents", "TrentService.Decrypt", "AmazonSQS.SendMessage"):
+        answer = httpx.post(url, content=b"{not json", headers={"X-Amz-Target": target})
+        assert answer.status_code == 400, target
+        assert answer.json()["__type"] == "SerializationException"
