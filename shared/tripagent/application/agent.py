@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
@@ -153,6 +153,28 @@ class AgentLimits:
     daily_tokens: int = 200_000
 
 
+def _streamed(
+    provider: ModelProvider, request: ChatRequest, meter: _Meter, pieces: list[str], calls: list[ToolCall]
+) -> Generator[AgentEvent, None, StreamFinished | None]:
+    """One model call, relayed as it streams: text as it comes, tool calls as they are ready (a question
+    for the member is not shown as a tool call). Collects the text and calls; returns how the provider
+    finished, or ``None`` when it stopped without saying. The meter estimates what it has not reported."""
+    finished: StreamFinished | None = None
+    meter.unreported = estimate_tokens(request)
+    for event in provider.stream(request):
+        if isinstance(event, TextDelta) and event.text:
+            meter.unreported += len(event.text) // 4
+            pieces.append(event.text)
+            yield AgentText(event.text)
+        elif isinstance(event, ToolCallReady):
+            calls.append(event.call)
+            if event.call.name != CLARIFY_TOOL:
+                yield AgentToolCall(event.call)
+        elif isinstance(event, StreamFinished):
+            finished = event
+    return finished
+
+
 @dataclass(frozen=True)
 class TripAgent:
     workspace: TripWorkspace
@@ -263,19 +285,7 @@ class TripAgent:
                         tools=specs if step < self.max_tool_steps else (),
                         context=context,
                     )
-                    finished: StreamFinished | None = None
-                    meter.unreported = estimate_tokens(request)
-                    for event in provider.stream(request):
-                        if isinstance(event, TextDelta) and event.text:
-                            meter.unreported += len(event.text) // 4
-                            pieces.append(event.text)
-                            yield AgentText(event.text)
-                        elif isinstance(event, ToolCallReady):
-                            calls.append(event.call)
-                            if event.call.name != CLARIFY_TOOL:
-                                yield AgentToolCall(event.call)
-                        elif isinstance(event, StreamFinished):
-                            finished = event
+                    finished = yield from _streamed(provider, request, meter, pieces, calls)
                     if finished is None:
                         yield AgentFailed("The model stopped without finishing its answer.")
                         return
