@@ -46,7 +46,8 @@ class Suggestions:
     clock: Clock
 
     def visible(self, caller: str, trip_id: str) -> list[Suggestion]:
-        self.workspace.get_trip(caller, trip_id)  # members only: the same 404 as a missing trip
+        if self.workspace.trips.role_of(trip_id, caller) is None:
+            raise NotFound(TRIP_NOT_FOUND)  # members only: the same 404 as a missing trip
         return self.store.visible(trip_id, caller, self.clock.now_iso())
 
     def answer(
