@@ -312,7 +312,7 @@ class BedrockBackend(Backend):
         return AWSResponse(request.url, 200, {"content-type": "application/vnd.amazon.eventstream"}, raw)
 
     def provider(self) -> ModelProvider:
-        return BedrockProvider(self.client)
+        return BedrockProvider(self.client, backoff_s=0.001)
 
     def _converse(self, content: list[dict[str, Any]], stop: str) -> None:
         self.stubber.add_response(
@@ -570,10 +570,33 @@ def test_a_reply_that_is_not_json_is_a_bad_response(http_backend: HttpBackend) -
 )
 def test_bedrock_errors_are_typed(code: str, error: type[Exception]) -> None:
     backend = BedrockBackend()
-    backend.stubber.add_client_error("converse", service_error_code=code, http_status_code=400)
+    for _ in range(3):  # throttling and unavailability are retried: the third refusal is the answer
+        backend.stubber.add_client_error("converse", service_error_code=code, http_status_code=400)
     backend.stubber.activate()
     with pytest.raises(error):
         backend.provider().chat(request())
+    retried = error in (AiRateLimited, AiUnavailable)
+    assert len(backend.stubber._queue) == (0 if retried else 2)  # the answers left unasked
+
+
+def test_bedrock_retries_within_the_deadline_only() -> None:
+    backend = BedrockBackend()
+    backend.stubber.add_client_error(
+        "converse", service_error_code="ThrottlingException", http_status_code=400
+    )
+    backend.reply("after a pause")
+    assert backend.provider().chat(request()).text == "after a pause"
+
+    backend = BedrockBackend()
+    backend.stubber.add_client_error(
+        "converse", service_error_code="ThrottlingException", http_status_code=400
+    )
+    backend.reply("too late")
+    hurried = ChatRequest(
+        "m", "sys", (Message("user", "hi"),), ChatOptions(max_output_tokens=50, timeout_s=0.01)
+    )
+    with pytest.raises(AiRateLimited):  # a backoff that cannot fit the deadline is not waited for
+        BedrockProvider(backend.client, backoff_s=60).chat(hurried)
 
 
 def test_the_openai_wire_format_carries_system_tools_and_tool_results() -> None:

@@ -36,10 +36,9 @@ def kms_client(region: str, endpoint_url: str | None = None) -> KMSClient:
 
 @cache
 def bedrock_runtime_client(region: str, read_timeout_s: float = 60.0) -> BedrockRuntimeClient:
-    # Model calls are long: a read timeout fitting the per-call deadline, and boto3's retries on throttling.
-    config = Config(
-        connect_timeout=5, read_timeout=read_timeout_s, retries={"mode": "standard", "max_attempts": 3}
-    )
+    # One attempt, whose reads wait at most the call's timeout: the provider retries within its deadline
+    # (boto3's retries would also retry a read timeout, three times over).
+    config = Config(connect_timeout=5, read_timeout=read_timeout_s, retries={"total_max_attempts": 1})
     return boto3.client("bedrock-runtime", region_name=region, config=config)
 
 

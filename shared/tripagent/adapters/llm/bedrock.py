@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import random
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -39,10 +41,33 @@ _FINISH: dict[str, FinishReason] = {
 
 
 class BedrockProvider:
+    """Retries are ours, not boto3's (build the client with one attempt: ``adapters.aws``): throttling and
+    unavailability are retried with full-jitter backoff only while the call's deadline allows, as the
+    HTTP providers do, so that a slow model ends as ``ai_timeout`` inside the function's own timeout."""
+
     name = "bedrock"
 
-    def __init__(self, client: BedrockRuntimeClient) -> None:
+    def __init__(
+        self, client: BedrockRuntimeClient, *, max_attempts: int = 3, backoff_s: float = 0.5
+    ) -> None:
         self._client = client
+        self._max_attempts = max_attempts
+        self._backoff_s = backoff_s
+
+    def _call(self, operation: Callable[..., Any], request: ChatRequest) -> Any:
+        deadline = time.monotonic() + request.options.timeout_s
+        for attempt in range(1, self._max_attempts + 1):
+            try:
+                with _bedrock_errors():
+                    return operation(**self._kwargs(request))
+            except (AiRateLimited, AiUnavailable) as exc:
+                if isinstance(exc, (AiBadResponse, AiTimeout)):  # refused, or slow: trying again won't help
+                    raise
+                delay = random.uniform(0, self._backoff_s * 2 ** (attempt - 1))  # noqa: S311 - not crypto
+                if attempt == self._max_attempts or time.monotonic() + delay >= deadline:
+                    raise
+                time.sleep(delay)
+        raise AssertionError("unreachable")
 
     def _kwargs(self, request: ChatRequest) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
@@ -70,8 +95,7 @@ class BedrockProvider:
         return kwargs
 
     def chat(self, request: ChatRequest) -> ChatResult:
-        with _bedrock_errors():
-            response: Any = self._client.converse(**self._kwargs(request))
+        response: Any = self._call(self._client.converse, request)
         try:
             content = response["output"]["message"]["content"]
             text = "".join(block["text"] for block in content if "text" in block)
@@ -95,8 +119,8 @@ class BedrockProvider:
         finish: FinishReason = "other"
         usage = Usage()
         tools: dict[int, dict[str, Any]] = {}
+        response: Any = self._call(self._client.converse_stream, request)
         with _bedrock_errors():
-            response: Any = self._client.converse_stream(**self._kwargs(request))
             for event in response["stream"]:
                 if "contentBlockStart" in event:
                     start = event["contentBlockStart"]
