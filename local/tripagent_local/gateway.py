@@ -213,7 +213,9 @@ class Gateway:
         try:
             payload = json.loads(await request.body() or b"{}")
         except ValueError:
-            error = {"__type": "SerializationException", "message": "The body is not JSON."}
+            payload = None
+        if not isinstance(payload, dict):
+            error = {"__type": "SerializationException", "message": "The body is not a JSON object."}
             return JSONResponse(error, status_code=400)
         try:
             result = await run_in_threadpool(service.handle, target, payload)

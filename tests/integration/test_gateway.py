@@ -196,6 +196,7 @@ def test_the_aws_apis_answer_errors_as_aws_does(gateway: tuple[str, LocalStack])
     with pytest.raises(client.exceptions.ResourceNotFoundException):
         client.describe_event_bus(Name="nope")
     for target in ("AWSEvents.PutEvents", "TrentService.Decrypt", "AmazonSQS.SendMessage"):
-        answer = httpx.post(url, content=b"{not json", headers={"X-Amz-Target": target})
-        assert answer.status_code == 400, target
-        assert answer.json()["__type"] == "SerializationException"
+        for body in (b"{not json", b"[]"):
+            answer = httpx.post(url, content=body, headers={"X-Amz-Target": target})
+            assert answer.status_code == 400, (target, body)
+            assert answer.json()["__type"] == "SerializationException"

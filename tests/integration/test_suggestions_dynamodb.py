@@ -240,6 +240,28 @@ def test_the_claim_itself_refuses_an_expired_suggestion_and_settles_it(local_sta
     assert workspace.get_trip("ana", trip_id).version == version
 
 
+def test_a_claim_whose_holder_died_is_expired_with_its_suggestion(local_stack: LocalStack) -> None:
+    from tripagent.application.suggestions import expire_due
+
+    _, workspace, store, _, client, table = world(local_stack)
+    trip_id, sid = suggested_trip(workspace, store, members=1)
+    claim = store.claim(trip_id, sid, "m0", "2027-01-01T00:00:00.000Z")
+    assert claim is not None
+    assert claim.won
+    later = "2099-01-01T00:00:01.000Z"
+    assert sid not in expire_due(store, later)  # a live claim: its approver decides
+    client.update_item(  # the approver's function died: its claim outlives the lease
+        TableName=table,
+        Key={"PK": {"S": f"SESSION#{trip_id}"}, "SK": {"S": f"SUGGESTION#{sid}"}},
+        UpdateExpression="SET claimedAt = :long_ago",
+        ExpressionAttributeValues={":long_ago": {"N": "0"}},
+    )
+    assert sid in expire_due(store, later)
+    settled = store.get(trip_id, sid)
+    assert settled is not None
+    assert (settled.status, settled.decidedBy) == ("expired", "system")
+
+
 def test_a_stranger_approving_gets_the_missing_trip_answer(local_stack: LocalStack) -> None:
     _, workspace, store, suggestions, *_ = world(local_stack)
     trip_id, sid = suggested_trip(workspace, store, members=1)

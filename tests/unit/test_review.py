@@ -416,6 +416,23 @@ def test_strangers_get_the_missing_trip_answer_and_unknown_suggestions_404() -> 
     assert w.store.items[s.suggestionId].status == "pending"
 
 
+def test_a_winner_whose_trip_read_fails_gives_the_claim_back() -> None:
+    w = make_world()
+    s = _suggested(w)
+    read = w.repo.get
+
+    def unreachable(trip_id: str) -> None:
+        raise ConnectionError("table unreachable")
+
+    w.repo.get = unreachable  # type: ignore[method-assign,assignment]
+    with pytest.raises(ConnectionError):
+        w.suggestions.answer("ben", w.trip_id, s.suggestionId, answer_id=s.suggestionId, approved=True)
+    assert w.store.items[s.suggestionId].status == "pending"  # not "approved by ben" for 5 minutes
+    w.repo.get = read  # type: ignore[method-assign]
+    applied = w.suggestions.answer("ana", w.trip_id, s.suggestionId, answer_id=s.suggestionId, approved=True)
+    assert (applied.status, applied.decidedBy) == ("applied", "ana")
+
+
 def test_a_claim_made_on_a_stale_role_is_given_back() -> None:
     """The role is read from the member index before the claim; the winner re-checks it on the trip it
     loads. Should they differ (vic's index still says editor), the claim is released and vic gets 403."""

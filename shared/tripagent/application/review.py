@@ -94,7 +94,7 @@ class SuggestionStore(Protocol):
         ...
 
     def settle(self, trip_id: str, suggestion_id: str, status: str, by: str, at: str) -> bool:
-        """pending → ``status``; ``False`` when it was no longer pending."""
+        """pending (or a claim past its lease) → ``status``; ``False`` when it was decided or is held."""
         ...
 
     def claim(self, trip_id: str, suggestion_id: str, by: str, at: str) -> ClaimOutcome | None:

@@ -86,10 +86,11 @@ class Suggestions:
 
     def _expired_if_due(self, suggestion: Suggestion, now: str) -> Suggestion:
         """A claim refused because the suggestion is past its expiry settles it as expired (the sweep may
-        not have run yet)."""
-        if suggestion.status != "pending" or suggestion.expiresAt > now:
+        not have run yet), unless an approver holds it: their approval, begun in time, decides."""
+        if suggestion.status not in ("pending", "approved") or suggestion.expiresAt > now:
             return suggestion
-        self.store.settle(suggestion.tripId, suggestion.suggestionId, "expired", "system", now)
+        if not self.store.settle(suggestion.tripId, suggestion.suggestionId, "expired", "system", now):
+            return self.store.get(suggestion.tripId, suggestion.suggestionId) or suggestion
         return suggestion.model_copy(update={"status": "expired", "decidedBy": "system", "decidedAt": now})
 
     def _apply(self, caller: str, suggestion: Suggestion, reason: str, at: str) -> Suggestion:
@@ -102,7 +103,7 @@ class Suggestions:
             role = trip.role_of(caller)
             if role is None or not role.allows(approver_role(patch.op if patch else None)):
                 raise Forbidden(APPROVERS_ONLY)
-        except AppError:  # left the trip, or lost the role, since the check: not ours to apply after all
+        except Exception:  # left the trip or lost the role since the check, or the read failed: let go
             self.store.finish(trip_id, suggestion_id, caller, "pending", at)
             raise
         if patch is None:  # nothing to change: approving acknowledges it

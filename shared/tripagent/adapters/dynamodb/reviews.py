@@ -290,17 +290,21 @@ class DynamoSuggestionStore:
         raise AssertionError("unreachable")
 
     def settle(self, trip_id: str, suggestion_id: str, status: str, by: str, at: str) -> bool:
+        now = int(time.time())
         try:
             self._db.update_item(
                 TableName=self._table,
                 Key=self._key(trip_id, suggestion_id),
                 UpdateExpression="SET #status = :status, decidedBy = :by, decidedAt = :at "
                 "REMOVE GSI1PK, GSI1SK",
-                ConditionExpression="#status = :pending",
+                # A claim whose holder died is settled too: past the expiry nobody may take it over.
+                ConditionExpression="#status = :pending OR (#status = :approved AND claimedAt < :lease)",
                 ExpressionAttributeNames={"#status": "status"},
                 ExpressionAttributeValues={
                     ":status": {"S": status},
                     ":pending": {"S": "pending"},
+                    ":approved": {"S": "approved"},
+                    ":lease": {"N": str(now - CLAIM_LEASE_S)},
                     ":by": {"S": by},
                     ":at": {"S": at},
                 },

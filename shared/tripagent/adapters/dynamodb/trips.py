@@ -161,8 +161,8 @@ class DynamoTripRepository:
                 raise WriteConflict("Another change to this trip was being written; try again.") from exc
             if reasons and reasons[0].get("Code") == "ConditionalCheckFailed":
                 old: Any = reasons[0].get("Item") or {}
-                current = old.get("version", {}).get("N")
-                raise VersionConflict(int(current) if current else expected_version) from exc
+                winning = old.get("version", {}).get("N")
+                raise VersionConflict(int(winning) if winning else expected_version) from exc
             raise
 
     def _claim_update(self, claim: SuggestionClaim) -> Any:
