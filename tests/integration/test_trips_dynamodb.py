@@ -87,8 +87,13 @@ def test_a_users_trips_come_from_the_member_index(local_stack: LocalStack) -> No
     trip = ws.create_trip("olga", title="Index")
     ws.run_operation("olga", trip.tripId, "add_member", {"userId": "pere", "role": "viewer"})
     assert [(s.tripId, s.role) for s in ws.list_trips("pere")] == [(trip.tripId, "viewer")]
+    assert ws.trips.member_ids(trip.tripId) == {"olga", "pere"}
+    assert ws.trips.role_of(trip.tripId, "pere") == "viewer"
     ws.run_operation("olga", trip.tripId, "remove_member", {"userId": "pere"})
     assert ws.list_trips("pere") == []
+    assert ws.trips.member_ids(trip.tripId) == {"olga"}
+    assert ws.trips.role_of(trip.tripId, "pere") is None
+    assert ws.trips.member_ids("trp_none") == set()
     assert [s.tripId for s in ws.list_trips("olga")] == [trip.tripId]
 
 

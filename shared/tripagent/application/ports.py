@@ -47,6 +47,10 @@ class TripRepository(Protocol):
         """The user's role on the trip (``None``: not a member, or no such trip), without loading it."""
         ...
 
+    def member_ids(self, trip_id: str) -> set[str]:
+        """Who is a member of the trip now (nobody, for no such trip), without loading it."""
+        ...
+
     def create(self, trip: Trip) -> None: ...
 
     def commit(

@@ -128,8 +128,7 @@ class Realtime:
 
     def broadcast(self, trip_id: str, message: dict[str, Any], *, only_user: str | None = None) -> int:
         """Push to the trip's followers (or to one user's connections); returns how many received it."""
-        trip = self.workspace.trips.get(trip_id)
-        members = {m.userId for m in trip.members} if trip else set()
+        members = self.workspace.trips.member_ids(trip_id)  # the member items: not the whole trip
         delivered = 0
         for connection_id, user_id in self.connections.subscribers(trip_id):
             if user_id not in members:  # left the trip since subscribing: no more of its news

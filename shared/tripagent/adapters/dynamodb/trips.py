@@ -56,6 +56,17 @@ class DynamoTripRepository:
         ).get("Item")
         return Role(item["role"]["S"]) if item else None
 
+    def member_ids(self, trip_id: str) -> set[str]:
+        members = query_items(
+            self._db,
+            TableName=self._table,
+            KeyConditionExpression="PK = :pk AND begins_with(SK, :member)",
+            ExpressionAttributeValues={":pk": {"S": trip_pk(trip_id)}, ":member": {"S": member_sk("")}},
+            ProjectionExpression="userId",
+            ConsistentRead=True,
+        )
+        return {item["userId"]["S"] for item in members}
+
     def list_for_user(self, user_id: str) -> list[TripSummary]:
         memberships = query_items(
             self._db,
