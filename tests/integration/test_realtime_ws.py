@@ -55,6 +55,16 @@ def next_of(conn: ClientConnection, kind: str, timeout_s: float = 20, **match: A
     raise AssertionError(f"no {kind} {match} within {timeout_s} s")
 
 
+def next_of_message(conn: ClientConnection, timeout_s: float = 20, **match: Any) -> dict[str, Any]:
+    """The next ``agent.message`` whose turn has the ``match``ed fields (kind, role, ...)."""
+    deadline = time.monotonic() + timeout_s
+    while (left := deadline - time.monotonic()) > 0:
+        turn = next_of(conn, "agent.message", timeout_s=left)["message"]
+        if all(turn.get(k) == v for k, v in match.items()):
+            return dict(turn)
+    raise AssertionError(f"no agent.message {match} within {timeout_s} s")
+
+
 def http(stack: LocalStack, user: str) -> httpx.Client:
     return httpx.Client(
         base_url=stack.url, headers={"Authorization": f"Bearer {token(stack, user)}"}, timeout=30
@@ -138,11 +148,9 @@ def test_a_suggestion_reaches_every_member_and_the_first_approval_reaches_the_ot
             update = next_of(conn, "suggestion.updated", suggestionId=sid, status="applied")
             assert update["decidedBy"] == "ben"
             assert update["decidedAt"]
-        assert next_of(ana, "agent.message")["message"]["metadata"]["source"] in (
-            "threshold",
-            "operation",
-            "chat",
-        )
+        decision = next_of_message(ana, kind="decision")  # the approval, recorded in the shared session
+        assert decision["metadata"]["actor"] == "ben"
+        assert decision["text"].startswith("ben approved the suggestion")
 
 
 def test_a_deny_is_pushed_to_the_denier_only(local_stack: LocalStack, trip_id: str) -> None:

@@ -224,6 +224,7 @@ class MeteredModel:
 
     def __init__(self) -> None:
         self.calls = 0
+        self.requests: list[Any] = []
 
     def chat(self, request: Any) -> Any:
         raise NotImplementedError
@@ -232,6 +233,7 @@ class MeteredModel:
         from tripagent.application.llm import StreamFinished, TextDelta, Usage
 
         self.calls += 1
+        self.requests.append(request)
         yield TextDelta("ok")
         yield StreamFinished("stop", "gpt", Usage(600, 100))
 
@@ -243,15 +245,19 @@ def test_the_daily_token_budget_stops_model_calls(world: World) -> None:
     )
     model = MeteredModel()
     trip = agent.open("ana", world.trip_id)
+
+    def turn(caller: str) -> None:  # as the endpoint does: the limits first, then the model
+        agent.check_limits(caller, world.trip_id)
+        list(agent.chat(caller, trip, "hello", model, "gpt"))
+
     for _ in range(2):
-        agent.check_limits("ana", world.trip_id)
-        list(agent.chat("ana", trip, "hello", model, "gpt"))
+        turn("ana")
     assert sum(budget.used.values()) == 1400
     with pytest.raises(BudgetExceeded) as raised:
-        agent.check_limits("ben", world.trip_id)  # per trip, whoever asks
+        turn("ben")  # per trip, whoever asks
     assert raised.value.code == "budget_exceeded"
     assert raised.value.status == 429
-    assert model.calls == 2
+    assert model.calls == 2  # the third turn never reached the model
     world.now.t += 86400  # a new day, a new budget
     agent.check_limits("ana", world.trip_id)
 
@@ -277,6 +283,9 @@ def test_older_turns_fold_into_a_rolling_summary_kept_with_the_session(world: Wo
     model = MeteredModel()
     list(world.agent.chat("ana", world.agent.open("ana", world.trip_id), "and now?", model, "gpt"))
     assert state.summary.splitlines()[-1] in world.sessions.state(world.trip_id).summary
+    prompt = model.requests[0].messages[0].content  # the summary reaches the model, as data
+    assert prompt.startswith("[summary of the earlier conversation")
+    assert "ana: note" in prompt
 
 
 class WaterSeeker:

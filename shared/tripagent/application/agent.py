@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Protocol
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -29,7 +29,6 @@ from tripagent.application.approvals import (
     decision_turn,
     digest,
 )
-from tripagent.application.brief_chat import RateLimiter
 from tripagent.application.clarify import (
     CLARIFY_TOOL,
     CLARIFY_TTL_S,
@@ -50,7 +49,7 @@ from tripagent.application.llm import (
     ToolSpec,
     Usage,
 )
-from tripagent.application.ports import Clock
+from tripagent.application.ports import Clock, RateLimiter, TokenBudget
 from tripagent.application.sessions import SessionState, SessionStore
 from tripagent.application.trips import TripWorkspace
 from tripagent.domain.ops import REGISTRY
@@ -134,12 +133,6 @@ class _Meter:
     @property
     def total(self) -> int:
         return self.tokens + self.unreported
-
-
-class TokenBudget(Protocol):
-    def spent(self, key: str) -> int: ...
-
-    def spend(self, key: str, tokens: int) -> None: ...
 
 
 @dataclass(frozen=True)

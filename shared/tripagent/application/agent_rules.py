@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from tripagent.application.agent import SUMMARY_END
+from tripagent.application.clarify import CLARIFY_TOOL
 from tripagent.application.llm import ChatRequest, ChatResult, ToolCall, Usage
 from tripagent.application.llm import rules_answer as answer
 from tripagent.domain.places import normalize
@@ -234,5 +235,5 @@ def _propose_move(request: ChatRequest, trip: dict[str, Any], found: re.Match[st
             for s, a in zip(stops[:9], calls, strict=False)
         ],
     }
-    call = ToolCall(f"call_{len(request.messages)}_ask", "ask_clarification", question)
+    call = ToolCall(f"call_{len(request.messages)}_ask", CLARIFY_TOOL, question)
     return ChatResult("", (call,), "tool_calls", "rules", Usage())

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tripagent.application.llm import ChatOptions, ChatRequest, Message, ModelProvider
 from tripagent.application.places import PlaceFinder
+from tripagent.application.ports import RateLimiter
 from tripagent.application.structured import Parsed, parse_structured
 from tripagent.domain.brief import Collected, Locale, PlacePhrase, read_turn
 from tripagent.domain.places import Ambiguous, Candidate, Found, NotFound, normalize, quality
@@ -33,10 +34,6 @@ class StateSigner(Protocol):
     def sign(self, payload: dict[str, Any]) -> str: ...
 
     def verify(self, token: str) -> dict[str, Any] | None: ...
-
-
-class RateLimiter(Protocol):
-    def hit(self, key: str, *, limit: int, window_s: int) -> int | None: ...
 
 
 class ChatTurn(BaseModel):

@@ -71,6 +71,18 @@ class TripRepository(Protocol):
     def list_for_user(self, user_id: str) -> list[TripSummary]: ...
 
 
+class RateLimiter(Protocol):
+    def hit(self, key: str, *, limit: int, window_s: int) -> int | None:
+        """Count one hit on ``key``; the seconds to wait when past ``limit`` in ``window_s``, else None."""
+        ...
+
+
+class TokenBudget(Protocol):
+    def spent(self, key: str) -> int: ...
+
+    def spend(self, key: str, tokens: int) -> None: ...
+
+
 class Clock(Protocol):
     def now_iso(self) -> str: ...
 

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from tripagent.application.llm import ChatOptions, ChatRequest, Message, ModelProvider
+from tripagent.application.llm import ChatOptions, ChatRequest, Message, ModelProvider, rules_answer
 from tripagent.application.ports import Clock, Router, TripRepository, Weather
 from tripagent.application.sessions import SessionStore
 from tripagent.application.structured import Parsed, parse_structured
@@ -367,7 +367,6 @@ def snapshot(trip: Trip) -> dict[str, Any]:
 
 def rules_decision(request: ChatRequest) -> Any:
     """The ``rules`` provider's reviewer: the worst deterministic finding becomes the decision."""
-    from tripagent.application.llm import rules_answer
 
     findings: list[Finding] = request.context.get("findings") or []
     version = request.context.get("tripVersion", 0)

@@ -43,11 +43,9 @@ class Finding(BaseModel):
     patch: Patch | None = None
 
 
-class PendingPatch(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class PendingPatch(Patch):
+    """A patch and the trip version it applies to."""
 
-    op: str
-    args: dict[str, Any] = Field(default_factory=dict)
     expectedVersion: int
 
 
