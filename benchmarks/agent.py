@@ -19,6 +19,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from benchmarks.stats import percentile
+
 LINES = [
     "Could we leave a bit later on day {n}? The climb after lunch looks long in this heat.",
     "What about a stop for water before the pass, and is there a bike shop in the valley?",
@@ -133,8 +135,8 @@ def report() -> bool:
     os.environ["AI_CHAT_RATE_LIMIT"] = "100000"  # a benchmark, not a flood of one member
     turn20, turn200 = prompt_growth()
     ratio = turn200 / turn20
-    delays = sorted(first_byte_delays())
-    p95 = delays[math.ceil(0.95 * len(delays)) - 1]
+    delays = first_byte_delays()
+    p95 = percentile(delays, 0.95)
     print("agent (DynamoDB Local)")
     print(
         f"  prompt tokens, turn 200 / turn 20   {turn200} / {turn20}  ratio {ratio:4.2f}  goal ≤ 1.3  "

@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-import math
 import os
 import tempfile
 import threading
@@ -28,6 +27,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from benchmarks.stats import percentile
+
 APPROVERS = 50
 LONE_SAMPLES = 100  # enough for a p99 that is not just the maximum
 WARM_UP = 30
@@ -35,8 +36,7 @@ TABLE = "bench-approvals"
 
 
 def _p99(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(0.99 * len(ordered)) - 1)]
+    return percentile(values, 0.99)
 
 
 def _world(endpoint: str) -> tuple[Any, Any, Any, Any, str]:

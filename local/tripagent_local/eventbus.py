@@ -15,9 +15,8 @@ import traceback
 import uuid
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import lru_cache
 from typing import Any
 
 from moto.events.models import EventPattern
@@ -33,15 +32,13 @@ class LocalRule:
     function_id: str
     bus_name: str
     pattern: dict[str, Any]
+    _compiled: EventPattern = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:  # the pattern is parsed once, not for every event
+        object.__setattr__(self, "_compiled", EventPattern.load(json.dumps(self.pattern)))
 
     def matches(self, event: dict[str, Any]) -> bool:
-        return bool(_compiled(json.dumps(self.pattern, sort_keys=True)).matches_event(event))  # type: ignore[arg-type]
-
-
-@lru_cache(maxsize=256)
-def _compiled(pattern: str) -> EventPattern:
-    """A rule's pattern, parsed once rather than for every event."""
-    return EventPattern.load(pattern)
+        return bool(self._compiled.matches_event(event))  # type: ignore[arg-type]
 
 
 class PutEventsError(AwsApiError):

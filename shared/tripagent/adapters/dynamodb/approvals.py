@@ -53,7 +53,7 @@ class DynamoApprovalStore:
             self._db,
             TableName=self._table,
             KeyConditionExpression="PK = :pk AND begins_with(SK, :approval)",
-            ExpressionAttributeValues={":pk": {"S": session_pk(trip_id)}, ":approval": {"S": "APPROVAL#"}},
+            ExpressionAttributeValues={":pk": {"S": session_pk(trip_id)}, ":approval": {"S": _sk("")}},
             ConsistentRead=True,
         ):
             approval = PendingApproval.model_validate(json.loads(item["doc"]["S"]))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tripagent.adapters.dynamodb.keys import session_pk, trip_pk
 from tripagent.adapters.dynamodb.reviews import DynamoSuggestionStore
 from tripagent.application.realtime import Change, SuggestionChanged, TripChanged, TurnAdded
 from tripagent.domain.session import Turn
@@ -21,9 +22,9 @@ def decode_change(record: dict[str, Any]) -> Change | None:
         version = int(new["version"]["N"])
         if old and int(old.get("version", {}).get("N", "-1")) == version:
             return None
-        return TripChanged(pk.removeprefix("TRIP#"), version, new.get("updatedAt", {}).get("S"))
+        return TripChanged(pk.removeprefix(trip_pk("")), version, new.get("updatedAt", {}).get("S"))
     if kind == "turn" and record.get("eventName") == "INSERT":
-        return TurnAdded(pk.removeprefix("SESSION#"), Turn.model_validate_json(new["doc"]["S"]))
+        return TurnAdded(pk.removeprefix(session_pk("")), Turn.model_validate_json(new["doc"]["S"]))
     if kind == "suggestion":
         suggestion = DynamoSuggestionStore.read_item(new)
         before = set(old.get("deniedBy", {}).get("SS", []))

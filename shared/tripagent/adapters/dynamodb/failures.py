@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 from botocore.exceptions import ClientError
 
 
@@ -21,3 +24,15 @@ def in_a_transaction(exc: ClientError) -> bool:
 
 def transaction_cancelled(exc: ClientError) -> bool:
     return _code(exc) == "TransactionCanceledException"
+
+
+def after_transactions[T](write: Callable[[], T], attempts: int = 5) -> T:
+    """``write``, tried again (briefly backing off) while the item is part of a transaction in flight."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return write()
+        except ClientError as exc:
+            if not in_a_transaction(exc) or attempt == attempts:
+                raise
+            time.sleep(0.02 * attempt)
+    raise AssertionError("unreachable")

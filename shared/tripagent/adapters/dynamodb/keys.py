@@ -29,8 +29,11 @@ def session_pk(trip_id: str) -> str:
     return f"SESSION#{trip_id}"
 
 
+TURN_PREFIX = "TURN#"
+
+
 def turn_sk(seq: int) -> str:
-    return f"TURN#{seq:012d}"  # zero-padded so that the sort key orders turns by number
+    return f"{TURN_PREFIX}{seq:012d}"  # zero-padded so that the sort key orders turns by number
 
 
 def dedupe_sk(key: str) -> str:

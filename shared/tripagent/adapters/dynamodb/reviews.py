@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import ClientError
 
-from tripagent.adapters.dynamodb.failures import condition_failed, in_a_transaction
+from tripagent.adapters.dynamodb.failures import after_transactions, condition_failed
 from tripagent.adapters.dynamodb.keys import OPEN_SUGGESTIONS, review_op_sk, session_pk, suggestion_sk
 from tripagent.adapters.dynamodb.paging import query_items
 from tripagent.domain.events import TripOperationCommitted
@@ -28,9 +28,6 @@ if TYPE_CHECKING:
 LEDGER_RETENTION_S = 7 * 86400
 CLAIM_LEASE_S = 300  # longer than the reviewer's timeout: a claim older than this belonged to a dead run
 KEEP_DECIDED_S = 7 * 86400
-
-
-CONFLICT_RETRIES = 5
 
 
 class DynamoReviewLedger:
@@ -72,7 +69,7 @@ class DynamoReviewLedger:
                 ExpressionAttributeNames={"#status": "status"},
                 ExpressionAttributeValues={
                     ":pk": {"S": session_pk(trip_id)},
-                    ":op": {"S": "REVIEWOP#"},
+                    ":op": {"S": review_op_sk("")},
                     ":queued": {"S": "queued"},
                     ":reviewing": {"S": "reviewing"},
                     ":lease": {"N": str(now - CLAIM_LEASE_S)},
@@ -162,14 +159,7 @@ class DynamoSuggestionStore:
         return True
 
     def claim(self, trip_id: str, suggestion_id: str, by: str, at: str) -> ClaimOutcome | None:
-        for attempt in range(CONFLICT_RETRIES):
-            try:
-                return self._claim_once(trip_id, suggestion_id, by, at)
-            except ClientError as exc:
-                if not in_a_transaction(exc) or attempt == CONFLICT_RETRIES - 1:
-                    raise
-                time.sleep(0.02 * (attempt + 1))
-        raise AssertionError("unreachable")
+        return after_transactions(lambda: self._claim_once(trip_id, suggestion_id, by, at))
 
     def _claim_once(self, trip_id: str, suggestion_id: str, by: str, at: str) -> ClaimOutcome | None:
         now = int(time.time())
@@ -238,21 +228,23 @@ class DynamoSuggestionStore:
         return self.read_item(item) if item else None
 
     def visible(self, trip_id: str, user_id: str, now: str) -> list[Suggestion]:
-        response = self._db.query(
+        # Decided suggestions stay a week, so the filter may leave pages empty: read every page.
+        items = query_items(
+            self._db,
             TableName=self._table,
             KeyConditionExpression="PK = :pk AND begins_with(SK, :sug)",
             FilterExpression="#status = :pending AND expiresAt > :now AND NOT contains(deniedBy, :me)",
             ExpressionAttributeNames={"#status": "status"},
             ExpressionAttributeValues={
                 ":pk": {"S": session_pk(trip_id)},
-                ":sug": {"S": "SUGGESTION#"},
+                ":sug": {"S": suggestion_sk("")},
                 ":pending": {"S": "pending"},
                 ":now": {"S": now},
                 ":me": {"S": user_id},
             },
             ConsistentRead=True,
         )
-        found = [self.read_item(i) for i in response.get("Items", [])]
+        found = [self.read_item(i) for i in items]
         return sorted(found, key=lambda s: s.createdAt, reverse=True)
 
     def due(self, now: str) -> list[tuple[str, str]]:
@@ -266,28 +258,28 @@ class DynamoSuggestionStore:
             ProjectionExpression="PK, SK",
         )
         return [
-            (i["PK"]["S"].removeprefix("SESSION#"), i["SK"]["S"].removeprefix("SUGGESTION#")) for i in due
+            (i["PK"]["S"].removeprefix(session_pk("")), i["SK"]["S"].removeprefix(suggestion_sk("")))
+            for i in due
         ]
 
     def deny(self, trip_id: str, suggestion_id: str, user_id: str) -> Suggestion | None:
-        for attempt in range(CONFLICT_RETRIES):
-            try:
-                denied = self._db.update_item(
-                    TableName=self._table,
-                    Key=self._key(trip_id, suggestion_id),
-                    UpdateExpression="ADD deniedBy :me",
-                    ConditionExpression="attribute_exists(PK)",
-                    ExpressionAttributeValues={":me": {"SS": [user_id]}},
-                    ReturnValues="ALL_NEW",
-                )
-                return self.read_item(denied["Attributes"])
-            except ClientError as exc:
-                if condition_failed(exc):
-                    return None
-                if not in_a_transaction(exc) or attempt == CONFLICT_RETRIES - 1:
-                    raise
-                time.sleep(0.02 * (attempt + 1))
-        raise AssertionError("unreachable")
+        return after_transactions(lambda: self._deny_once(trip_id, suggestion_id, user_id))
+
+    def _deny_once(self, trip_id: str, suggestion_id: str, user_id: str) -> Suggestion | None:
+        try:
+            denied = self._db.update_item(
+                TableName=self._table,
+                Key=self._key(trip_id, suggestion_id),
+                UpdateExpression="ADD deniedBy :me",
+                ConditionExpression="attribute_exists(PK)",
+                ExpressionAttributeValues={":me": {"SS": [user_id]}},
+                ReturnValues="ALL_NEW",
+            )
+        except ClientError as exc:
+            if condition_failed(exc):
+                return None
+            raise
+        return self.read_item(denied["Attributes"])
 
     def settle(self, trip_id: str, suggestion_id: str, status: str, by: str, at: str) -> bool:
         now = int(time.time())

@@ -14,7 +14,14 @@ from typing import TYPE_CHECKING, Any
 from botocore.exceptions import ClientError
 
 from tripagent.adapters.dynamodb.failures import condition_failed
-from tripagent.adapters.dynamodb.keys import META, SESSIONS_BY_ACTIVITY, dedupe_sk, session_pk, turn_sk
+from tripagent.adapters.dynamodb.keys import (
+    META,
+    SESSIONS_BY_ACTIVITY,
+    TURN_PREFIX,
+    dedupe_sk,
+    session_pk,
+    turn_sk,
+)
 from tripagent.adapters.dynamodb.paging import query_items
 from tripagent.application.sessions import SessionState
 from tripagent.domain.session import Turn
@@ -121,7 +128,7 @@ class DynamoSessionStore:
             ExpressionAttributeNames={"#ttl": "ttl"},
             ExpressionAttributeValues={
                 ":pk": {"S": session_pk(trip_id)},
-                ":turn": {"S": "TURN#"},
+                ":turn": {"S": TURN_PREFIX},
                 ":now": {"N": str(int(time.time()))},
             },
             ScanIndexForward=False,  # newest first: the query reads only what it returns
@@ -197,7 +204,7 @@ class DynamoSessionStore:
             },
         )
         return [
-            item["PK"]["S"].removeprefix("SESSION#")
+            item["PK"]["S"].removeprefix(session_pk(""))
             for item in idle
             if self._purge_one(item["PK"]["S"], item["lastActivity"]["S"])
         ]
