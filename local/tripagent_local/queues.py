@@ -167,7 +167,9 @@ class LocalQueues:
 
     # ------------------------------------------------------------------ SQS API
     def by_url(self, url: str) -> LocalQueue:
-        name = url.rstrip("/").rsplit("/", 1)[-1]
+        return self.by_name(url.rstrip("/").rsplit("/", 1)[-1])
+
+    def by_name(self, name: str) -> LocalQueue:
         for queue in self.queues.values():
             if queue.spec.name == name:
                 return queue
@@ -189,11 +191,7 @@ class LocalQueues:
                     )
             return {"Successful": ok, "Failed": failed}
         if action == "GetQueueUrl":
-            name = body.get("QueueName", "")
-            for queue in self.queues.values():
-                if queue.spec.name == name:
-                    return {"QueueUrl": queue.url}
-            raise SqsError("AWS.SimpleQueueService.NonExistentQueue", f"The queue {name} does not exist.")
+            return {"QueueUrl": self.by_name(body.get("QueueName", "")).url}
         if action == "GetQueueAttributes":
             queue = self.by_url(body.get("QueueUrl", ""))
             return {

@@ -19,7 +19,7 @@ from tripagent_local.paths import STATE_DIR, TEMPLATE
 from tripagent_local.queues import LocalQueues
 from tripagent_local.scheduler import LocalScheduler
 from tripagent_local.streams import StreamPoller
-from tripagent_local.template import ResolveContext, Template
+from tripagent_local.template import ResolveContext, Template, WebSocketApi
 from tripagent_local.wsapi import LocalWebSocketApi
 
 STACK_NAME = "tripagent-local"
@@ -70,9 +70,9 @@ class LocalStack:
         self.table_names = {
             logical_id: f"{STACK_NAME}-{logical_id}" for logical_id in self.template.table_definitions()
         }
-        self.context = self._resolve_context()
-        self.functions = FunctionRegistry(self.template, self.context)
         apis = self.template.websocket_apis()
+        self.context = self._resolve_context(apis)
+        self.functions = FunctionRegistry(self.template, self.context)
         self.websocket = (
             LocalWebSocketApi(apis[0], self.functions, f"127.0.0.1:{config.port}") if apis else None
         )
@@ -119,7 +119,7 @@ class LocalStack:
         )
         return params
 
-    def _resolve_context(self) -> ResolveContext:
+    def _resolve_context(self, websocket_apis: list[WebSocketApi]) -> ResolveContext:
         params = self._parameters()
         bus_names = {
             logical_id: str(
@@ -140,7 +140,7 @@ class LocalStack:
             **self.kms_keys,
             **self.secrets,
             **queue_urls,  # Ref of a queue is its URL
-            **{api.logical_id: f"local{api.logical_id.lower()}" for api in self.template.websocket_apis()},
+            **{api.logical_id: f"local{api.logical_id.lower()}" for api in websocket_apis},
         }
         attributes: dict[tuple[str, str], Any] = {}
         for q in self.queue_specs:

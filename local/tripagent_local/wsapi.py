@@ -142,18 +142,14 @@ class LocalWebSocketApi:
     async def manage(self, request: Request, connection_id: str) -> Response:
         connection = self.connections.get(connection_id)
         if connection is None:
-            return JSONResponse(
-                {"message": "Gone"}, status_code=410, headers={"x-amzn-ErrorType": "GoneException"}
-            )
+            return _gone()
         if request.method == "POST":
             data = await request.body()
             try:
                 await connection.send({"type": "websocket.send", "text": data.decode()})
             except (RuntimeError, OSError):
                 self.connections.pop(connection_id, None)
-                return JSONResponse(
-                    {"message": "Gone"}, status_code=410, headers={"x-amzn-ErrorType": "GoneException"}
-                )
+                return _gone()
             return Response(status_code=200)
         if request.method == "DELETE":  # closed by the backend: API Gateway still sends $disconnect
             self.connections.pop(connection_id, None)
@@ -172,3 +168,8 @@ class LocalWebSocketApi:
         """Forget a connection without ``$disconnect``, as when a client vanishes and API Gateway's
         best-effort ``$disconnect`` never comes: the next push meets 410 Gone (tests use this)."""
         self.connections.pop(connection_id, None)
+
+
+def _gone() -> Response:
+    """What the Management API answers for a connection that is no longer there."""
+    return JSONResponse({"message": "Gone"}, status_code=410, headers={"x-amzn-ErrorType": "GoneException"})
