@@ -1,7 +1,7 @@
-"""Typed errors. Each carries the stable code and HTTP status of the contract (docs/api.md).
-
-The HTTP layer maps them to ``{error, message, details}`` in one place; event consumers let them raise
-so that Lambda retries and the on-failure destination see them.
+"""Typed errors. Each carries the stable code of the contract (docs/api.md), and no transport notion:
+the HTTP status of each lives at the edge (``entrypoints.http.statuses``), which maps them to
+``{error, message, details}`` in one place; event consumers let them raise so that Lambda retries and the
+on-failure destination see them.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ class AppError(Exception):
     """Base of every error the API reports with a stable code."""
 
     code: ClassVar[str] = "internal_error"
-    status: ClassVar[int] = 500
 
     def __init__(
         self,
@@ -35,31 +34,37 @@ class AppError(Exception):
 
 
 class InvalidJson(AppError):
-    code, status = "invalid_json", 400
+    code = "invalid_json"
 
 
 class Unauthorized(AppError):
-    code, status = "unauthorized", 401
+    code = "unauthorized"
 
 
 class Forbidden(AppError):
-    code, status = "forbidden", 403
+    code = "forbidden"
 
 
 class NotFound(AppError):
-    code, status = "not_found", 404
+    code = "not_found"
+
+
+class UnsupportedMediaType(AppError):
+    """A body in a media type the route does not read (the API reads JSON)."""
+
+    code = "unsupported_media_type"
 
 
 class PayloadTooLarge(AppError):
-    code, status = "payload_too_large", 413
+    code = "payload_too_large"
 
 
 class ValidationFailed(AppError):
-    code, status = "validation_error", 422
+    code = "validation_error"
 
 
 class RateLimited(AppError):
-    code, status = "rate_limited", 429
+    code = "rate_limited"
 
     def __init__(self, message: str, *, retry_after_s: int) -> None:
         super().__init__(message, headers={"Retry-After": str(max(1, retry_after_s))})
@@ -75,21 +80,21 @@ class BudgetExceeded(RateLimited):
 class WriteConflict(AppError):
     """Another write to the same trip was in flight (a cancelled transaction): nothing was written."""
 
-    code, status = "write_conflict", 409
+    code = "write_conflict"
 
 
 class AlreadyDecided(AppError):
     """Someone decided first: the answer carries the decision, who made it and when."""
 
-    code, status = "already_decided", 409
+    code = "already_decided"
 
 
 class StalePatch(AppError):
-    code, status = "stale_patch", 409
+    code = "stale_patch"
 
 
 class SuggestionExpired(AppError):
-    code, status = "expired", 409
+    code = "expired"
 
 
 class ClaimLost(Exception):
@@ -101,15 +106,15 @@ class ConfigurationError(Exception):
 
 
 class RoutingUnavailable(AppError):
-    code, status = "routing_unavailable", 503
+    code = "routing_unavailable"
 
 
 class NoRoute(AppError):
-    code, status = "no_route", 422
+    code = "no_route"
 
 
 class VersionConflict(AppError):
-    code, status = "version_conflict", 409
+    code = "version_conflict"
 
     def __init__(self, current_version: int) -> None:
         super().__init__(
@@ -120,19 +125,17 @@ class VersionConflict(AppError):
 
 
 class AiNotConfigured(AppError):
-    code, status = "ai_not_configured", 422
+    code = "ai_not_configured"
 
 
 class AiUnavailable(AppError):
     """The model provider could not answer (unreachable, overloaded, timed out)."""
 
-    code, status = "ai_unavailable", 503
+    code = "ai_unavailable"
 
 
 class AiBadResponse(AiUnavailable):
     """The provider answered something we cannot use, or refused our credentials."""
-
-    status = 502
 
 
 class AiAuthFailed(AiBadResponse):
@@ -148,20 +151,38 @@ class AiRateLimited(RateLimited):
 
 
 class NeedsMoreInfo(AppError):
-    code, status = "needs_more_info", 422
+    code = "needs_more_info"
 
 
 class PlaceNotFound(AppError):
-    code, status = "place_not_found", 422
+    code = "place_not_found"
 
 
 class AmbiguousPlace(AppError):
-    code, status = "ambiguous_place", 422
+    code = "ambiguous_place"
 
 
 class OutOfCoverage(AppError):
-    code, status = "out_of_coverage", 422
+    code = "out_of_coverage"
 
 
 class AiUnparseable(AppError):
-    code, status = "ai_unparseable", 422
+    code = "ai_unparseable"
+
+
+class GeocoderUnavailable(AppError):
+    """A remote geocoder could not answer."""
+
+    code = "geocoding_unavailable"
+
+
+class RequestInProgress(AppError):
+    """A request with the same Idempotency-Key is still being served."""
+
+    code = "request_in_progress"
+
+
+class WeatherUnavailable(AppError):
+    """The weather service could not answer."""
+
+    code = "weather_unavailable"

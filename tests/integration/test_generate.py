@@ -19,6 +19,7 @@ from tripagent.application.trips import TripWorkspace
 from tripagent.domain.gpx import trip_to_gpx
 from tripagent.domain.places import Found
 from tripagent.domain.trip import Stop
+from tripagent.entrypoints.http.statuses import status_of
 from tripagent.errors import AiUnparseable, OutOfCoverage, PlaceNotFound, RoutingUnavailable
 from tripagent_local.engines import free_port
 from tripagent_local.stack import LocalStack
@@ -138,7 +139,7 @@ def test_with_valhalla_stopped_routing_is_unavailable(gazetteer: Gazetteer, rout
 
     with pytest.raises(RoutingUnavailable) as refused:
         road_trip(gazetteer, Stopped(router))
-    assert refused.value.status == 503
+    assert status_of(refused.value) == 503
 
 
 VALID = '{"start": "Sant Julià de Lòria", "end": "Soldeu", "durationDays": 2, "profile": "road"}'

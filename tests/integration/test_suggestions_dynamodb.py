@@ -20,6 +20,7 @@ from tripagent.application.suggestions import Suggestions
 from tripagent.application.trips import TripWorkspace
 from tripagent.domain.review import ClaimOutcome
 from tripagent.domain.trip import Trip
+from tripagent.entrypoints.http.statuses import status_of
 from tripagent.errors import (
     AlreadyDecided,
     Forbidden,
@@ -186,7 +187,7 @@ def test_a_stale_patch_is_refused_and_the_trip_left_alone(local_stack: LocalStac
     before = workspace.get_trip("ana", trip_id)
     with pytest.raises(StalePatch) as raised:
         suggestions.answer("m0", trip_id, sid, answer_id=sid, approved=True)
-    assert raised.value.status == 409
+    assert status_of(raised.value) == 409
     assert workspace.get_trip("ana", trip_id) == before
     assert store.get(trip_id, sid).status == "stale"  # type: ignore[union-attr]
 

@@ -22,6 +22,7 @@ from tripagent.application.agent_tools import ReadTools
 from tripagent.application.approvals import Approvals
 from tripagent.application.clarify import CLARIFY_TTL_S, Choice, PendingIntent, resolve
 from tripagent.application.trips import TripWorkspace
+from tripagent.entrypoints.http.statuses import status_of
 from tripagent.errors import BudgetExceeded, RateLimited
 
 from tests.fixtures.fakes import (
@@ -256,7 +257,7 @@ def test_the_daily_token_budget_stops_model_calls(world: World) -> None:
     with pytest.raises(BudgetExceeded) as raised:
         turn("ben")  # per trip, whoever asks
     assert raised.value.code == "budget_exceeded"
-    assert raised.value.status == 429
+    assert status_of(raised.value) == 429
     assert model.calls == 2  # the third turn never reached the model
     world.now.t += 86400  # a new day, a new budget
     agent.check_limits("ana", world.trip_id)

@@ -9,11 +9,12 @@ from typing import Any
 import httpx
 import pytest
 import respx
-from tripagent.adapters.open_meteo import OpenMeteoWeather, WeatherUnavailable
+from tripagent.adapters.open_meteo import OpenMeteoWeather
 from tripagent.adapters.places.gazetteer import Gazetteer
 from tripagent.application.agent_tools import ReadTools
 from tripagent.domain.geo import encode_polyline
 from tripagent.domain.trip import Day, Member, Role, Stage, Stop, Trip
+from tripagent.errors import WeatherUnavailable
 
 FORECAST = {
     "daily": {

@@ -20,6 +20,7 @@ from tripagent.application.ai_config import (
     set_own_provider,
 )
 from tripagent.application.llm import ChatOptions, ChatRequest, Message
+from tripagent.entrypoints.http.statuses import status_of
 from tripagent.errors import AiNotConfigured, AiUnavailable, ConfigurationError, ValidationFailed
 from tripagent.settings import AiSettings
 
@@ -85,7 +86,7 @@ def test_a_users_own_provider_wins_over_the_environment() -> None:
 def test_with_neither_the_answer_is_ai_not_configured() -> None:
     with pytest.raises(AiNotConfigured) as refused:
         resolve("alice", MemoryStore(), None)
-    assert (refused.value.status, refused.value.code) == (422, "ai_not_configured")
+    assert (status_of(refused.value), refused.value.code) == (422, "ai_not_configured")
 
 
 def test_a_config_never_shows_its_key() -> None:

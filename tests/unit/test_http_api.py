@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 from typing import Any
 
@@ -9,7 +10,8 @@ import pytest
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from pydantic import BaseModel, Field
 from tripagent.entrypoints.http.api import build_resolver, current_caller
-from tripagent.errors import Forbidden, RateLimited
+from tripagent.entrypoints.http.statuses import STATUS_OF, status_of
+from tripagent.errors import AppError, BudgetExceeded, Forbidden, RateLimited
 
 from tests.fixtures.events import FakeLambdaContext, http_event
 
@@ -49,6 +51,38 @@ def call(event: dict[str, Any]) -> tuple[int, dict[str, Any], dict[str, str]]:
 def test_a_valid_request_reaches_the_route_with_the_caller() -> None:
     status, body, _ = call(http_event("POST", "/widgets", body={"name": "x", "count": 1}))
     assert (status, body) == (200, {"owner": "alice", "name": "x"})
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/xml", "image/png"])
+def test_a_body_in_another_media_type_is_415_not_500(content_type: str) -> None:
+    event = http_event("POST", "/widgets", raw_body='{"name": "x"}', headers={"content-type": content_type})
+    status, body, _ = call(event)
+    assert (status, body["error"]) == (415, "unsupported_media_type")
+
+
+def test_a_body_that_is_not_utf8_is_400_invalid_json_not_500() -> None:
+    event = http_event("POST", "/widgets", raw_body=base64.b64encode(b'{"name": "\xff\xfe"}').decode())
+    event["isBase64Encoded"] = True
+    status, body, _ = call(event)
+    assert (status, body["error"]) == (400, "invalid_json")
+
+
+def test_every_typed_error_has_a_chosen_status_not_the_500_fallback() -> None:
+    # A new error class must be given its status at the edge (or inherit one from a listed base).
+    for cls in _app_errors():
+        if cls is not AppError:
+            chosen = next(c for c in cls.__mro__ if c in STATUS_OF)
+            assert chosen is not AppError, f"{cls.__name__} has no status in entrypoints/http/statuses.py"
+    assert status_of(BudgetExceeded("spent", retry_after_s=1)) == 429  # by its base, RateLimited
+
+
+def _app_errors() -> list[type[AppError]]:
+    found, todo = [], [AppError]
+    while todo:
+        cls = todo.pop()
+        found.append(cls)
+        todo += cls.__subclasses__()
+    return found
 
 
 @pytest.mark.parametrize("raw", ["{", "not json", '{"name": "x",}'])

@@ -9,6 +9,7 @@ import pytest
 from tripagent.application.trips import TRIP_NOT_FOUND, TripWorkspace
 from tripagent.domain.ops import REGISTRY
 from tripagent.domain.trip import Role
+from tripagent.entrypoints.http.statuses import status_of
 from tripagent.errors import Forbidden, NotFound, ValidationFailed, VersionConflict
 
 from tests.fixtures.fakes import FakeClock, FakeTripRepository, SequentialIds
@@ -74,7 +75,7 @@ def test_a_stale_expected_version_is_a_conflict_with_the_current_version(
     with pytest.raises(VersionConflict) as conflict:
         ws.run_operation("bob", trip_id, "add_day", {}, expected_version=current - 1)
     assert conflict.value.body()["currentVersion"] == current
-    assert conflict.value.status == 409
+    assert status_of(conflict.value) == 409
 
 
 def test_viewers_cannot_write_and_editors_cannot_manage_members(ws: TripWorkspace, trip_id: str) -> None:

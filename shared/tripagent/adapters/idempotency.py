@@ -17,11 +17,7 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import (
     IdempotencyValidationError,
 )
 
-from tripagent.errors import AppError, ValidationFailed
-
-
-class RequestInProgress(AppError):
-    code, status = "request_in_progress", 409
+from tripagent.errors import RequestInProgress, ValidationFailed
 
 
 @cache

@@ -7,17 +7,13 @@ from typing import Any
 
 import httpx
 
-from tripagent.errors import AppError
+from tripagent.errors import WeatherUnavailable
 
 DEFAULT_BASE_URL = "https://api.open-meteo.com"
 DAILY = (
     "weather_code,temperature_2m_max,temperature_2m_min,precipitation_sum,precipitation_probability_max,"
     "wind_speed_10m_max"
 )
-
-
-class WeatherUnavailable(AppError):
-    code, status = "weather_unavailable", 503
 
 
 class OpenMeteoWeather:

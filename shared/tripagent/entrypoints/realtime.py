@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from tripagent.entrypoints.http.statuses import status_of
 from tripagent.errors import AppError, Unauthorized
 from tripagent.observability import LambdaHandler, instrument, logger
 
@@ -65,7 +66,7 @@ def _websocket(event: dict[str, Any], context: Any) -> dict[str, Any]:
         if route == "unsubscribe":
             return _reply(realtime().unsubscribe(connection_id, trip_id))
     except AppError as exc:  # the missing-trip answer for non-members too
-        return _reply({"type": "error", "tripId": trip_id, **exc.body()}, exc.status)
+        return _reply({"type": "error", "tripId": trip_id, **exc.body()}, status_of(exc))
     return _reply(
         {"type": "error", "error": "unknown_action", "message": "Actions: subscribe, unsubscribe."}, 400
     )

@@ -19,7 +19,7 @@ from tripagent.domain.places import (
     normalize,
     quality,
 )
-from tripagent.errors import AppError
+from tripagent.errors import GeocoderUnavailable
 
 if TYPE_CHECKING:
     from mypy_boto3_geo_places import LocationServicePlacesV2Client
@@ -38,10 +38,6 @@ PLACE_TYPES = {
     "county",
     "state",
 }
-
-
-class GeocoderUnavailable(AppError):
-    code, status = "geocoding_unavailable", 503
 
 
 def _place_id(source: str, key: str) -> int:

@@ -20,7 +20,8 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tripagent.entrypoints import ui_stream
-from tripagent.entrypoints.http.api import JSON, current_caller
+from tripagent.entrypoints.http.api import JSON, current_caller, require_json_body
+from tripagent.entrypoints.http.statuses import status_of
 from tripagent.errors import AiUnavailable, AppError, InvalidJson, NotFound, Unauthorized, ValidationFailed
 
 router = Router()
@@ -173,7 +174,9 @@ def chat_stream(caller: str, trip_id: str, raw_body: str | bytes) -> Iterator[by
 )
 def agent_chat(tripId: str) -> Response[str]:  # noqa: N803
     """The buffered path for the HTTP API: the same stream, delivered at once."""
-    stream = chat_stream(current_caller(router).user_id, tripId, router.current_event.body or "")
+    event = router.current_event
+    require_json_body(event.headers.get("content-type"), event.body)
+    stream = chat_stream(current_caller(router).user_id, tripId, event.decoded_body or "")
     return Response(status_code=200, headers=dict(ui_stream.HEADERS), body=b"".join(stream).decode())
 
 
@@ -294,13 +297,17 @@ async def asgi_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
     loop = asyncio.get_running_loop()
     try:
         caller, trip_id = await loop.run_in_executor(None, _caller_and_trip, scope)
+        content_type = next(
+            (v.decode() for k, v in scope.get("headers", []) if k.lower() == b"content-type"), None
+        )
+        require_json_body(content_type, body)
         stream = await loop.run_in_executor(None, chat_stream, caller, trip_id, body)
     except AppError as exc:
         payload = json.dumps(exc.body()).encode()
         headers = [(b"content-type", JSON.encode())] + [
             (k.lower().encode(), v.encode()) for k, v in exc.headers.items()
         ]
-        await send({"type": "http.response.start", "status": exc.status, "headers": headers})
+        await send({"type": "http.response.start", "status": status_of(exc), "headers": headers})
         await send({"type": "http.response.body", "body": payload})
         return
     await send(

@@ -14,9 +14,20 @@ from typing import Any
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.exceptions import NotFoundError
-from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from aws_lambda_powertools.event_handler.openapi.exceptions import (
+    RequestUnsupportedContentType,
+    RequestValidationError,
+)
 
-from tripagent.errors import AppError, InvalidJson, NotFound, Unauthorized, ValidationFailed
+from tripagent.entrypoints.http.statuses import status_of
+from tripagent.errors import (
+    AppError,
+    InvalidJson,
+    NotFound,
+    Unauthorized,
+    UnsupportedMediaType,
+    ValidationFailed,
+)
 from tripagent.observability import HTTP_CORRELATION_ID, LambdaHandler, instrument, logger
 
 JSON = "application/json"
@@ -24,7 +35,7 @@ JSON = "application/json"
 
 def error_response(error: AppError) -> Response[Any]:
     return Response(
-        status_code=error.status, content_type=JSON, body=error.body(), headers=dict(error.headers)
+        status_code=status_of(error), content_type=JSON, body=error.body(), headers=dict(error.headers)
     )
 
 
@@ -48,11 +59,22 @@ def build_resolver(*routers: Router) -> APIGatewayHttpResolver:
 
     @resolver.exception_handler(AppError)
     def _app_error(exc: AppError) -> Response[Any]:
-        if exc.status >= 500:
+        status = status_of(exc)
+        if status >= 500:
             logger.exception("request failed", extra={"error": exc.code})
         else:
-            logger.info("request refused", extra={"error": exc.code, "status": exc.status})
+            logger.info("request refused", extra={"error": exc.code, "status": status})
         return error_response(exc)
+
+    # Registered before the catch-all: Powertools raises these while reading the body, and the catch-all
+    # would otherwise answer them 500 (a NotImplementedError and a ValueError are not the server failing).
+    @resolver.exception_handler(RequestUnsupportedContentType)
+    def _unsupported_media_type(_: RequestUnsupportedContentType) -> Response[Any]:
+        return error_response(unsupported_media_type())
+
+    @resolver.exception_handler(UnicodeDecodeError)
+    def _not_utf8(_: UnicodeDecodeError) -> Response[Any]:
+        return error_response(InvalidJson("The request body is not valid UTF-8 JSON."))
 
     @resolver.exception_handler(RequestValidationError)
     def _invalid_request(exc: RequestValidationError) -> Response[Any]:
@@ -77,6 +99,17 @@ def build_resolver(*routers: Router) -> APIGatewayHttpResolver:
         )
 
     return resolver
+
+
+def unsupported_media_type() -> UnsupportedMediaType:
+    return UnsupportedMediaType("The request body must be application/json.")
+
+
+def require_json_body(content_type: str | None, body: bytes | str | None) -> None:
+    """For a route that reads its body itself (no body model for Powertools to check): the same rule."""
+    media = (content_type or "").split(";", 1)[0].strip().lower()
+    if body and media not in ("", JSON):
+        raise unsupported_media_type()
 
 
 def http_handler(resolver: APIGatewayHttpResolver) -> LambdaHandler:
