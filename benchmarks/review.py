@@ -41,18 +41,20 @@ def _p99(values: list[float]) -> float:
 
 def _world(endpoint: str) -> tuple[Any, Any, Any, Any, str]:
     from tripagent.adapters.aws import dynamodb_client
-    from tripagent.adapters.dynamodb.reviews import DynamoSuggestionStore
+    from tripagent.adapters.dynamodb.proposals import DynamoProposalStore
     from tripagent.adapters.dynamodb.sessions import DynamoSessionStore
     from tripagent.adapters.dynamodb.trips import DynamoTripRepository
     from tripagent.adapters.system import SystemClock, new_id
+    from tripagent.application.proposals import ProposalDecider
     from tripagent.application.suggestions import Suggestions
     from tripagent.application.trips import TripWorkspace
 
     client = dynamodb_client("eu-west-1", endpoint)
-    store = DynamoSuggestionStore(client, TABLE)
+    store = DynamoProposalStore(client, TABLE)
     workspace = TripWorkspace(DynamoTripRepository(client, TABLE), SystemClock(), new_id)
     sessions = DynamoSessionStore(client, TABLE, retention_s=86400)
-    return workspace, store, Suggestions(store, workspace, sessions, SystemClock()), client, TABLE
+    decider = ProposalDecider(store, workspace, SystemClock())
+    return workspace, store, Suggestions(store, decider, sessions, SystemClock()), client, TABLE
 
 
 @contextmanager

@@ -10,6 +10,7 @@ the dead-letter log, as the on-failure destination would receive them.
 
 from __future__ import annotations
 
+import base64
 import json
 import threading
 import time
@@ -142,6 +143,10 @@ def _first_failure(result: Any, batch: list[dict[str, Any]]) -> int | None:
 
 
 def _epoch(value: Any) -> Any:
+    """What boto3 decodes that JSON cannot carry, as Lambda delivers it: times as epoch seconds and
+    binary attributes (``B``, ``BS``) base64-encoded."""
     if isinstance(value, datetime):
         return int(value.timestamp())
+    if isinstance(value, bytes | bytearray):
+        return base64.b64encode(value).decode()
     raise TypeError(f"not JSON serializable: {type(value).__name__}")

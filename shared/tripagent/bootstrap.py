@@ -12,14 +12,15 @@ if TYPE_CHECKING:
     from tripagent.adapters.valhalla import ValhallaClient
     from tripagent.application.agent import TripAgent
     from tripagent.application.ai_config import ProviderConfig, UserProviderStore
-    from tripagent.application.approvals import Approvals, ApprovalStore
+    from tripagent.application.approvals import Approvals
     from tripagent.application.brief_chat import BriefChat
     from tripagent.application.generate import Generator
     from tripagent.application.llm import ModelProvider
     from tripagent.application.places import PlaceFinder
     from tripagent.application.ports import EventPublisher
+    from tripagent.application.proposals import ProposalDecider, ProposalStore
     from tripagent.application.realtime import Realtime
-    from tripagent.application.review import Reviewer, SuggestionStore
+    from tripagent.application.review import Reviewer
     from tripagent.application.sessions import SessionPurger, SessionStore
     from tripagent.application.suggestions import Suggestions
     from tripagent.application.trips import TripWorkspace
@@ -246,7 +247,7 @@ def trip_agent() -> TripAgent:
         clock=SystemClock(),
         tools=tools,
         max_tool_steps=s.ai_max_tool_steps,
-        approvals=approval_store(),
+        approvals=approvals(),
         limits=AgentLimits(
             limiter=DynamoRateLimiter(db, s.table_name),
             budget=DynamoTokenBudget(db, s.table_name),
@@ -258,20 +259,28 @@ def trip_agent() -> TripAgent:
 
 
 @cache
-def approval_store() -> ApprovalStore:
+def proposal_store() -> ProposalStore:
     from tripagent.adapters.aws import dynamodb_client
-    from tripagent.adapters.dynamodb.approvals import DynamoApprovalStore
+    from tripagent.adapters.dynamodb.proposals import DynamoProposalStore
     from tripagent.settings import table_settings
 
     s = table_settings()
-    return DynamoApprovalStore(dynamodb_client(s.region, s.dynamodb_endpoint_url), s.table_name)
+    return DynamoProposalStore(dynamodb_client(s.region, s.dynamodb_endpoint_url), s.table_name)
+
+
+@cache
+def proposal_decider() -> ProposalDecider:
+    from tripagent.application.proposals import ProposalDecider
+
+    workspace = trip_workspace()
+    return ProposalDecider(store=proposal_store(), workspace=workspace, clock=workspace.clock)
 
 
 @cache
 def approvals() -> Approvals:
     from tripagent.application.approvals import Approvals
 
-    return Approvals(store=approval_store(), workspace=trip_workspace(), sessions=session_store())
+    return Approvals(decider=proposal_decider(), sessions=session_store())
 
 
 def session_purger() -> SessionPurger:
@@ -327,7 +336,7 @@ def reviewer() -> Reviewer:
         trips=DynamoTripRepository(db, s.table_name),
         ledger=DynamoReviewLedger(db, s.table_name),
         queue=SqsReviewQueue(sqs_client(s.region, s.sqs_endpoint_url), s.review_queue_url),
-        suggestions=suggestion_store(),
+        proposals=proposal_store(),
         sessions=session_store(),
         clock=SystemClock(),
         model=deployment_model,
@@ -338,23 +347,13 @@ def reviewer() -> Reviewer:
 
 
 @cache
-def suggestion_store() -> SuggestionStore:
-    from tripagent.adapters.aws import dynamodb_client
-    from tripagent.adapters.dynamodb.reviews import DynamoSuggestionStore
-    from tripagent.settings import table_settings
-
-    s = table_settings()
-    return DynamoSuggestionStore(dynamodb_client(s.region, s.dynamodb_endpoint_url), s.table_name)
-
-
-@cache
 def suggestions() -> Suggestions:
     from tripagent.adapters.system import SystemClock
     from tripagent.application.suggestions import Suggestions
 
     return Suggestions(
-        store=suggestion_store(),
-        workspace=trip_workspace(),
+        store=proposal_store(),
+        decider=proposal_decider(),
         sessions=session_store(),
         clock=SystemClock(),
     )

@@ -77,6 +77,15 @@ class BudgetExceeded(RateLimited):
     code = "budget_exceeded"
 
 
+class StoreBusy(AppError):
+    """The table throttled us past our retries: nothing is answered rather than a partial answer."""
+
+    code = "store_busy"
+
+    def __init__(self, message: str, *, retry_after_s: int) -> None:
+        super().__init__(message, headers={"Retry-After": str(max(1, retry_after_s))})
+
+
 class WriteConflict(AppError):
     """Another write to the same trip was in flight (a cancelled transaction): nothing was written."""
 

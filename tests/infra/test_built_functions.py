@@ -63,10 +63,11 @@ DUE_SUGGESTION = ("trp_builtdue00000000000000", "sug_builtdue")
 def seed_scheduled_work(stack: LocalStack) -> None:
     """Work for the scheduled functions to find: a session idle for a year, a suggestion past its expiry."""
     from tripagent.adapters.aws import dynamodb_client
-    from tripagent.adapters.dynamodb.reviews import DynamoSuggestionStore
+    from tripagent.adapters.dynamodb.proposals import DynamoProposalStore
     from tripagent.adapters.dynamodb.sessions import DynamoSessionStore
-    from tripagent.domain.review import Suggestion
     from tripagent.domain.session import Turn, TurnMetadata
+
+    from tests.fixtures.review import a_suggestion
 
     client = dynamodb_client("eu-west-1", f"http://127.0.0.1:{stack.config.dynamodb_port}")
     table = next(iter(stack.table_names.values()))
@@ -80,15 +81,11 @@ def seed_scheduled_work(stack: LocalStack) -> None:
             metadata=TurnMetadata(actor="ana", at=a_year_ago, source="chat"),
         ),
     )
-    DynamoSuggestionStore(client, table).create(
-        Suggestion(
-            suggestionId=DUE_SUGGESTION[1],
-            tripId=DUE_SUGGESTION[0],
-            severity="info",
-            confidence=0.9,
-            reason="due",
-            suggestion="",
-            pendingPatch=None,
+    DynamoProposalStore(client, table).create(
+        a_suggestion(
+            DUE_SUGGESTION[0],
+            None,
+            proposalId=DUE_SUGGESTION[1],
             expiresAt="2000-01-01T00:00:00.000Z",
             createdAt="2000-01-01T00:00:00.000Z",
         )
@@ -227,11 +224,11 @@ def test_built_suggestion_expiry_expires_a_due_suggestion(
     built_results: dict[str, dict[str, Any]], local_stack: LocalStack
 ) -> None:
     from tripagent.adapters.aws import dynamodb_client
-    from tripagent.adapters.dynamodb.reviews import DynamoSuggestionStore
+    from tripagent.adapters.dynamodb.proposals import DynamoProposalStore
 
     assert built_results["SuggestionExpiryFunction"]["result"]["expired"] >= 1
     client = dynamodb_client("eu-west-1", f"http://127.0.0.1:{local_stack.config.dynamodb_port}")
-    store = DynamoSuggestionStore(client, next(iter(local_stack.table_names.values())))
+    store = DynamoProposalStore(client, next(iter(local_stack.table_names.values())))
     due = store.get(*DUE_SUGGESTION)
     assert due is not None
     assert due.status == "expired"

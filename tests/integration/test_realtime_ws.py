@@ -237,24 +237,21 @@ def test_dropped_connections_are_cleaned_up(local_stack: LocalStack, trip_id: st
 
 
 def test_an_expired_suggestion_is_pushed_as_expired(local_stack: LocalStack, trip_id: str) -> None:
-    from tripagent.adapters.dynamodb.reviews import DynamoSuggestionStore
-    from tripagent.domain.review import Suggestion
+    from tripagent.adapters.dynamodb.proposals import DynamoProposalStore
 
-    store = DynamoSuggestionStore(
+    from tests.fixtures.review import a_suggestion
+
+    store = DynamoProposalStore(
         dynamodb_client("eu-west-1", f"http://127.0.0.1:{local_stack.config.dynamodb_port}"),
         next(iter(local_stack.table_names.values())),
     )
     with member(local_stack, "ben") as ben:
         ask(ben, "subscribe", trip_id)
         store.create(
-            Suggestion(
-                suggestionId="sug_expiring",
-                tripId=trip_id,
-                severity="info",
-                confidence=0.8,
-                reason="A short-lived hint.",
-                suggestion="",
-                pendingPatch=None,
+            a_suggestion(
+                trip_id,
+                None,
+                proposalId="sug_expiring",
                 expiresAt="2000-01-01T00:00:00.000Z",
                 createdAt="2000-01-01T00:00:00.000Z",
             )

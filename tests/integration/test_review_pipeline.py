@@ -50,7 +50,7 @@ def test_the_same_operation_delivered_100_times_makes_one_suggestion_and_one_cal
             list(pool.map(lambda _: reviewer.enlist(second), range(100)))
         assert queues.wait_idle(30)
         assert model.calls == 1
-        visible = reviewer.suggestions.visible(trip_id, "ana", "2000-01-01T00:00:00.000Z")
+        visible = reviewer.proposals.visible(trip_id, "ana", "2000-01-01T00:00:00.000Z")
         assert len(visible) == 1
         assert queues.queues["ReviewQueue"].sent == 2  # the other 99 were deduplicated on the operation id
         reviewer.enlist(second)  # after its review: not even queued

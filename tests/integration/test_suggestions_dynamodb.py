@@ -11,14 +11,15 @@ from typing import Any
 
 import pytest
 from tripagent.adapters.aws import dynamodb_client
-from tripagent.adapters.dynamodb.reviews import DynamoSuggestionStore
+from tripagent.adapters.dynamodb.proposals import DynamoProposalStore
 from tripagent.adapters.dynamodb.sessions import DynamoSessionStore
 from tripagent.adapters.dynamodb.trips import DynamoTripRepository, claim_update
 from tripagent.adapters.system import SystemClock, new_id
-from tripagent.application.ports import SuggestionClaim
+from tripagent.application.ports import ProposalClaim
+from tripagent.application.proposals import ProposalDecider
 from tripagent.application.suggestions import Suggestions
 from tripagent.application.trips import TripWorkspace
-from tripagent.domain.review import ClaimOutcome
+from tripagent.domain.proposal import ClaimOutcome
 from tripagent.domain.trip import Trip
 from tripagent.entrypoints.http.statuses import status_of
 from tripagent.errors import (
@@ -56,15 +57,15 @@ class UnconditionalRepository(RacingRepository):
     def _version_condition(self, expected_version: int) -> dict[str, Any]:
         return {}
 
-    def _claim_update(self, claim: SuggestionClaim) -> Any:
+    def _claim_update(self, claim: ProposalClaim) -> Any:
         update = claim_update(self._table, claim)
         update.pop("ConditionExpression")
-        for name in (":approved", ":by"):
+        for name in (":claimed", ":by"):
             update["ExpressionAttributeValues"].pop(name)
         return update
 
 
-class RacingStore(DynamoSuggestionStore):
+class RacingStore(DynamoProposalStore):
     """Every approver has passed the role check before anyone claims the suggestion."""
 
     barrier: threading.Barrier | None = None
@@ -89,18 +90,18 @@ class UnconditionalStore(RacingStore):
         claimed = self._db.update_item(
             TableName=self._table,
             Key=self._key(trip_id, suggestion_id),
-            UpdateExpression="SET #status = :approved, decidedBy = :by, decidedAt = :at",
+            UpdateExpression="SET #status = :claimed, decidedBy = :by, decidedAt = :at",
             ExpressionAttributeNames={"#status": "status"},
-            ExpressionAttributeValues={":approved": {"S": "approved"}, ":by": {"S": by}, ":at": {"S": at}},
+            ExpressionAttributeValues={":claimed": {"S": "claimed"}, ":by": {"S": by}, ":at": {"S": at}},
             ReturnValues="ALL_NEW",
         )
-        return ClaimOutcome(won=True, suggestion=self.read_item(claimed["Attributes"]))
+        return ClaimOutcome(won=True, proposal=self.read_item(claimed["Attributes"]))
 
 
 def world(
     stack: LocalStack,
     repository: type[DynamoTripRepository] = RacingRepository,
-    suggestion_store: type[DynamoSuggestionStore] = DynamoSuggestionStore,
+    suggestion_store: type[DynamoProposalStore] = DynamoProposalStore,
 ) -> Any:
     client = dynamodb_client("eu-west-1", f"http://127.0.0.1:{stack.config.dynamodb_port}")
     table = next(iter(stack.table_names.values()))
@@ -108,7 +109,10 @@ def world(
     workspace = TripWorkspace(trips=repo, clock=SystemClock(), new_id=new_id)
     store = suggestion_store(client, table)
     sessions = DynamoSessionStore(client, table, retention_s=86400)
-    return repo, workspace, store, Suggestions(store, workspace, sessions, SystemClock()), client, table
+    suggestions = Suggestions(
+        store, ProposalDecider(store, workspace, SystemClock()), sessions, SystemClock()
+    )
+    return repo, workspace, store, suggestions, client, table
 
 
 def outbox_count(client: Any, table: str, trip_id: str) -> int:
@@ -209,7 +213,7 @@ def test_a_viewer_gets_403_and_a_deny_hides_it_for_the_denier_only(local_stack: 
 
 
 def test_the_sweep_expires_only_open_suggestions_past_their_expiry(local_stack: LocalStack) -> None:
-    from tripagent.application.suggestions import expire_due
+    from tripagent.application.proposals import expire_due
 
     _, workspace, store, suggestions, *_ = world(local_stack)
     trip_id, applied = suggested_trip(workspace, store, members=1)
@@ -231,7 +235,8 @@ class Year2100:
 def test_the_claim_itself_refuses_an_expired_suggestion_and_settles_it(local_stack: LocalStack) -> None:
     _, workspace, store, _, client, table = world(local_stack)
     trip_id, sid = suggested_trip(workspace, store, members=1)  # expires 2099-01-01
-    later = Suggestions(store, workspace, DynamoSessionStore(client, table, retention_s=86400), Year2100())
+    sessions = DynamoSessionStore(client, table, retention_s=86400)
+    later = Suggestions(store, ProposalDecider(store, workspace, Year2100()), sessions, Year2100())
     version = workspace.get_trip("ana", trip_id).version
     with pytest.raises(SuggestionExpired):
         later.answer("m0", trip_id, sid, answer_id=sid, approved=True)
@@ -242,18 +247,18 @@ def test_the_claim_itself_refuses_an_expired_suggestion_and_settles_it(local_sta
 
 
 def test_a_claim_whose_holder_died_is_expired_with_its_suggestion(local_stack: LocalStack) -> None:
-    from tripagent.application.suggestions import expire_due
+    from tripagent.application.proposals import expire_due
 
     _, workspace, store, _, client, table = world(local_stack)
     trip_id, sid = suggested_trip(workspace, store, members=1)
-    claim = store.claim(trip_id, sid, "m0", "2027-01-01T00:00:00.000Z")
+    claim = store.claim(trip_id, sid, "m0", "2098-12-31T23:59:59.000Z")  # 1 s before it expires
     assert claim is not None
     assert claim.won
     later = "2099-01-01T00:00:01.000Z"
     assert sid not in expire_due(store, later)  # a live claim: its approver decides
     client.update_item(  # the approver's function died: its claim outlives the lease
         TableName=table,
-        Key={"PK": {"S": f"SESSION#{trip_id}"}, "SK": {"S": f"SUGGESTION#{sid}"}},
+        Key={"PK": {"S": f"SESSION#{trip_id}"}, "SK": {"S": f"PROPOSAL#{sid}"}},
         UpdateExpression="SET claimedAt = :long_ago",
         ExpressionAttributeValues={":long_ago": {"N": "0"}},
     )

@@ -21,13 +21,15 @@ from tripagent.application.agent import (
 from tripagent.application.agent_tools import ReadTools
 from tripagent.application.approvals import Approvals
 from tripagent.application.clarify import CLARIFY_TTL_S, Choice, PendingIntent, resolve
+from tripagent.application.proposals import ProposalDecider
 from tripagent.application.trips import TripWorkspace
+from tripagent.domain.proposal import Proposal
 from tripagent.entrypoints.http.statuses import status_of
 from tripagent.errors import BudgetExceeded, RateLimited
 
 from tests.fixtures.fakes import (
-    FakeApprovalStore,
     FakeClock,
+    FakeProposalStore,
     FakeSessionStore,
     FakeTripRepository,
     SequentialIds,
@@ -46,7 +48,8 @@ class Now:
 class World:
     agent: TripAgent
     sessions: FakeSessionStore
-    approvals: FakeApprovalStore
+    approvals: FakeProposalStore
+    use_case: Approvals
     workspace: TripWorkspace
     trip_id: str
     now: Now
@@ -73,24 +76,25 @@ def world() -> World:
         ("add_stop", {"dayIndex": 0, "name": "Museu de l'Automobil", "kind": "activity"}),
     ]:
         workspace.run_operation("ana", trip.tripId, op, args)
-    sessions, approvals, now = FakeSessionStore(), FakeApprovalStore(), Now()
+    sessions, store, now = FakeSessionStore(), FakeProposalStore(), Now()
+    workspace.trips.claims = store.commit_claim  # type: ignore[attr-defined]
+    use_case = Approvals(ProposalDecider(store, workspace, workspace.clock), sessions)
     agent = TripAgent(
-        workspace, sessions, FakeClock(), tools=ReadTools(pois=Gazetteer()), approvals=approvals, now=now
+        workspace, sessions, FakeClock(), tools=ReadTools(pois=Gazetteer()), approvals=use_case, now=now
     )
-    return World(agent, sessions, approvals, workspace, trip.tripId, now)
+    return World(agent, sessions, store, use_case, workspace, trip.tripId, now)
+
+
+def _pending(world: World) -> list[Proposal]:
+    return [p for p in world.approvals.of_trip(world.trip_id, "approval").values() if p.status == "pending"]
 
 
 def _approve_all(world: World, who: str) -> None:
-    use_case = Approvals(world.approvals, world.workspace, world.sessions)
-    for pending in world.approvals.pending(world.trip_id):
-        outcome = use_case.answer(
-            who,
-            world.trip_id,
-            pending.approvalId,
-            pending.toolCallId,
-            pending.input,
-            True,
-            now=world.now(),
+    for pending in _pending(world):
+        assert pending.patch is not None
+        assert pending.toolCallId is not None
+        outcome = world.use_case.answer(
+            who, world.trip_id, pending.proposalId, pending.toolCallId, pending.patch.args, True
         )
         assert outcome.result == "applied", outcome
 
@@ -155,15 +159,17 @@ def test_a_single_match_proposes_at_once(world: World) -> None:
 
 def test_a_new_message_implicitly_denies_pending_proposals(world: World) -> None:
     world.say("ana", "move the lunch to day 2")
-    [pending] = world.approvals.pending(world.trip_id)
+    [pending] = _pending(world)
     world.say("ben", "what is the plan?")
-    assert world.approvals.pending(world.trip_id) == []
-    assert world.approvals.items[pending.approvalId][1] == "denied"
+    assert _pending(world) == []
+    assert world.approvals.items[pending.proposalId].status == "denied"
     decision = next(t for t in world.sessions.turns(world.trip_id) if t.kind == "decision")
     assert decision.metadata.actor == "ben"
     assert decision.data["decision"] == "denied"
-    outcome = Approvals(world.approvals, world.workspace).answer(
-        "ana", world.trip_id, pending.approvalId, pending.toolCallId, pending.input, True, now=world.now()
+    assert pending.patch is not None
+    assert pending.toolCallId is not None
+    outcome = world.use_case.answer(
+        "ana", world.trip_id, pending.proposalId, pending.toolCallId, pending.patch.args, True
     )
     assert outcome.result == "refused"
     assert ("Lunch at Borda", 0) in world.stops()

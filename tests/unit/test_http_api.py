@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from pydantic import BaseModel, Field
-from tripagent.entrypoints.http.api import build_resolver, current_caller
+from tripagent.entrypoints.http.api import build_resolver, current_caller, http_handler
 from tripagent.entrypoints.http.statuses import STATUS_OF, status_of
 from tripagent.errors import AppError, BudgetExceeded, Forbidden, RateLimited
 
@@ -58,6 +58,30 @@ def test_a_body_in_another_media_type_is_415_not_500(content_type: str) -> None:
     event = http_event("POST", "/widgets", raw_body='{"name": "x"}', headers={"content-type": content_type})
     status, body, _ = call(event)
     assert (status, body["error"]) == (415, "unsupported_media_type")
+
+
+@pytest.mark.parametrize(
+    ("content_type", "raw", "expected"),
+    [
+        ("multipart/form-data", "{}", (415, "unsupported_media_type")),  # no boundary: Powertools raised
+        ("application/x-www-form-urlencoded", "name=x", (415, "unsupported_media_type")),
+        ("application/json; charset=utf-8", '{"name": "x", "count": 1}', (200, None)),
+    ],
+)
+def test_the_function_handler_refuses_bodies_it_cannot_read_before_any_route(
+    content_type: str, raw: str, expected: tuple[int, str | None]
+) -> None:
+    handler = http_handler(build_resolver(router))
+    event = http_event("POST", "/widgets", raw_body=raw, headers={"content-type": content_type})
+    response = handler(event, FakeLambdaContext())
+    assert (response["statusCode"], json.loads(response["body"]).get("error")) == expected
+
+
+def test_the_function_handler_refuses_a_body_that_is_not_utf8() -> None:
+    event = http_event("POST", "/widgets", raw_body=base64.b64encode(b"\xff\xfe").decode())
+    event["isBase64Encoded"] = True
+    response = http_handler(build_resolver(router))(event, FakeLambdaContext())
+    assert (response["statusCode"], json.loads(response["body"])["error"]) == (400, "invalid_json")
 
 
 def test_a_body_that_is_not_utf8_is_400_invalid_json_not_500() -> None:

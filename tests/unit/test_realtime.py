@@ -18,11 +18,13 @@ from tripagent.application.realtime import (
     toast,
 )
 from tripagent.application.trips import TripWorkspace
-from tripagent.domain.review import PendingPatch, Suggestion
+from tripagent.domain.proposal import Proposal, SuggestionView
+from tripagent.domain.review import PendingPatch
 from tripagent.errors import NotFound
 from tripagent_local.paths import REPO_ROOT
 
 from tests.fixtures.fakes import FakeClock, FakeTripRepository, SequentialIds
+from tests.fixtures.review import a_suggestion
 
 
 @dataclass
@@ -82,18 +84,14 @@ def world() -> tuple[Realtime, MemoryConnections, MemoryPusher, str]:
     return realtime, connections, pusher, trip.tripId
 
 
-def _suggestion(trip_id: str, status: str = "pending", decided_by: str | None = None) -> Suggestion:
-    return Suggestion(
-        suggestionId="sug_1",
-        tripId=trip_id,
-        status=status,  # type: ignore[arg-type]
-        severity="warning",
-        confidence=0.9,
+def _suggestion(trip_id: str, status: str = "pending", decided_by: str | None = None) -> Proposal:
+    return a_suggestion(
+        trip_id,
+        PendingPatch(op="remove_stop", args={"stopId": "stp_2"}, expectedVersion=4),
+        proposalId="sug_1",
+        status=status,
         reason="Night 1 is booked twice.",
         suggestion="Remove the second booking.",
-        pendingPatch=PendingPatch(op="remove_stop", args={"stopId": "stp_2"}, expectedVersion=4),
-        expiresAt="2099-01-01T00:00:00.000Z",
-        createdAt="2027-06-01T10:00:00.000Z",
         decidedBy=decided_by,
     )
 
@@ -170,7 +168,7 @@ def test_stream_records_are_read_as_changes() -> None:
     change = decode_change(record)
     assert isinstance(change, TurnAdded)
     assert change.turn.seq == 3
-    doc = _suggestion("t1").model_dump(mode="json", exclude={"status", "decidedBy", "decidedAt"})
+    doc = _suggestion("t1").model_dump(mode="json", exclude={"status", "decidedBy", "decidedAt", "failure"})
     item = {
         "PK": {"S": "SESSION#t1"},
         "type": {"S": "suggestion"},
@@ -193,7 +191,7 @@ def test_the_label_catalogs_cover_every_toast_action() -> None:
     labels = REPO_ROOT / "shared" / "tripagent" / "data" / "labels"
     en = json.loads((labels / "en.json").read_text())
     zh = json.loads((labels / "zh-Hans.json").read_text())
-    keys = {a["labelKey"] for a in toast(_suggestion("t1"))["actions"]}
+    keys = {a["labelKey"] for a in toast(SuggestionView.of(_suggestion("t1")))["actions"]}
     assert keys == {f"agent.toast.{a}" for a in TOAST_ACTIONS} == set(en) == set(zh)
     assert [en[f"agent.toast.{a}"] for a in TOAST_ACTIONS] == ["Approve", "Discuss", "Deny"]
     assert [zh[f"agent.toast.{a}"] for a in TOAST_ACTIONS] == ["批准", "讨论", "拒绝"]

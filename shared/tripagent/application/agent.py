@@ -22,13 +22,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from tripagent.application.agent_tools import ReadTools
-from tripagent.application.approvals import (
-    APPROVAL_TTL_S,
-    ApprovalStore,
-    PendingApproval,
-    decision_turn,
-    digest,
-)
+from tripagent.application.approvals import Approvals
 from tripagent.application.clarify import (
     CLARIFY_TOOL,
     CLARIFY_TTL_S,
@@ -176,7 +170,7 @@ class TripAgent:
     max_output_tokens: int = 800
     tools: ReadTools | None = None
     max_tool_steps: int = 4
-    approvals: ApprovalStore | None = None  # write tools are offered only with somewhere to keep approvals
+    approvals: Approvals | None = None  # write tools are offered only with somewhere to keep approvals
     limits: AgentLimits | None = None
     now: Callable[[], float] = time.time
 
@@ -294,7 +288,15 @@ class TripAgent:
                 writes = [c for c in calls if c.name in REGISTRY]
                 if intent is None and writes and self.approvals is not None:
                     for call in writes:  # nothing changes until a member with edit rights answers
-                        approval_id = self._propose(call, trip, caller, message_id)
+                        approval_id = self.approvals.propose(
+                            trip_id=trip.tripId,
+                            trip_version=trip.version,
+                            tool_call_id=call.id,
+                            tool_name=call.name,
+                            arguments=call.arguments,
+                            requested_by=caller,
+                            message_id=message_id,
+                        ).proposalId
                         proposals.append(
                             {"toolCallId": call.id, "toolName": call.name, "input": call.arguments}
                             | {"approvalId": approval_id}
@@ -375,33 +377,8 @@ class TripAgent:
         return intent if all(c.tool in known for c in intent.candidates) else None
 
     def _deny_pending(self, trip: Trip, caller: str) -> None:
-        if self.approvals is None:
-            return
-        for pending in self.approvals.pending(trip.tripId):
-            if self.approvals.decide(trip.tripId, pending.approvalId, "denied", caller):
-                self.sessions.append(
-                    trip.tripId,
-                    decision_turn(
-                        pending, "denied", caller, self.clock.now_iso(), trip.version, why="a new message"
-                    ),
-                )
-
-    def _propose(self, call: ToolCall, trip: Trip, caller: str, message_id: str) -> str:
-        assert self.approvals is not None
-        approval = PendingApproval(
-            approvalId="apr_" + secrets.token_hex(12),
-            tripId=trip.tripId,
-            toolCallId=call.id,
-            toolName=call.name,
-            input=call.arguments,
-            digest=digest(call.arguments),
-            tripVersion=trip.version,
-            expiresAt=int(self.now()) + APPROVAL_TTL_S,
-            requestedBy=caller,
-            messageId=message_id,
-        )
-        self.approvals.put(approval)
-        return approval.approvalId
+        if self.approvals is not None:
+            self.approvals.deny_open(caller, trip.tripId, trip.version, "a new message")
 
     def _history(self, trip_id: str, state: SessionState, *, upto: int | None = None) -> list[Message]:
         """Recent turns verbatim within the budget; the older ones are folded into the session's rolling

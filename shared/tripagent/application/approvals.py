@@ -1,77 +1,72 @@
 """Human approval of the agent's write tools, decided on the server's own record.
 
-A write tool call is stored as a pending approval (id, tool call, input digest, trip version, expiry,
-the role it needs); nothing changes until a member with that role answers. An approval id we did not
-issue, an input that differs, an expired approval or an approver without edit rights is refused (a
-viewer's approval counts as a denial); the first answer wins.
+A write tool call is stored as a proposal of kind ``approval`` (``domain/proposal.py``): the operation
+and its arguments, the trip version, the role that may approve it, its expiry. Nothing changes until a
+member with that role answers, and the approval that wins applies the change in the trip's own
+transaction (``application/proposals.py``), exactly as a reviewer suggestion does. An id we did not issue,
+a call that differs from the one proposed, or an expired proposal is refused; a member without the
+role, or an answer of no, denies it (for everyone: the call does not run); the first answer wins.
 """
 
 from __future__ import annotations
 
-import hashlib
+import datetime as dt
 import json
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
-from pydantic import BaseModel
-
+from tripagent.application.ports import IdGenerator
+from tripagent.application.proposals import ProposalDecider
 from tripagent.application.sessions import SessionStore
-from tripagent.application.trips import TripWorkspace
-from tripagent.domain.ops import approver_role
+from tripagent.domain.proposal import Proposal, approver_role_for, same_arguments
+from tripagent.domain.review import PendingPatch
 from tripagent.domain.session import Turn, TurnMetadata
-from tripagent.errors import AppError
+from tripagent.domain.times import iso, parse_iso
+from tripagent.errors import AppError, StalePatch
 
-APPROVAL_TTL_S = 15 * 60
-
-
-class PendingApproval(BaseModel):
-    approvalId: str
-    tripId: str
-    toolCallId: str
-    toolName: str
-    input: dict[str, Any]
-    digest: str
-    tripVersion: int
-    expiresAt: int
-    requestedBy: str
-    messageId: str
+APPROVAL_TTL = dt.timedelta(minutes=15)
 
 
-class ApprovalStore(Protocol):
-    def put(self, approval: PendingApproval) -> None: ...
-
-    def get(self, trip_id: str, approval_id: str) -> tuple[PendingApproval, str] | None: ...
-
-    def decide(self, trip_id: str, approval_id: str, status: str, by: str) -> bool: ...
-
-    def pending(self, trip_id: str) -> list[PendingApproval]:
-        """The trip's approvals still waiting for an answer."""
-        ...
-
-    def all(self, trip_id: str) -> dict[str, tuple[PendingApproval, str]]:
-        """Every approval of the trip with its status, by approval id."""
-        ...
-
-    def failed(self, trip_id: str, approval_id: str, reason: str) -> None:
-        """An approved call that could not be applied (approved → failed), so that history says so."""
-        ...
-
-
-def digest(arguments: dict[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(arguments, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+def new_approval(
+    new_id: IdGenerator,
+    now: str,
+    *,
+    trip_id: str,
+    trip_version: int,
+    tool_call_id: str,
+    tool_name: str,
+    arguments: dict[str, Any],
+    requested_by: str,
+    message_id: str,
+) -> Proposal:
+    patch = PendingPatch(op=tool_name, args=arguments, expectedVersion=trip_version)
+    return Proposal(
+        proposalId=new_id("apr"),
+        tripId=trip_id,
+        kind="approval",
+        patch=patch,
+        approverRole=approver_role_for(patch),
+        proposedBy=requested_by,
+        createdAt=now,
+        expiresAt=iso(parse_iso(now) + APPROVAL_TTL),
+        toolCallId=tool_call_id,
+        messageId=message_id,
+    )
 
 
 def decision_turn(
-    pending: PendingApproval, decision: str, by: str, at: str, trip_version: int, *, why: str = ""
+    proposal: Proposal, decision: str, by: str, at: str, trip_version: int, *, why: str = ""
 ) -> Turn:
     """An approval's outcome, as a turn of the shared session."""
     because = f" ({why})" if why else ""
+    patch = proposal.patch
+    call = f"{patch.op} {json.dumps(patch.args)}" if patch else ""
     return Turn(
         role="event",
         kind="decision",
-        text=f"{by} {decision} the proposal {pending.toolName} {json.dumps(pending.input)}{because}",
+        text=f"{by} {decision} the proposal {call}{because}",
         metadata=TurnMetadata(actor=by, at=at, source="chat", tripVersion=trip_version),
-        data={"approvalId": pending.approvalId, "toolCallId": pending.toolCallId, "decision": decision},
+        data={"approvalId": proposal.proposalId, "toolCallId": proposal.toolCallId, "decision": decision},
     )
 
 
@@ -84,14 +79,48 @@ class ApprovalOutcome:
 
 @dataclass(frozen=True)
 class Approvals:
-    store: ApprovalStore
-    workspace: TripWorkspace
+    decider: ProposalDecider
     sessions: SessionStore | None = None  # where decisions are recorded as turns
 
-    def _record(self, pending: PendingApproval, decision: str, by: str, version: int, why: str = "") -> None:
+    def _record(self, proposal: Proposal, decision: str, by: str, version: int, why: str = "") -> None:
         if self.sessions is not None:
-            at = self.workspace.clock.now_iso()
-            self.sessions.append(pending.tripId, decision_turn(pending, decision, by, at, version, why=why))
+            at = self.decider.clock.now_iso()
+            self.sessions.append(proposal.tripId, decision_turn(proposal, decision, by, at, version, why=why))
+
+    def propose(
+        self,
+        *,
+        trip_id: str,
+        trip_version: int,
+        tool_call_id: str,
+        tool_name: str,
+        arguments: dict[str, Any],
+        requested_by: str,
+        message_id: str,
+    ) -> Proposal:
+        """Keep a write tool call as a pending approval: nothing changes until a member answers."""
+        proposal = new_approval(
+            self.decider.workspace.new_id,
+            self.decider.clock.now_iso(),
+            trip_id=trip_id,
+            trip_version=trip_version,
+            tool_call_id=tool_call_id,
+            tool_name=tool_name,
+            arguments=arguments,
+            requested_by=requested_by,
+            message_id=message_id,
+        )
+        self.decider.store.create(proposal)
+        return proposal
+
+    def deny_open(self, caller: str, trip_id: str, trip_version: int, why: str) -> None:
+        """Every approval still open on the trip → denied (a new message moves the conversation on)."""
+        at = self.decider.clock.now_iso()
+        for proposal in self.decider.store.of_trip(trip_id, "approval").values():
+            if proposal.status == "pending" and self.decider.store.settle(
+                trip_id, proposal.proposalId, "denied", caller, at
+            ):
+                self._record(proposal, "denied", caller, trip_version, why)
 
     def answer(  # noqa: PLR0917
         self,
@@ -101,50 +130,69 @@ class Approvals:
         tool_call_id: str,
         arguments: dict[str, Any],
         approved: bool,
-        *,
-        now: float,
     ) -> ApprovalOutcome:
-        found = self.store.get(trip_id, approval_id)
-        if found is None:
+        store = self.decider.store
+        at = self.decider.clock.now_iso()
+        proposal = store.get(trip_id, approval_id)
+        if proposal is None or proposal.kind != "approval":
             return ApprovalOutcome(tool_call_id, "refused", {"reason": "unknown approval"})
-        pending, status = found
-        if status != "pending":
-            return ApprovalOutcome(pending.toolCallId, "refused", {"reason": f"already {status}"})
-        if pending.toolCallId != tool_call_id or digest(arguments) != pending.digest:
-            return ApprovalOutcome(
-                pending.toolCallId, "refused", {"reason": "the call differs from the one proposed"}
-            )
-        if now > pending.expiresAt:
-            self.store.decide(trip_id, approval_id, "expired", approver)
-            return ApprovalOutcome(pending.toolCallId, "refused", {"reason": "expired"})
-        trip = self.workspace.get_trip(approver, trip_id)
-        role = trip.role_of(approver)
-        if not approved or role is None or not role.allows(approver_role(pending.toolName)):
+        call_id = proposal.toolCallId or tool_call_id
+        if proposal.status not in ("pending", "claimed"):  # a claim may have lapsed: the claim decides
+            return ApprovalOutcome(call_id, "refused", {"reason": f"already {proposal.client_status}"})
+        if proposal.toolCallId != tool_call_id or not same_arguments(proposal, arguments):
+            return ApprovalOutcome(call_id, "refused", {"reason": "the call differs from the one proposed"})
+        if not proposal.open_at(at):
+            store.settle(trip_id, approval_id, "expired", "system", at)
+            return ApprovalOutcome(call_id, "refused", {"reason": "expired"})
+        role = self.decider.role_of(trip_id, approver)
+        if role is None:
+            return ApprovalOutcome(call_id, "refused", {"reason": "not a member of this trip"})
+        if not approved or not role.allows(proposal.approverRole):
             # A viewer's approval counts as a denial: the call does not run.
-            won = self.store.decide(trip_id, approval_id, "denied", approver)
+            won = store.settle(trip_id, approval_id, "denied", approver, at)
             if won:
                 why = "answered no" if not approved else "no edit rights"
-                self._record(pending, "denied", approver, trip.version, why)
-            return ApprovalOutcome(pending.toolCallId, "denied" if won else "refused", {"by": approver})
-        if not self.store.decide(trip_id, approval_id, "approved", approver):
-            return ApprovalOutcome(pending.toolCallId, "refused", {"reason": "already decided"})
-        version = trip.version  # apply_operation moves the trip on in place, even when its commit fails
+                self._record(
+                    proposal, "denied", approver, proposal.patch.expectedVersion if proposal.patch else 0, why
+                )
+            return ApprovalOutcome(call_id, "denied" if won else "refused", {"by": approver})
         try:
-            outcome = self.workspace.apply_operation(
+            claimed = self.decider.claim(approver, trip_id, approval_id, at, "unknown approval")
+            applied = self.decider.apply(
                 approver,
-                trip,
-                pending.toolName,
-                pending.input,
-                expected_version=pending.tripVersion,
-                metadata={"via": "agent", "approvalId": approval_id, "proposedTo": pending.requestedBy},
+                claimed,
+                at,
+                {"via": "agent", "approvalId": approval_id, "proposedTo": proposal.proposedBy},
             )
+        except StalePatch as exc:
+            self._record(
+                proposal,
+                "approved",
+                approver,
+                int(exc.extra.get("currentVersion") or 0),
+                "but the trip had changed",
+            )
+            return ApprovalOutcome(call_id, "failed", {"error": exc.code, "message": exc.message})
         except AppError as exc:
-            self.store.failed(trip_id, approval_id, exc.code)
-            self._record(pending, "approved", approver, version, f"but it failed: {exc.code}")
-            return ApprovalOutcome(pending.toolCallId, "failed", {"error": exc.code, "message": exc.message})
-        self._record(pending, "approved", approver, outcome.trip.version, "applied")
+            current = store.get(trip_id, approval_id)
+            if current is not None and current.status == "failed":  # ours, and refused: say so once
+                self._record(
+                    proposal,
+                    "approved",
+                    approver,
+                    proposal.patch.expectedVersion if proposal.patch else 0,
+                    f"but it failed: {exc.code}",
+                )
+                return ApprovalOutcome(call_id, "failed", {"error": exc.code, "message": exc.message})
+            return ApprovalOutcome(call_id, "refused", {"reason": exc.message})
+        self._record(proposal, "approved", approver, applied.trip_version, "applied")
         return ApprovalOutcome(
-            pending.toolCallId,
+            call_id,
             "applied",
-            {"applied": True, "tripVersion": outcome.trip.version, "approvedBy": approver},
+            {"applied": True, "tripVersion": applied.trip_version, "approvedBy": approver},
         )
+
+
+def _proposed_at(proposal: Proposal) -> int:
+    """The trip version the proposal was made at (the trip has not moved on through it)."""
+    return proposal.patch.expectedVersion if proposal.patch else 0

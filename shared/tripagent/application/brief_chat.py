@@ -22,7 +22,9 @@ from tripagent.application.places import PlaceFinder
 from tripagent.application.ports import RateLimiter
 from tripagent.application.structured import Parsed, parse_structured
 from tripagent.domain.brief import Collected, Locale, PlacePhrase, read_turn
-from tripagent.domain.places import Ambiguous, Candidate, Found, NotFound, normalize, quality
+from tripagent.domain.choice import Option as Choosable
+from tripagent.domain.choice import choose
+from tripagent.domain.places import Ambiguous, Candidate, Found, NotFound
 from tripagent.errors import RateLimited, ValidationFailed
 
 STATE_MARK = re.compile(r"\n*\[//\]: # \(tripagent-state:([A-Za-z0-9_\-.]+)\)\s*$")
@@ -115,57 +117,10 @@ class BriefState:
         return cls(dict(payload.get("resolved") or {}), pending)
 
 
-ORDINALS = {
-    1: ("1", "first", "one", "premier", "premiere", "un", "une"),
-    2: ("2", "second", "two", "deuxieme", "deux"),
-    3: ("3", "third", "three", "troisieme", "trois"),
-    4: ("4", "fourth", "four", "quatrieme", "quatre"),
-    5: ("5", "fifth", "five", "cinquieme", "cinq"),
-}
-_FILLER = {
-    "the",
-    "le",
-    "la",
-    "l",
-    "one",
-    "option",
-    "number",
-    "no",
-    "n",
-    "it",
-    "s",
-    "is",
-    "c",
-    "est",
-    "celle",
-    "celui",
-    "ci",
-    "please",
-    "svp",
-    "plutot",
-    "choice",
-    "choix",
-}
-
-
 def answer_index(answer: str, options: list[dict[str, Any]]) -> int | None:
-    """Which option a reply chooses: "2", "the second one", "la deuxième", or (part of) its name."""
-    words = [w for w in normalize(answer).split() if w not in _FILLER]
-    if not words:
-        words = normalize(answer).split()
-    if len(words) == 1:
-        for index, names in ORDINALS.items():
-            if words[0] in names and index <= len(options):
-                return index
-    text = " ".join(words)
-    best: tuple[float, int] = (0.0, 0)
-    for option in options:
-        name = normalize(option["name"])
-        label = normalize(option["label"])
-        score = 1.0 if text and (text == name or text in label) else quality(text, name)
-        if score > best[0]:
-            best = (score, int(option["index"]))
-    return best[1] if best[0] >= 0.8 else None
+    """Which option a reply chooses (``domain.choice``), as the option's own ``index``."""
+    chosen = choose(answer, [Choosable(name=o["name"], label=o["label"]) for o in options])
+    return int(options[chosen - 1]["index"]) if chosen else None
 
 
 @dataclass(frozen=True)

@@ -9,13 +9,12 @@ asked, so a reply can only pick one of them, never add to them.
 
 from __future__ import annotations
 
-import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from tripagent.application.llm import ToolSpec
-from tripagent.domain.places import normalize
+from tripagent.domain.choice import Option, choose
 
 CLARIFY_TTL_S = 300
 CLARIFY_TOOL = "ask_clarification"
@@ -86,28 +85,7 @@ def clarify_tool_spec() -> ToolSpec:
     )
 
 
-ORDINALS = {
-    "first": 1, "premier": 1, "premiere": 1, "second": 2, "deuxieme": 2, "seconde": 2, "third": 3,
-    "troisieme": 3, "fourth": 4, "quatrieme": 4, "fifth": 5, "cinquieme": 5,
-}  # fmt: skip
-ORDINAL = re.compile(
-    r"^(?:(?:the|le|la|number|option|choice|choix)\s+)?("
-    + "|".join(ORDINALS)
-    + r")(?:\s+(?:one|option|choice|un|une))?$"
-)
-NUMBER = re.compile(r"^(?:(?:n|no|nr|number|option|choice|choix|numero|le|la|the|#)\W*)*(\d{1,2})\W*$")
-
-
 def resolve(reply: str, intent: PendingIntent) -> Choice | None:
     """The candidate the reply names, by number or by name; ``None`` when it names none (or several)."""
-    text = normalize(reply).strip(" .!?")
-    found = NUMBER.match(text)
-    ordinal = ORDINAL.match(text)
-    index = int(found.group(1)) if found else ORDINALS[ordinal.group(1)] if ordinal else 0
-    if found or index:
-        return intent.candidates[index - 1] if 1 <= index <= len(intent.candidates) else None
-    words = [w for w in text.split() if len(w) > 2]
-    if not words:
-        return None
-    matches = [c for c in intent.candidates if all(w in normalize(c.label) for w in words)]
-    return matches[0] if len(matches) == 1 else None
+    index = choose(reply, [Option(name=c.label) for c in intent.candidates])
+    return intent.candidates[index - 1] if index else None

@@ -30,12 +30,12 @@ class HealthProbe(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
-class SuggestionClaim:
-    """The approver's claim on a suggestion (``approved`` by ``by``), moved to ``applied`` in the same atomic
+class ProposalClaim:
+    """The approver's claim on a proposal (``claimed`` by ``by``), moved to ``applied`` in the same atomic
     write as the trip it changes: if the claim is no longer theirs, nothing is written."""
 
     trip_id: str
-    suggestion_id: str
+    proposal_id: str
     by: str
     at: str
 
@@ -60,7 +60,7 @@ class TripRepository(Protocol):
         expected_version: int,
         membership_changed: set[str],
         event: TripOperationCommitted | None,
-        claim: SuggestionClaim | None = None,
+        claim: ProposalClaim | None = None,
     ) -> None:
         """Write ``trip`` if it is still at ``expected_version``, its member index entries for the users in
         ``membership_changed``, ``event`` and the ``claim`` in the same transaction; raise ``ClaimLost``

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from tripagent.application.trips import TripWorkspace
 from tripagent.domain.ops import patch_in_words
-from tripagent.domain.review import Suggestion
+from tripagent.domain.proposal import Proposal, SuggestionView
 from tripagent.domain.session import Turn
 
 CONNECTION_TTL_S = 2 * 3600 + 600  # API Gateway ends a WebSocket after 2 hours; TTL is the backstop
@@ -63,7 +63,7 @@ class TurnAdded:
 
 @dataclass(frozen=True, slots=True)
 class SuggestionChanged:
-    suggestion: Suggestion
+    suggestion: Proposal
     created: bool
     status_changed: bool
     new_deniers: tuple[str, ...] = ()
@@ -114,7 +114,7 @@ class Realtime:
             )
         if isinstance(change, TurnAdded):
             return self.broadcast(change.trip_id, agent_message(change.trip_id, change.turn))
-        suggestion = change.suggestion
+        suggestion = SuggestionView.of(change.suggestion)
         sent = 0
         if change.created:
             sent += self.broadcast(suggestion.tripId, suggestion_created(suggestion))
@@ -144,7 +144,7 @@ class Realtime:
 
 
 # ---------------------------------------------------------------------------- what members are told
-def toast(suggestion: Suggestion) -> dict[str, Any]:
+def toast(suggestion: SuggestionView) -> dict[str, Any]:
     """Ready to render: severity, reason, the patch in words, and the action keys of the label catalog."""
     patch = suggestion.pendingPatch
     return {
@@ -157,7 +157,7 @@ def toast(suggestion: Suggestion) -> dict[str, Any]:
     }
 
 
-def suggestion_created(suggestion: Suggestion) -> dict[str, Any]:
+def suggestion_created(suggestion: SuggestionView) -> dict[str, Any]:
     return {
         "type": "suggestion.created",
         "tripId": suggestion.tripId,
@@ -166,7 +166,7 @@ def suggestion_created(suggestion: Suggestion) -> dict[str, Any]:
     }
 
 
-def suggestion_updated(suggestion: Suggestion) -> dict[str, Any]:
+def suggestion_updated(suggestion: SuggestionView) -> dict[str, Any]:
     return {
         "type": "suggestion.updated",
         "tripId": suggestion.tripId,
@@ -177,7 +177,7 @@ def suggestion_updated(suggestion: Suggestion) -> dict[str, Any]:
     }
 
 
-def suggestion_denied(suggestion: Suggestion, user_id: str) -> dict[str, Any]:
+def suggestion_denied(suggestion: SuggestionView, user_id: str) -> dict[str, Any]:
     """For the denier only: their toast goes away; everyone else still sees the suggestion."""
     return {
         "type": "suggestion.updated",

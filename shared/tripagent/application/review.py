@@ -24,16 +24,16 @@ from typing import Any, Literal, Protocol
 
 from tripagent.application.llm import ChatOptions, ChatRequest, Message, ModelProvider, rules_answer
 from tripagent.application.ports import Clock, Router, TripRepository, Weather
+from tripagent.application.proposals import ProposalStore
 from tripagent.application.sessions import SessionStore
 from tripagent.application.structured import Parsed, parse_structured
 from tripagent.domain.events import TripOperationCommitted
 from tripagent.domain.ops import REGISTRY, patch_in_words
+from tripagent.domain.proposal import Proposal, approver_role_for
 from tripagent.domain.review import (
     SEVERITY_RANK,
-    ClaimOutcome,
     Finding,
     ReviewDecision,
-    Suggestion,
     check_trip,
     consecutive_timed,
 )
@@ -74,39 +74,6 @@ class ReviewQueue(Protocol):
     def enqueue(self, trip_id: str, operation_id: str) -> None: ...
 
 
-class SuggestionStore(Protocol):
-    def create(self, suggestion: Suggestion) -> bool:
-        """Store a new suggestion; ``False`` when one with that id exists already."""
-        ...
-
-    def get(self, trip_id: str, suggestion_id: str) -> Suggestion | None: ...
-
-    def visible(self, trip_id: str, user_id: str, now: str) -> list[Suggestion]:
-        """Pending, unexpired suggestions that ``user_id`` has not denied."""
-        ...
-
-    def deny(self, trip_id: str, suggestion_id: str, user_id: str) -> Suggestion | None:
-        """Hide the suggestion from ``user_id``; ``None`` when there is no such suggestion."""
-        ...
-
-    def due(self, now: str) -> list[tuple[str, str]]:
-        """(trip id, suggestion id) of the open suggestions past their expiry."""
-        ...
-
-    def settle(self, trip_id: str, suggestion_id: str, status: str, by: str, at: str) -> bool:
-        """pending (or a claim past its lease) → ``status``; ``False`` when it was decided or is held."""
-        ...
-
-    def claim(self, trip_id: str, suggestion_id: str, by: str, at: str) -> ClaimOutcome | None:
-        """pending and unexpired at ``at`` (or a claim past its lease) → approved by ``by``, in one call
-        that also returns the suggestion; ``None`` when there is no such suggestion."""
-        ...
-
-    def finish(self, trip_id: str, suggestion_id: str, by: str, status: str, at: str) -> None:
-        """Our claim → ``status`` (stale, or back to pending after a failure)."""
-        ...
-
-
 def suggestion_id_for(operation_ids: list[str]) -> str:
     return "sug_" + hashlib.sha256(",".join(sorted(operation_ids)).encode()).hexdigest()[:20]
 
@@ -129,7 +96,7 @@ class ReviewOutcome:
     trip_id: str
     reviewed: list[str]
     decision: ReviewDecision | None
-    suggestion: Suggestion | None
+    suggestion: Proposal | None
     model_called: bool
 
 
@@ -138,7 +105,7 @@ class Reviewer:
     trips: TripRepository
     ledger: ReviewLedger
     queue: ReviewQueue
-    suggestions: SuggestionStore
+    proposals: ProposalStore
     sessions: SessionStore
     clock: Clock
     model: Callable[[], tuple[ModelProvider, str]]
@@ -309,31 +276,34 @@ class Reviewer:
             wanted = now + DEFAULT_TTL
         return min(max(wanted, now + dt.timedelta(minutes=5)), now + MAX_TTL)
 
-    def _raise(self, trip: Trip, decision: ReviewDecision, ids: list[str]) -> Suggestion:
+    def _raise(self, trip: Trip, decision: ReviewDecision, ids: list[str]) -> Proposal:
         at = self.clock.now_iso()
         now = parse_iso(at)
-        suggestion = Suggestion(
-            suggestionId=suggestion_id_for(ids),
+        suggestion = Proposal(
+            proposalId=suggestion_id_for(ids),
             tripId=trip.tripId,
+            kind="suggestion",
+            patch=decision.pendingPatch,
+            approverRole=approver_role_for(decision.pendingPatch),
+            proposedBy="agent",
             severity=decision.severity,
             confidence=decision.confidence,
             reason=decision.reason,
             suggestion=decision.suggestion,
-            pendingPatch=decision.pendingPatch,
             expiresAt=iso(self._expiry(decision, now)),
             createdAt=at,
             operationIds=ids,
         )
-        if self.suggestions.create(suggestion):
+        if self.proposals.create(suggestion):
             turn = Turn(
                 role="event",
                 kind="suggestion",
                 text=f"[{decision.severity}] {decision.reason} {decision.suggestion}".strip(),
                 metadata=TurnMetadata(actor="agent", at=at, source="threshold", tripVersion=trip.version),
-                data={"suggestionId": suggestion.suggestionId, "operationIds": ids}
+                data={"suggestionId": suggestion.proposalId, "operationIds": ids}
                 | ({"pendingPatch": decision.pendingPatch.model_dump()} if decision.pendingPatch else {}),
             )
-            self.sessions.append(trip.tripId, turn, dedupe_key=f"suggestion:{suggestion.suggestionId}")
+            self.sessions.append(trip.tripId, turn, dedupe_key=f"suggestion:{suggestion.proposalId}")
         return suggestion
 
     def _observe(self, trip: Trip, decision: ReviewDecision, ids: list[str]) -> None:

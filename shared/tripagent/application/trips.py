@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from tripagent.application.ports import Clock, IdGenerator, SuggestionClaim, TripRepository, TripSummary
+from tripagent.application.ports import Clock, IdGenerator, ProposalClaim, TripRepository, TripSummary
 from tripagent.domain.events import TripOperationCommitted
 from tripagent.domain.ops import REGISTRY, Operation
 from tripagent.domain.trip import Change, Day, Member, Role, Route, Trip
@@ -68,7 +68,7 @@ class TripWorkspace:
         *,
         expected_version: int | None = None,
         metadata: dict[str, Any] | None = None,
-        claim: SuggestionClaim | None = None,
+        claim: ProposalClaim | None = None,
     ) -> OperationOutcome:
         """Authorize, validate and apply one operation, then commit it under the version condition.
 
@@ -89,7 +89,7 @@ class TripWorkspace:
         *,
         expected_version: int | None = None,
         metadata: dict[str, Any] | None = None,
-        claim: SuggestionClaim | None = None,
+        claim: ProposalClaim | None = None,
     ) -> OperationOutcome:
         """``run_operation`` on a trip the caller already loaded (and may see): one read fewer. The
         trip is changed in place; the commit's condition is the version it was read at."""

@@ -1,4 +1,5 @@
-"""The reviewer's deterministic checks, its structured decision, and the shared suggestion it may raise.
+"""The reviewer's deterministic checks and its structured decision (the suggestion it may raise is a
+proposal: domain/proposal.py).
 
 The checks run before any model: duplicate or conflicting stops, impossible timing between consecutive
 timed stops (travel times given by the caller, from the router), the same night booked twice, outdoor
@@ -12,7 +13,6 @@ from __future__ import annotations
 import itertools
 import statistics
 from collections.abc import Mapping
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Literal
 
@@ -61,37 +61,6 @@ class ReviewDecision(BaseModel):
     suggestion: str = Field("", max_length=1000)
     pendingPatch: PendingPatch | None = None
     expiresAt: str | None = None
-
-
-# "approved": claimed by an approver who is applying it (a moment, or a lease if they died).
-SuggestionStatus = Literal["pending", "approved", "applied", "stale", "expired"]
-
-
-class Suggestion(BaseModel):
-    """A shared proposal of the reviewer: every member sees it until one approves it (or it expires)."""
-
-    suggestionId: str
-    tripId: str
-    status: SuggestionStatus = "pending"
-    severity: Severity
-    confidence: float
-    reason: str
-    suggestion: str
-    pendingPatch: PendingPatch | None
-    expiresAt: str
-    createdAt: str
-    decidedBy: str | None = None
-    decidedAt: str | None = None
-    operationIds: list[str] = Field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class ClaimOutcome:
-    """How an approver's claim on a suggestion ended: ``won``, with the suggestion as they now hold it;
-    or lost, with the suggestion as the winner (or the expiry) left it."""
-
-    won: bool
-    suggestion: Suggestion
 
 
 # ---------------------------------------------------------------------------- the checks

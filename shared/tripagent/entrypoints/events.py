@@ -68,7 +68,7 @@ def _review(event: dict[str, Any], context: Any) -> dict[str, Any]:
                 extra={
                     "tripId": outcome.trip_id,
                     "operations": outcome.reviewed,
-                    "suggestionId": outcome.suggestion.suggestionId if outcome.suggestion else None,
+                    "suggestionId": outcome.suggestion.proposalId if outcome.suggestion else None,
                 },
             )
 
@@ -95,13 +95,14 @@ reviewer_handler: LambdaHandler = instrument(_review, correlation_id_path=EVENTB
 
 
 def _expire_suggestions(event: dict[str, Any], context: Any) -> dict[str, Any]:
-    """Scheduled: open suggestions past their expiry become expired (members hear it through the stream)."""
+    """Scheduled: open proposals (suggestions and agent approvals) past their expiry become expired
+    (members hear of suggestions through the stream)."""
     from tripagent.adapters.system import SystemClock
-    from tripagent.application.suggestions import expire_due
-    from tripagent.bootstrap import suggestion_store
+    from tripagent.application.proposals import expire_due
+    from tripagent.bootstrap import proposal_store
 
-    expired = expire_due(suggestion_store(), SystemClock().now_iso())
-    logger.info("suggestions expired", extra={"count": len(expired)})
+    expired = expire_due(proposal_store(), SystemClock().now_iso())
+    logger.info("proposals expired", extra={"count": len(expired)})
     return {"expired": len(expired)}
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from tripagent.adapters.dynamodb.keys import session_pk, trip_pk
-from tripagent.adapters.dynamodb.reviews import DynamoSuggestionStore
+from tripagent.adapters.dynamodb.proposals import DynamoProposalStore
 from tripagent.application.realtime import Change, SuggestionChanged, TripChanged, TurnAdded
 from tripagent.domain.session import Turn
 
@@ -26,12 +26,18 @@ def decode_change(record: dict[str, Any]) -> Change | None:
     if kind == "turn" and record.get("eventName") == "INSERT":
         return TurnAdded(pk.removeprefix(session_pk("")), Turn.model_validate_json(new["doc"]["S"]))
     if kind == "suggestion":
-        suggestion = DynamoSuggestionStore.read_item(new)
+        suggestion = DynamoProposalStore.read_item(new)
         before = set(old.get("deniedBy", {}).get("SS", []))
         deniers = tuple(sorted(set(new.get("deniedBy", {}).get("SS", [])) - before))
-        status_changed = bool(old) and old.get("status", {}).get("S") != new.get("status", {}).get("S")
+        # A claim is an approver's work in progress, not news: members hear the decision it ends in.
+        status_changed = bool(old) and _heard(old) != _heard(new)
         if not old or status_changed or deniers:
             return SuggestionChanged(
                 suggestion, created=not old, status_changed=status_changed, new_deniers=deniers
             )
     return None
+
+
+def _heard(image: dict[str, Any]) -> str | None:
+    status = image.get("status", {}).get("S")
+    return "pending" if status == "claimed" else status

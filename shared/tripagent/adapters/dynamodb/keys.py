@@ -40,8 +40,8 @@ def dedupe_sk(key: str) -> str:
     return f"DEDUPE#{key}"
 
 
-def suggestion_sk(suggestion_id: str) -> str:
-    return f"SUGGESTION#{suggestion_id}"
+def proposal_sk(proposal_id: str) -> str:
+    return f"PROPOSAL#{proposal_id}"  # an agent approval or a reviewer suggestion (domain/proposal.py)
 
 
 def review_op_sk(operation_id: str) -> str:
@@ -63,9 +63,9 @@ def rate_pk(key: str) -> str:
     return f"RATE#{key}"
 
 
-# GSI1 partition of the suggestions still open, sorted by expiry, for the sweep that expires them. Decided
-# suggestions leave it (their GSI1 keys are removed), so the sweep reads only what it may have to expire.
-OPEN_SUGGESTIONS = "SUGGESTIONS#OPEN"
+# GSI1 partition of the proposals still open, sorted by expiry, for the sweep that expires them. Decided
+# proposals leave it (their GSI1 keys are removed), so the sweep reads only what it may have to expire.
+OPEN_PROPOSALS = "PROPOSALS#OPEN"
 
 # GSI1 partition of session items, sorted by last activity. One partition is plenty for a daily purge at
 # this scale; shard it (SESSIONS#0..n) if sessions ever number in the millions.

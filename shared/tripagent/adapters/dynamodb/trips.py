@@ -14,23 +14,24 @@ from tripagent.adapters.dynamodb.keys import (
     META,
     member_sk,
     outbox_sk,
+    proposal_sk,
     session_pk,
-    suggestion_sk,
     trip_pk,
     user_pk,
     user_trip_sk,
 )
 from tripagent.adapters.dynamodb.paging import query_items
-from tripagent.application.ports import SuggestionClaim, TripSummary
+from tripagent.application.ports import ProposalClaim, TripSummary
 from tripagent.domain.events import TripOperationCommitted
 from tripagent.domain.trip import Role, Trip
-from tripagent.errors import ClaimLost, VersionConflict, WriteConflict
+from tripagent.errors import ClaimLost, StoreBusy, VersionConflict, WriteConflict
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
     from mypy_boto3_dynamodb.type_defs import TransactWriteItemTypeDef
 
 OUTBOX_RETENTION_S = 7 * 24 * 3600
+BATCH_ATTEMPTS = 8  # about 6 s of backoff in all, within every function's timeout
 
 
 class DynamoTripRepository:
@@ -102,7 +103,7 @@ class DynamoTripRepository:
                 {"PK": {"S": trip_pk(t)}, "SK": {"S": META}} for t in trip_ids[start : start + 100]
             ]
             request: dict[str, Any] = {self._table: {"Keys": keys, "ProjectionExpression": "doc"}}
-            for attempt in range(8):
+            for attempt in range(BATCH_ATTEMPTS):
                 response = self._db.batch_get_item(RequestItems=request)
                 trips += [
                     Trip.model_validate_json(i["doc"]["S"])
@@ -111,7 +112,10 @@ class DynamoTripRepository:
                 request = dict(response.get("UnprocessedKeys") or {})
                 if not request:
                     break
-                time.sleep(0.05 * 2**attempt)
+                if attempt < BATCH_ATTEMPTS - 1:
+                    time.sleep(0.05 * 2**attempt)
+            if request:  # still throttled: a list missing trips would be a silent lie
+                raise StoreBusy("The trip store is busy; try again in a moment.", retry_after_s=1)
         return trips
 
     # ------------------------------------------------------------------ writes
@@ -138,7 +142,7 @@ class DynamoTripRepository:
         expected_version: int,
         membership_changed: set[str],
         event: TripOperationCommitted | None,
-        claim: SuggestionClaim | None = None,
+        claim: ProposalClaim | None = None,
     ) -> None:
         put_trip: Any = {
             "TableName": self._table,
@@ -167,7 +171,7 @@ class DynamoTripRepository:
             reasons = exc.response.get("CancellationReasons") or []
             codes = [r.get("Code") for r in reasons]
             if claim is not None and len(codes) == len(items) and codes[-1] == "ConditionalCheckFailed":
-                raise ClaimLost(claim.suggestion_id) from exc
+                raise ClaimLost(claim.proposal_id) from exc
             if "TransactionConflict" in codes:
                 raise WriteConflict("Another change to this trip was being written; try again.") from exc
             if reasons and reasons[0].get("Code") == "ConditionalCheckFailed":
@@ -176,7 +180,7 @@ class DynamoTripRepository:
                 raise VersionConflict(int(winning) if winning else expected_version) from exc
             raise
 
-    def _claim_update(self, claim: SuggestionClaim) -> Any:
+    def _claim_update(self, claim: ProposalClaim) -> Any:
         return claim_update(self._table, claim)
 
     def _version_condition(self, expected_version: int) -> dict[str, Any]:
@@ -221,17 +225,17 @@ class DynamoTripRepository:
         }
 
 
-def claim_update(table: str, claim: SuggestionClaim) -> Any:
+def claim_update(table: str, claim: ProposalClaim) -> Any:
     """The approver's claim → applied, on condition that the claim is still theirs."""
     return {
         "TableName": table,
-        "Key": {"PK": {"S": session_pk(claim.trip_id)}, "SK": {"S": suggestion_sk(claim.suggestion_id)}},
-        "UpdateExpression": "SET #status = :applied, decidedAt = :at REMOVE GSI1PK, GSI1SK",
-        "ConditionExpression": "#status = :approved AND decidedBy = :by",
+        "Key": {"PK": {"S": session_pk(claim.trip_id)}, "SK": {"S": proposal_sk(claim.proposal_id)}},
+        "UpdateExpression": "SET #status = :applied, decidedAt = :at REMOVE GSI1PK, GSI1SK, claimedAt",
+        "ConditionExpression": "#status = :claimed AND decidedBy = :by",
         "ExpressionAttributeNames": {"#status": "status"},
         "ExpressionAttributeValues": {
             ":applied": {"S": "applied"},
-            ":approved": {"S": "approved"},
+            ":claimed": {"S": "claimed"},
             ":by": {"S": claim.by},
             ":at": {"S": claim.at},
         },

@@ -19,6 +19,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from tripagent.domain.proposal import Proposal
 from tripagent.entrypoints import ui_stream
 from tripagent.entrypoints.http.api import JSON, current_caller, require_json_body
 from tripagent.entrypoints.http.statuses import status_of
@@ -184,28 +185,25 @@ def agent_chat(tripId: str) -> Response[str]:  # noqa: N803
     "/trips/<tripId>/agent/messages", summary="The trip's shared agent history as UI messages", tags=["agent"]
 )
 def agent_messages(tripId: str, after: int = 0) -> MessagesResponse:  # noqa: N803
-    """Pending approvals come back in the ``approval-requested`` state, so a reloaded page can still
-    answer them; decided ones in their final state."""
-    import time
-
-    from tripagent.bootstrap import approval_store, trip_agent
+    """Open approvals come back in the ``approval-requested`` state, so a reloaded page can still answer
+    them; decided ones in their final state, read from the same store as the suggestions."""
+    from tripagent.bootstrap import proposal_store, trip_agent
 
     agent = trip_agent()
     agent.open(current_caller(router).user_id, tripId)
     messages = []
-    now = time.time()
+    now = agent.clock.now_iso()
     turns = agent.sessions.turns(tripId, after=after)
-    decided = approval_store().all(tripId) if any(t.data.get("toolCalls") for t in turns) else {}
+    proposals = (
+        proposal_store().of_trip(tripId, "approval") if any(t.data.get("toolCalls") for t in turns) else {}
+    )
     for turn in turns:
         metadata: dict[str, Any] = {"seq": turn.seq, **turn.metadata.model_dump()}
         if turn.role == "event":
             metadata["event"] = turn.kind
         parts: list[dict[str, Any]] = [{"type": "text", "text": turn.text}] if turn.text else []
         for call in turn.data.get("toolCalls", []):
-            found = decided.get(call["approvalId"])
-            parts.append(
-                _tool_part(call, found[1] if found else "expired", found[0].expiresAt if found else 0, now)
-            )
+            parts.append(tool_part(call, proposals.get(call["approvalId"]), now))
         if turn.data.get("clarify"):
             parts.append({"type": "data-clarify", "id": f"clarify_{turn.seq}", "data": turn.data["clarify"]})
         messages.append(
@@ -219,21 +217,32 @@ def agent_messages(tripId: str, after: int = 0) -> MessagesResponse:  # noqa: N8
     return MessagesResponse(messages=messages)
 
 
-def _tool_part(call: dict[str, Any], status: str, expires_at: int, now: float) -> dict[str, Any]:
+TOOL_ERRORS = {
+    "failed": "Approved, but the change could not be applied.",
+    "stale": "Approved, but the trip had changed since it was proposed: nothing was applied.",
+    "expired": "The proposal expired.",
+}
+
+
+def tool_part(call: dict[str, Any], proposal: Proposal | None, now: str) -> dict[str, Any]:
+    """A proposed write as the AI SDK shows it, in the state the store says (a claim in progress is still
+    open: nothing has changed yet)."""
     part = {"type": f"tool-{call['toolName']}", "toolCallId": call["toolCallId"], "input": call["input"]}
-    if status == "pending" and now <= expires_at:
-        return part | {"state": "approval-requested", "approval": {"id": call["approvalId"]}}
-    if status == "approved":
+    approval = {"id": call["approvalId"]}
+    status = "expired" if proposal is None else proposal.client_status
+    if status == "pending" and proposal is not None and not proposal.open_at(now):
+        status = "expired"
+    if status == "pending":
+        return part | {"state": "approval-requested", "approval": approval}
+    if status == "applied":
         return part | {
             "state": "output-available",
-            "output": {"approved": True},
-            "approval": {"id": call["approvalId"], "approved": True},
+            "output": {"applied": True, "approvedBy": proposal.decidedBy if proposal else None},
+            "approval": approval | {"approved": True},
         }
-    if status == "failed":
-        return part | {"state": "output-error", "errorText": "Approved, but the change could not be applied."}
     if status == "denied":
-        return part | {"state": "output-denied", "approval": {"id": call["approvalId"], "approved": False}}
-    return part | {"state": "output-error", "errorText": "The proposal expired."}
+        return part | {"state": "output-denied", "approval": approval | {"approved": False}}
+    return part | {"state": "output-error", "errorText": TOOL_ERRORS[status]}
 
 
 @router.post(
@@ -327,8 +336,6 @@ async def asgi_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
 
 def _continuation(caller: str, trip_id: str, message: UIMessage) -> Iterator[bytes]:
     """Decide each approval answer on the stored record, then continue the same assistant message."""
-    import time
-
     from tripagent.bootstrap import approvals
 
     answers = []
@@ -351,7 +358,7 @@ def _continuation(caller: str, trip_id: str, message: UIMessage) -> Iterator[byt
     if not answers:
         raise ValidationFailed("Nothing to continue: no answered approval in the last message.")
     outcomes = [
-        approvals().answer(caller, trip_id, approval_id, call_id, arguments, approved, now=time.time())
+        approvals().answer(caller, trip_id, approval_id, call_id, arguments, approved)
         for approval_id, call_id, arguments, approved in answers
     ]
 

@@ -7,6 +7,8 @@ function builds one resolver from every router (``entrypoints.http.catalog``) to
 
 from __future__ import annotations
 
+import base64
+import json
 from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
@@ -112,10 +114,37 @@ def require_json_body(content_type: str | None, body: bytes | str | None) -> Non
         raise unsupported_media_type()
 
 
+def unreadable_body(event: dict[str, Any]) -> AppError | None:
+    """The edge's one check of every body, before any route reads it: the API reads UTF-8 JSON only
+    (Powertools would otherwise try a form or multipart parser, or fail decoding, and answer 500)."""
+    body = event.get("body")
+    if not body:
+        return None
+    headers = {k.lower(): v for k, v in (event.get("headers") or {}).items()}
+    try:
+        require_json_body(headers.get("content-type"), body)
+    except UnsupportedMediaType as exc:
+        return exc
+    if event.get("isBase64Encoded"):
+        try:
+            base64.b64decode(body).decode()
+        except (ValueError, UnicodeDecodeError):
+            return InvalidJson("The request body is not valid UTF-8 JSON.")
+    return None
+
+
 def http_handler(resolver: APIGatewayHttpResolver) -> LambdaHandler:
     """The Lambda handler of an API function: resolve the event, with logging context and tracing."""
 
     def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+        refused = unreadable_body(event)
+        if refused is not None:
+            return {
+                "statusCode": status_of(refused),
+                "headers": {"Content-Type": JSON},
+                "body": json.dumps(refused.body()),
+                "isBase64Encoded": False,
+            }
         return resolver.resolve(event, context)
 
     return instrument(handler, correlation_id_path=HTTP_CORRELATION_ID)

@@ -5,14 +5,14 @@ from __future__ import annotations
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from pydantic import BaseModel, ConfigDict, Field
 
-from tripagent.domain.review import Suggestion
+from tripagent.domain.proposal import SuggestionView
 from tripagent.entrypoints.http.api import current_caller
 
 router = Router()
 
 
 class SuggestionsResponse(BaseModel):
-    suggestions: list[Suggestion]
+    suggestions: list[SuggestionView]
 
 
 class SuggestionAnswer(BaseModel):
@@ -26,7 +26,7 @@ class SuggestionAnswer(BaseModel):
 
 
 class SuggestionResponse(BaseModel):
-    suggestion: Suggestion
+    suggestion: SuggestionView
 
 
 @router.get(

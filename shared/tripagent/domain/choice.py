@@ -1,0 +1,98 @@
+"""Which option of a numbered question a reply chooses: the one parser for the brief chat's and the
+agent's clarifications.
+
+By number ("2", "#2", "option 2", "n° 2"), by ordinal or number word, in English or French ("the second
+one", "la deuxième", "two", "deux"), or by name: every word the reply keeps, once fillers are dropped,
+appears in the option's label ("Canillo" for "Canillo (Andorra)"), or the reply is close to the option's
+name in spelling ("Canilo"). ``None`` when it names no option or several: then it is a new message, not
+an answer.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tripagent.domain.places import normalize, quality
+
+ORDINALS: dict[str, int] = {
+    "first": 1, "one": 1, "premier": 1, "premiere": 1, "un": 1, "une": 1,
+    "second": 2, "two": 2, "deuxieme": 2, "seconde": 2, "deux": 2,
+    "third": 3, "three": 3, "troisieme": 3, "trois": 3,
+    "fourth": 4, "four": 4, "quatrieme": 4, "quatre": 4,
+    "fifth": 5, "five": 5, "cinquieme": 5, "cinq": 5,
+}  # fmt: skip
+FILLER = frozenset(
+    [
+        "the",
+        "le",
+        "la",
+        "l",
+        "one",
+        "option",
+        "number",
+        "no",
+        "n",
+        "nr",
+        "numero",
+        "it",
+        "s",
+        "is",
+        "c",
+        "est",
+        "celle",
+        "celui",
+        "ci",
+        "please",
+        "svp",
+        "plutot",
+        "choice",
+        "choix",
+        "i",
+        "take",
+        "want",
+        "prends",
+        "je",
+        "veux",
+        "ok",
+    ]
+)
+NUMBER = re.compile(r"^#?(\d{1,2})(?:st|nd|rd|th|e|er|eme)?$")
+SIMILAR = 0.8  # quality() from which a misspelt name still names its option
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    name: str  # what the option is called ("Canillo")
+    label: str = ""  # how it was shown ("Canillo (Andorra)"); the name when empty
+
+
+def choose(reply: str, options: list[Option]) -> int | None:
+    """The 1-based number of the option ``reply`` chooses, or ``None``."""
+    words = [w for w in re.split(r"[^\w#]+", normalize(reply)) if w]
+    kept = [w for w in words if w not in FILLER] or words
+    if len(kept) == 1:
+        word = kept[0]
+        number = NUMBER.match(word)
+        index = int(number.group(1)) if number else ORDINALS.get(word, 0)
+        if index:
+            return index if 1 <= index <= len(options) else None
+    named = [w for w in kept if len(w) > 2 or w.isdigit()]
+    if not named:
+        return None
+    text = " ".join(named)
+    labels = [normalize(o.label or o.name) + " " + normalize(o.name) for o in options]
+    containing = [
+        i for i, label in enumerate(labels, 1) if all(w in label.split() or w in label for w in named)
+    ]
+    if len(containing) == 1:
+        return containing[0]
+    exact = [i for i, o in enumerate(options, 1) if normalize(o.name) == text]
+    if len(exact) == 1:
+        return exact[0]
+    if containing:
+        return None  # several options fit: ask again rather than guess
+    scores = sorted(((quality(text, normalize(o.name)), i) for i, o in enumerate(options, 1)), reverse=True)
+    if scores and scores[0][0] >= SIMILAR and (len(scores) == 1 or scores[1][0] < scores[0][0]):
+        return scores[0][1]
+    return None

@@ -1,0 +1,50 @@
+"""One parser for numbered questions: the brief chat's and the agent's clarifications answer alike."""
+
+from __future__ import annotations
+
+import pytest
+from tripagent.domain.choice import Option, choose
+
+PLACES = [
+    Option("Santa Coloma", "Santa Coloma (village, Andorra)"),
+    Option("Santa Coloma de Gramenet", "Santa Coloma de Gramenet (city, Spain)"),
+]
+STOPS = [Option("Museu del Tabac (day 1)"), Option("Museu de l'Automobil (day 1)")]
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("2", 2),
+        ("#2", 2),
+        ("option 2", 2),
+        ("number 1", 1),
+        ("the second one", 2),
+        ("la deuxième", 2),
+        ("la premiere svp", 1),
+        ("two", 2),
+        ("deux", 2),
+        ("2nd", 2),
+        ("3", None),  # no third option
+        ("Santa Coloma de Gramenet", 2),
+        ("Gramenet", 2),
+        ("the village, Andorra", 1),
+        ("santa coloma", 1),  # the exact name, not the longer one it is part of
+        ("Spain", 2),
+        ("what about the weather?", None),  # a new message, not an answer
+    ],
+)
+def test_places_by_number_ordinal_or_name(reply: str, expected: int | None) -> None:
+    assert choose(reply, PLACES) == expected
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [("1", 1), ("the Tabac one", 1), ("automobil", 2), ("museu", None), ("le deuxième", 2)],
+)
+def test_agent_candidates_by_number_or_name_and_never_a_guess(reply: str, expected: int | None) -> None:
+    assert choose(reply, STOPS) == expected
+
+
+def test_a_misspelt_name_still_chooses_its_option() -> None:
+    assert choose("Santa Colona de Gramenet", PLACES) == 2
