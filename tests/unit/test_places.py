@@ -130,6 +130,13 @@ def test_decide_is_none_below_the_match_floor() -> None:
     assert decide("Ordino", [_candidate("Ondara", 0.5, 0.0, 0.6)]) is None
 
 
+def test_the_polyline_encoder_matches_the_published_example() -> None:
+    # Google's Encoded Polyline Algorithm Format documentation, precision 5.
+    points = [(38.5, -120.2), (40.7, -120.95), (43.252, -126.453)]
+    assert encode_polyline(points, precision=5) == "_p~iF~ps|U_ulLnnqC_mqNvxq`@"
+    assert decode_polyline("_p~iF~ps|U_ulLnnqC_mqNvxq`@", precision=5) == points
+
+
 def test_polylines_round_trip_at_precision_6() -> None:
     line = [(42.463612, 1.491304), (42.5, 1.5), (42.576612, 1.668401)]
     assert decode_polyline(encode_polyline(line)) == line
