@@ -35,17 +35,17 @@ class RacingStore(DynamoProposalStore):
 
     barrier: threading.Barrier | None = None
 
-    def claim(self, trip_id: str, proposal_id: str, by: str, at: str) -> ClaimOutcome | None:
+    def claim(self, trip_id: str, proposal_id: str, by: str, at: str, kind: Any) -> ClaimOutcome | None:
         if self.barrier is not None:
             with contextlib.suppress(threading.BrokenBarrierError):
                 self.barrier.wait(timeout=10)
-        return super().claim(trip_id, proposal_id, by, at)
+        return super().claim(trip_id, proposal_id, by, at, kind)
 
 
 class UnconditionalStore(RacingStore):
     """The control's claim: everyone who read "pending" thinks they won."""
 
-    def claim(self, trip_id: str, proposal_id: str, by: str, at: str) -> ClaimOutcome | None:
+    def claim(self, trip_id: str, proposal_id: str, by: str, at: str, kind: Any) -> ClaimOutcome | None:
         if self.barrier is not None:
             with contextlib.suppress(threading.BrokenBarrierError):
                 self.barrier.wait(timeout=10)
@@ -169,7 +169,8 @@ def test_a_run_killed_after_its_claim_shows_pending_until_its_lease_then_another
 ) -> None:
     world = World(local_stack)
     killed = threading.Thread(  # the claim is taken and then nothing more: the run died there
-        target=world.store.claim, args=(world.trip_id, world.approval_id, "m0", SystemClock().now_iso())
+        target=world.store.claim,
+        args=(world.trip_id, world.approval_id, "m0", SystemClock().now_iso(), "approval"),
     )
     killed.start()
     killed.join()

@@ -71,18 +71,18 @@ class RacingStore(DynamoProposalStore):
     barrier: threading.Barrier | None = None
     _first = threading.local()
 
-    def claim(self, trip_id: str, suggestion_id: str, by: str, at: str) -> ClaimOutcome | None:
+    def claim(self, trip_id: str, suggestion_id: str, by: str, at: str, kind: Any) -> ClaimOutcome | None:
         if self.barrier is not None and not getattr(self._first, "done", False):
             self._first.done = True
             with contextlib.suppress(threading.BrokenBarrierError):
                 self.barrier.wait(timeout=10)
-        return super().claim(trip_id, suggestion_id, by, at)
+        return super().claim(trip_id, suggestion_id, by, at, kind)
 
 
 class UnconditionalStore(RacingStore):
     """The control's claim: everyone who read "pending" thinks they won."""
 
-    def claim(self, trip_id: str, suggestion_id: str, by: str, at: str) -> ClaimOutcome | None:
+    def claim(self, trip_id: str, suggestion_id: str, by: str, at: str, kind: Any) -> ClaimOutcome | None:
         if self.barrier is not None and not getattr(self._first, "done", False):
             self._first.done = True
             with contextlib.suppress(threading.BrokenBarrierError):
@@ -251,7 +251,7 @@ def test_a_claim_whose_holder_died_is_expired_with_its_suggestion(local_stack: L
 
     _, workspace, store, _, client, table = world(local_stack)
     trip_id, sid = suggested_trip(workspace, store, members=1)
-    claim = store.claim(trip_id, sid, "m0", "2098-12-31T23:59:59.000Z")  # 1 s before it expires
+    claim = store.claim(trip_id, sid, "m0", "2098-12-31T23:59:59.000Z", "suggestion")  # 1 s before it expires
     assert claim is not None
     assert claim.won
     later = "2099-01-01T00:00:01.000Z"

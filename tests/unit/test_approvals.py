@@ -123,7 +123,7 @@ def test_a_fault_between_the_claim_and_the_commit_gives_the_claim_back(
 
 def test_a_claim_whose_holder_died_is_taken_over_after_its_lease(world: World) -> None:
     proposal = world.store.items[world.approval_id]
-    assert world.store.claim(world.trip_id, world.approval_id, "ben", world.clock.now_iso()) is not None
+    assert world.store.claim(world.trip_id, world.approval_id, "ben", world.clock.now_iso(), "approval")
     assert world.store.items[world.approval_id].client_status == "pending"  # a claim is not a decision
     assert world.answer("ana").result == "refused"  # ben's claim is live: someone else is approving
     world.clock.advance(301)  # past the lease; ben's run never came back

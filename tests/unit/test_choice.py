@@ -46,5 +46,16 @@ def test_agent_candidates_by_number_or_name_and_never_a_guess(reply: str, expect
     assert choose(reply, STOPS) == expected
 
 
+def test_a_name_that_starts_with_an_article_is_chosen_by_that_name() -> None:
+    parishes = [Option("La Massana"), Option("Massana Park")]
+    assert choose("La Massana", parishes) == 1
+    assert choose("la massana", parishes) == 1
+    assert choose("Massana Park", parishes) == 2
+
+
+def test_a_number_out_of_range_may_still_be_part_of_a_name() -> None:
+    assert choose("39", [Option("Pier 1"), Option("Pier 39")]) == 2
+
+
 def test_a_misspelt_name_still_chooses_its_option() -> None:
     assert choose("Santa Colona de Gramenet", PLACES) == 2

@@ -157,32 +157,21 @@ class Approvals:
                 )
             return ApprovalOutcome(call_id, "denied" if won else "refused", {"by": approver})
         try:
-            claimed = self.decider.claim(approver, trip_id, approval_id, at, "unknown approval")
-            applied = self.decider.apply(
-                approver,
-                claimed,
-                at,
-                {"via": "agent", "approvalId": approval_id, "proposedTo": proposal.proposedBy},
-            )
+            claimed = self.decider.claim(approver, trip_id, approval_id, at, "approval", "unknown approval")
+        except AppError as exc:  # someone else decided or holds it: theirs to record
+            return ApprovalOutcome(call_id, "refused", {"reason": exc.message})
+        metadata = {"via": "agent", "approvalId": approval_id, "proposedTo": proposal.proposedBy}
+        try:
+            applied = self.decider.apply(approver, claimed, at, metadata)
         except StalePatch as exc:
-            self._record(
-                proposal,
-                "approved",
-                approver,
-                int(exc.extra.get("currentVersion") or 0),
-                "but the trip had changed",
-            )
+            version = int(exc.extra.get("currentVersion") or _proposed_at(proposal))
+            self._record(proposal, "approved", approver, version, "but the trip had changed")
             return ApprovalOutcome(call_id, "failed", {"error": exc.code, "message": exc.message})
         except AppError as exc:
             current = store.get(trip_id, approval_id)
             if current is not None and current.status == "failed":  # ours, and refused: say so once
-                self._record(
-                    proposal,
-                    "approved",
-                    approver,
-                    proposal.patch.expectedVersion if proposal.patch else 0,
-                    f"but it failed: {exc.code}",
-                )
+                why = f"but it failed: {exc.code}"
+                self._record(proposal, "approved", approver, _proposed_at(proposal), why)
                 return ApprovalOutcome(call_id, "failed", {"error": exc.code, "message": exc.message})
             return ApprovalOutcome(call_id, "refused", {"reason": exc.message})
         self._record(proposal, "approved", approver, applied.trip_version, "applied")

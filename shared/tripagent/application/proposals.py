@@ -11,7 +11,6 @@ holder died stays ``claimed`` (shown as pending) until its lease ends; then anyo
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -30,6 +29,7 @@ from tripagent.errors import (
     VersionConflict,
     WriteConflict,
 )
+from tripagent.observability import logger
 
 APPROVERS_ONLY = "Only editors and owners can approve this change."
 
@@ -50,7 +50,7 @@ class ProposalStore(Protocol):
         ...
 
     def hide(self, trip_id: str, proposal_id: str, user_id: str) -> Proposal | None:
-        """Hide a suggestion from ``user_id`` only; ``None`` when there is no such proposal."""
+        """Hide a suggestion from ``user_id`` only; ``None`` when there is no such suggestion."""
         ...
 
     def due(self, now: str) -> list[tuple[str, str]]:
@@ -62,8 +62,11 @@ class ProposalStore(Protocol):
         or is held."""
         ...
 
-    def claim(self, trip_id: str, proposal_id: str, by: str, at: str) -> ClaimOutcome | None:
-        """pending and unexpired (or a claim past its lease) → claimed by ``by``; ``None``: no such one."""
+    def claim(
+        self, trip_id: str, proposal_id: str, by: str, at: str, kind: ProposalKind
+    ) -> ClaimOutcome | None:
+        """pending and unexpired (or a claim past its lease) → claimed by ``by``; ``None``: no proposal of
+        that kind (an agent approval is not answered as a suggestion, nor the reverse)."""
         ...
 
     def finish(
@@ -88,9 +91,11 @@ class ProposalDecider:
     def role_of(self, trip_id: str, caller: str) -> Role | None:
         return self.workspace.trips.role_of(trip_id, caller)  # the member item, not the whole trip
 
-    def claim(self, caller: str, trip_id: str, proposal_id: str, at: str, not_found: str) -> Proposal:
+    def claim(  # noqa: PLR0917
+        self, caller: str, trip_id: str, proposal_id: str, at: str, kind: ProposalKind, not_found: str
+    ) -> Proposal:
         """The first approval wins; every later one gets the decision (``decided``) from the same write."""
-        outcome = self.store.claim(trip_id, proposal_id, caller, at)
+        outcome = self.store.claim(trip_id, proposal_id, caller, at, kind)
         if outcome is None:
             raise NotFound(not_found)
         if not outcome.won:
@@ -100,9 +105,13 @@ class ProposalDecider:
     def apply(self, caller: str, proposal: Proposal, at: str, metadata: dict[str, Any]) -> Applied:
         """Ours to apply (we hold the claim): the patch, and our claim → applied, in one transaction."""
         trip_id, proposal_id = proposal.tripId, proposal.proposalId
-        give_back: Callable[[str], None] = lambda status: self.store.finish(  # noqa: E731
-            trip_id, proposal_id, caller, status, at
-        )
+
+        def give_back(status: str) -> None:
+            try:
+                self.store.finish(trip_id, proposal_id, caller, status, at)
+            except Exception:  # never mask the first failure; the lease frees the claim in the end
+                logger.exception("could not give a claim back", extra={"proposalId": proposal_id})
+
         try:
             trip = self.workspace.get_trip(caller, trip_id)
             role = trip.role_of(caller)

@@ -55,16 +55,13 @@ class Suggestions:
             raise NotFound(TRIP_NOT_FOUND)  # members only: the same 404 as a missing trip
         if not approved:
             hidden = self.store.hide(trip_id, suggestion_id, caller)  # for this member only
-            if hidden is None or hidden.kind != "suggestion":
+            if hidden is None:
                 raise NotFound(SUGGESTION_NOT_FOUND)
             return SuggestionView.of(hidden)
         if not role.allows(Role.editor):  # every approval needs at least this (approver_role's floor)
             raise Forbidden(APPROVERS_ONLY)
         at = self.clock.now_iso()
-        claimed = self.decider.claim(caller, trip_id, suggestion_id, at, SUGGESTION_NOT_FOUND)
-        if claimed.kind != "suggestion":  # an agent approval is answered in its chat, not here
-            self.store.finish(trip_id, suggestion_id, caller, "pending", at)
-            raise NotFound(SUGGESTION_NOT_FOUND)
+        claimed = self.decider.claim(caller, trip_id, suggestion_id, at, "suggestion", SUGGESTION_NOT_FOUND)
         applied = self.decider.apply(
             caller, claimed, at, {"via": "suggestion", "suggestionId": suggestion_id}
         )

@@ -67,16 +67,23 @@ class Option:
     label: str = ""  # how it was shown ("Canillo (Andorra)"); the name when empty
 
 
+def _words(text: str) -> list[str]:
+    return [w for w in re.split(r"[^\w#]+", normalize(text)) if w]
+
+
 def choose(reply: str, options: list[Option]) -> int | None:
     """The 1-based number of the option ``reply`` chooses, or ``None``."""
-    words = [w for w in re.split(r"[^\w#]+", normalize(reply)) if w]
+    words = _words(reply)
+    exact = [i for i, o in enumerate(options, 1) if _words(o.name) == words]
+    if len(exact) == 1:  # the name itself, articles and all ("La Massana", "Le Pas")
+        return exact[0]
     kept = [w for w in words if w not in FILLER] or words
     if len(kept) == 1:
         word = kept[0]
         number = NUMBER.match(word)
         index = int(number.group(1)) if number else ORDINALS.get(word, 0)
-        if index:
-            return index if 1 <= index <= len(options) else None
+        if 1 <= index <= len(options):
+            return index
     named = [w for w in kept if len(w) > 2 or w.isdigit()]
     if not named:
         return None

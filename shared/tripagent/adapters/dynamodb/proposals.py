@@ -119,8 +119,9 @@ class DynamoProposalStore:
                 TableName=self._table,
                 Key=self._key(trip_id, proposal_id),
                 UpdateExpression="ADD deniedBy :me",
-                ConditionExpression="attribute_exists(PK)",
-                ExpressionAttributeValues={":me": {"SS": [user_id]}},
+                ConditionExpression="#type = :suggestion",  # only a suggestion is hidden per member
+                ExpressionAttributeNames={"#type": "type"},
+                ExpressionAttributeValues={":me": {"SS": [user_id]}, ":suggestion": {"S": "suggestion"}},
                 ReturnValues="ALL_NEW",
             )
         except ClientError as exc:
@@ -168,20 +169,25 @@ class DynamoProposalStore:
             raise
         return True
 
-    def claim(self, trip_id: str, proposal_id: str, by: str, at: str) -> ClaimOutcome | None:
-        return after_transactions(lambda: self._claim_once(trip_id, proposal_id, by, at))
+    def claim(
+        self, trip_id: str, proposal_id: str, by: str, at: str, kind: ProposalKind
+    ) -> ClaimOutcome | None:
+        return after_transactions(lambda: self._claim_once(trip_id, proposal_id, by, at, kind))
 
-    def _claim_once(self, trip_id: str, proposal_id: str, by: str, at: str) -> ClaimOutcome | None:
+    def _claim_once(
+        self, trip_id: str, proposal_id: str, by: str, at: str, kind: ProposalKind
+    ) -> ClaimOutcome | None:
         now = epoch(at)
         try:
             won = self._db.update_item(
                 TableName=self._table,
                 Key=self._key(trip_id, proposal_id),
                 UpdateExpression="SET #status = :claimed, decidedBy = :by, decidedAt = :at, claimedAt = :now",
-                ConditionExpression="expiresAt > :at AND "
+                ConditionExpression="#type = :kind AND expiresAt > :at AND "
                 "(#status = :pending OR (#status = :claimed AND claimedAt < :lease))",
-                ExpressionAttributeNames={"#status": "status"},
+                ExpressionAttributeNames={"#status": "status", "#type": "type"},
                 ExpressionAttributeValues={
+                    ":kind": {"S": kind},
                     ":claimed": {"S": "claimed"},
                     ":pending": {"S": "pending"},
                     ":by": {"S": by},
@@ -197,7 +203,9 @@ class DynamoProposalStore:
             if not condition_failed(exc):
                 raise
             old: Any = exc.response.get("Item")
-            return ClaimOutcome(won=False, proposal=self.read_item(old)) if old else None
+            if not old or old.get("type", {}).get("S") != kind:
+                return None  # no such proposal of this kind: nothing of the other kind is told
+            return ClaimOutcome(won=False, proposal=self.read_item(old))
         return ClaimOutcome(won=True, proposal=self.read_item(won["Attributes"]))
 
     def finish(
