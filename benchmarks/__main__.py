@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 from benchmarks import agent, cold_import, generation, places, review
@@ -25,6 +26,8 @@ def main() -> int:
         )
     )
     stack.start()
+    # The agent and review benchmarks call the use cases in this process, as AgentChatFunction would.
+    os.environ.update(stack.function_environment("AgentChatFunction"))
     try:
         ok &= generation.report(f"http://127.0.0.1:{stack.config.valhalla_port}")
         ok &= agent.report()

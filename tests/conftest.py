@@ -18,6 +18,9 @@ os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
 os.environ.setdefault("POWERTOOLS_METRICS_NAMESPACE", "TripagentTests")
 os.environ.setdefault("POWERTOOLS_SERVICE_NAME", "tripagent-tests")
 os.environ.setdefault("AWS_DEFAULT_REGION", "eu-west-1")
+# The tests' own clients of DynamoDB Local (the functions get theirs from their own environment).
+os.environ.setdefault("AWS_ACCESS_KEY_ID", "local")
+os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "local")
 
 
 @pytest.fixture(scope="session")
@@ -33,7 +36,7 @@ def template() -> Template:
 @pytest.fixture(scope="session")
 def local_stack() -> Iterator[LocalStack]:
     """The whole local stack on free ports: DynamoDB Local and Valhalla, the table created from
-    template.yaml, the gateway and bus serving, the functions' environment applied to this process.
+    template.yaml, the gateway and bus serving; each function runs in execution environments of its own.
     Tiles are shared with `make dev` (built once, idempotent)."""
     config = StackConfig(
         port=free_port(), dynamodb_port=free_port(), valhalla_port=free_port(), state_dir=REPO_ROOT / ".local"

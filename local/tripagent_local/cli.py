@@ -68,18 +68,25 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _invoke(function_id: str, event_path: Path) -> int:
+    from tripagent_local.lambdas import FunctionError
     from tripagent_local.stack import LocalStack, StackConfig
 
-    stack = LocalStack(StackConfig.from_env(start_engines=False))
+    # Function output goes to stderr, as with `sam local invoke`: stdout is the result.
+    stack = LocalStack(StackConfig.from_env(start_engines=False, function_log=sys.stderr))
     if function_id not in stack.functions.specs:
         print(
             f"no function {function_id}; the template has: {', '.join(stack.functions.specs)}",
             file=sys.stderr,
         )
         return 2
-    stack.start()  # environment only: the engines of a running `make dev` are used if present
-    event = json.loads(event_path.read_text())
-    result = stack.functions.invoke(function_id, event)
+    event = json.loads(event_path.read_text())  # the engines of a running `make dev` are used if present
+    try:
+        result = stack.functions.invoke(function_id, event)
+    except FunctionError as exc:
+        print(json.dumps({"errorType": exc.error_type, "errorMessage": exc.error_message}, indent=2))
+        return 1
+    finally:
+        stack.stop()
     print(json.dumps(result, indent=2, default=str))
     return 0
 
@@ -95,7 +102,7 @@ def _purge(idle_days: int | None) -> int:
     from tripagent_local.stack import LocalStack, StackConfig
 
     stack = LocalStack(StackConfig.from_env(start_engines=False))
-    stack.start()  # the environment only
+    os.environ.update(stack.function_environment("PurgeSessionsFunction"))  # run here as that function
     days = idle_days if idle_days is not None else session_settings().session_retention_days
     purged = purge_idle_sessions(session_purger(), now=dt.datetime.now(dt.UTC), idle_days=days)
     print(json.dumps({"purged": purged, "idleDays": days}))

@@ -5,7 +5,8 @@
   handler runs, with API Gateway's own body. Routes with ``Auth: Authorizer: NONE`` skip it.
 - Each request becomes an API Gateway HTTP API v2.0 event, claims in
   ``requestContext.authorizer.jwt.claims`` (as strings, as AWS passes them), and the function's handler
-  runs in-process on a worker thread within its timeout.
+  runs in an execution environment of its function (``lambdas.py``: a process of its own, one event at a
+  time), killed past its timeout.
 - A function whose module exports ``asgi_app`` and lists a route in ``asgi_routes`` (the streaming path)
   has that route served as ASGI, so its response streams to the client chunk by chunk, with the same
   v2.0 event in ``scope["aws.event"]``.
@@ -20,9 +21,9 @@
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import json
+import logging
 import time
 import uuid
 from datetime import UTC, datetime
@@ -38,11 +39,16 @@ from tripagent.errors import Unauthorized
 
 from tripagent_local import devauth
 from tripagent_local.awsjson import AwsApiError, AwsJsonService
-from tripagent_local.lambdas import ACCOUNT, LambdaContext
+from tripagent_local.lambdas import ACCOUNT, FunctionError, FunctionTimeout
 from tripagent_local.paths import REPO_ROOT
 from tripagent_local.stack import LocalStack
 from tripagent_local.template import HttpRoute
 
+# What an ASGI app may read of the request's scope: plain data that crosses into the environment's process.
+ASGI_SCOPE_KEYS = (
+    "type", "asgi", "http_version", "method", "scheme", "path", "raw_path", "query_string", "root_path",
+    "headers", "client", "server",
+)  # fmt: skip
 TEXT_TYPES = ("text/", "application/json", "application/xml", "application/gpx", "application/javascript")
 SWAGGER_DIR = REPO_ROOT / "local" / "node_modules" / "swagger-ui-dist"
 
@@ -121,44 +127,60 @@ class Gateway:
                 )
         body = await request.body()
         event = build_http_event(request, route, path_params, claims, body)
-        module = await run_in_threadpool(self.stack.functions.module, route.function_id)
-        asgi_app = getattr(module, "asgi_app", None)
-        if asgi_app is not None and route.route_key in getattr(module, "asgi_routes", ()):
-            await self.serve_asgi(asgi_app, event, body, scope, send)
+        functions = self.stack.functions
+        try:
+            streamed = route.route_key in await run_in_threadpool(functions.asgi_routes, route.function_id)
+        except FunctionError:  # the function cannot even start (its cold start failed)
+            return self._failed(route, "could not start")
+        if streamed:
+            await self.serve_asgi(route, event, body, scope, send)
             return None
         return with_cors(await self.invoke(route, event), self.cors, request)
 
-    async def invoke(self, route: HttpRoute, event: dict[str, Any]) -> Response:
-        spec = self.stack.functions.specs[route.function_id]
-        handler = await run_in_threadpool(self.stack.functions.handler, route.function_id)
-        context = LambdaContext(route.function_id, spec.timeout)
-        try:
-            result = await asyncio.wait_for(run_in_threadpool(handler, event, context), timeout=spec.timeout)
-        except TimeoutError:
-            return JSONResponse({"message": "Service Unavailable"}, status_code=503)
-        except Exception:
-            import logging
+    def _failed(self, route: HttpRoute, what: str) -> Response:
+        logging.getLogger("tripagent.gateway").exception("%s %s", route.function_id, what)
+        return JSONResponse({"message": "Internal Server Error"}, status_code=500)
 
-            logging.getLogger("tripagent.gateway").exception("%s failed", route.function_id)
-            return JSONResponse({"message": "Internal Server Error"}, status_code=500)
+    async def invoke(self, route: HttpRoute, event: dict[str, Any]) -> Response:
+        """One invocation in an execution environment of the route's function; past its timeout the
+        environment is killed (as Lambda does) and the client gets API Gateway's 503."""
+        try:
+            result = await run_in_threadpool(self.stack.functions.invoke, route.function_id, event)
+        except FunctionTimeout:
+            return JSONResponse({"message": "Service Unavailable"}, status_code=503)
+        except FunctionError:
+            return self._failed(route, "failed")
         return lambda_result_to_response(result)
 
     async def serve_asgi(
-        self, app: Any, event: dict[str, Any], body: bytes, scope: Scope, send: Send
+        self, route: HttpRoute, event: dict[str, Any], body: bytes, scope: Scope, send: Send
     ) -> None:
-        sent = False
+        """The streamed route: the function's ASGI messages, relayed as its environment sends them. Its
+        deadline is that of the function serving the stream in AWS (the web adapter's, by code)."""
+        inner = {key: scope[key] for key in ASGI_SCOPE_KEYS if key in scope} | {"aws.event": event}
+        stream = self.stack.functions.stream(route.function_id, inner, body, self._stream_timeout(route))
+        started = False
+        try:
+            while True:
+                message = await run_in_threadpool(next, stream, None)
+                if message is None:
+                    break
+                started = started or message.get("type") == "http.response.start"
+                await send(message)
+        except FunctionError:
+            logging.getLogger("tripagent.gateway").exception("%s stream failed", route.function_id)
+            if not started:
+                await JSONResponse({"message": "Internal Server Error"}, status_code=500)(
+                    scope, _no_body, send
+                )
+        finally:
+            stream.close()
 
-        async def receive_once() -> dict[str, Any]:
-            nonlocal sent
-            if sent:
-                await asyncio.Event().wait()  # no more body: wait for disconnect
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-
-        inner = dict(scope)
-        inner["aws.event"] = event
-        inner["aws.context"] = LambdaContext(event["requestContext"]["routeKey"], 900)
-        await app(inner, receive_once, send)
+    def _stream_timeout(self, route: HttpRoute) -> int:
+        specs = self.stack.functions.specs
+        code = specs[route.function_id].code_uri
+        adapters = [s.timeout for s in specs.values() if s.web_adapter and s.code_uri == code]
+        return max(adapters, default=specs[route.function_id].timeout)
 
     # ------------------------------------------------------------------ extras
     @cached_property
@@ -240,6 +262,10 @@ _SWAGGER_PAGE = """<!doctype html>
 <script src="/docs/swagger-ui-bundle.js"></script>
 <script>SwaggerUIBundle({url: "/openapi.json", dom_id: "#ui", persistAuthorization: true});</script>
 </body></html>"""
+
+
+async def _no_body() -> dict[str, Any]:
+    return {"type": "http.request", "body": b"", "more_body": False}
 
 
 def build_http_event(

@@ -1,125 +1,308 @@
-"""Load and invoke the template's functions in-process, as the Lambda runtime would.
+"""The template's functions, run as Lambda runs them: each invocation in an execution environment of its
+own function, one event at a time, scaled out with more environments.
 
-Each function is imported on first use (its cold start) from ``functions/<name>/`` under a private
-module name, with the environment the template gives it. All functions share one process, so two
-functions may not give one variable different values: :func:`function_environment` refuses that.
+An environment is a process (``runtime.py``) started with exactly the environment the template gives its
+function (``LocalStack.function_environment``), so a variable missing from template.yaml fails locally as
+it would in AWS, and nothing a module keeps (a resolver's current event, a logger's context, a cached
+client or SQLite connection) is shared between two requests. A function keeps a pool of them: a warm one
+serves the next event; when all are busy a new one starts, with its cold start, up to ``max_instances``,
+past which the event waits for one to free (as async sources retry a throttled invoke); one past its
+timeout is killed, as Lambda does, and the next event gets a fresh one.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import os
+import json
+import socket
+import subprocess
+import sys
 import threading
 import time
-import uuid
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
-from types import ModuleType
-from typing import Any
+from collections.abc import Callable, Generator, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import IO, Any
 
-from tripagent_local.template import FunctionSpec, ResolveContext, Template
+from tripagent_local.runtime import ACCOUNT, REGION, LambdaContext
+from tripagent_local.template import FunctionSpec, Template
 
-REGION = "eu-west-1"
-ACCOUNT = "000000000000"
+__all__ = ["ACCOUNT", "REGION", "FunctionError", "FunctionRegistry", "FunctionTimeout", "LambdaContext"]
+
+INIT_LIMIT_S = 30  # Lambda allows 10 s; a 2-core machine starting several environments at once needs more
+DEFAULT_MAX_INSTANCES = 4
+
+
+class FunctionError(Exception):
+    """The function raised (or could not start): Lambda's ``errorType`` / ``errorMessage``, and the trace."""
+
+    def __init__(self, logical_id: str, error: dict[str, str]) -> None:
+        self.error_type = error.get("errorType", "Error")
+        self.error_message = error.get("errorMessage", "")
+        super().__init__(
+            f"{logical_id}: {self.error_type}: {self.error_message}\n{error.get('stackTrace', '')}".rstrip()
+        )
+
+
+class FunctionTimeout(FunctionError):
+    def __init__(self, logical_id: str, timeout_s: float) -> None:
+        super().__init__(
+            logical_id,
+            {"errorType": "Sandbox.Timedout", "errorMessage": f"Task timed out after {timeout_s} s"},
+        )
+
+
+class Instance:
+    """One execution environment of one function."""
+
+    def __init__(
+        self, spec: FunctionSpec, template: Template, env: dict[str, str], log: IO[Any] | None
+    ) -> None:
+        self.spec = spec
+        parent, child = socket.socketpair()
+        code_root = template.path.parent / spec.code_uri
+        self.process = subprocess.Popen(  # our own interpreter and module
+            [
+                sys.executable,
+                "-m",
+                "tripagent_local.runtime",
+                str(child.fileno()),
+                spec.logical_id,
+                str(code_root),
+                spec.module_file,
+                spec.handler_name,
+            ],
+            env=env,
+            cwd=code_root,
+            pass_fds=[child.fileno()],
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            process_group=0,  # a Ctrl-C in the terminal is the stack's, which stops us in order
+        )
+        child.close()
+        self.conn = Connection(parent.detach())
+        ready = self._receive(INIT_LIMIT_S, "init")
+        if ready[0] != "ready":
+            self.kill()
+            raise FunctionError(spec.logical_id, ready[1])
+        self.asgi_routes: tuple[str, ...] = tuple(ready[1]["asgiRoutes"])
+        self.init_ms: float = ready[1]["initMs"]
+
+    def _receive(self, timeout_s: float, what: str) -> Any:
+        try:
+            if self.conn.poll(timeout_s):
+                return self.conn.recv()
+        except (EOFError, OSError):
+            self.kill()
+            raise FunctionError(
+                self.spec.logical_id,
+                {"errorType": "Runtime.ExitError", "errorMessage": f"the environment exited during {what}"},
+            ) from None
+        self.kill()
+        raise FunctionTimeout(self.spec.logical_id, timeout_s)
+
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def invoke(self, event: dict[str, Any], timeout_s: float) -> Any:
+        self.conn.send(("invoke", json.dumps(event), timeout_s))
+        answer = self._receive(timeout_s, "the invocation")
+        if answer[0] == "error":
+            raise FunctionError(self.spec.logical_id, answer[1])
+        return json.loads(answer[1])
+
+    def stream(self, scope: dict[str, Any], body: bytes, timeout_s: float) -> Iterator[dict[str, Any]]:
+        """The ASGI messages of a streamed response, as the function sends them."""
+        self.conn.send(("asgi", scope, body, timeout_s))
+        deadline = time.monotonic() + timeout_s
+        finished = False
+        try:
+            while True:
+                answer = self._receive(max(0.0, deadline - time.monotonic()), "the stream")
+                if answer[0] == "asgi.send":
+                    yield answer[1]
+                elif answer[0] == "asgi.done":
+                    finished = True
+                    return
+                else:
+                    finished = True
+                    raise FunctionError(self.spec.logical_id, answer[1])
+        finally:
+            if not finished:  # abandoned mid-stream (the client left): its rest must not reach the next event
+                self.kill()
+
+    def describe(self) -> dict[str, Any]:
+        self.conn.send(("describe",))
+        answer = self._receive(INIT_LIMIT_S, "describe")
+        if answer[0] == "error":
+            raise FunctionError(self.spec.logical_id, answer[1])
+        described: dict[str, Any] = answer[1]
+        return described
+
+    def kill(self) -> None:
+        if self.alive:
+            self.process.kill()
+        self.process.wait()
+        self.conn.close()
 
 
 @dataclass
-class LambdaContext:
-    """The attributes of the Lambda context object that Powertools and our handlers read."""
+class PoolStats:
+    started: int = 0  # cold starts
+    timeouts: int = 0
+    live: int = 0
+    busy: int = 0
+    peak_busy: int = 0
 
-    function_name: str
-    timeout_s: int
-    memory_limit_in_mb: int = 512
-    aws_request_id: str = field(default_factory=lambda: str(uuid.uuid4()))
-    function_version: str = "$LATEST"
-    log_group_name: str = "/aws/lambda/local"
-    log_stream_name: str = "local"
-    _deadline: float = 0.0
 
-    def __post_init__(self) -> None:
-        self._deadline = time.monotonic() + self.timeout_s
+class FunctionPool:
+    """A function's execution environments: warm ones first, a new one while under the limit."""
 
-    @property
-    def invoked_function_arn(self) -> str:
-        return f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:{self.function_name}"
+    def __init__(self, start: Callable[[], Instance], max_instances: int) -> None:
+        self._start = start
+        self._max = max_instances
+        self._idle: list[Instance] = []
+        self._all: set[Instance] = set()
+        self._starting = 0  # environments being started, counted against the limit
+        self._cond = threading.Condition()
+        self._closed = False
+        self.stats = PoolStats()
 
-    def get_remaining_time_in_millis(self) -> int:
-        return max(0, int((self._deadline - time.monotonic()) * 1000))
+    def acquire(self) -> Instance:
+        with self._cond:
+            while True:
+                if self._closed:
+                    raise RuntimeError("the local stack is stopping")
+                while self._idle:
+                    instance = self._idle.pop()  # the most recently used: the warmest
+                    if instance.alive:
+                        return self._busy(instance)
+                    self._forget(instance)
+                if len(self._all) + self._starting < self._max:
+                    break
+                self._cond.wait()
+            self._starting += 1
+        try:
+            instance = self._start()
+        except BaseException:
+            with self._cond:
+                self._starting -= 1
+                self._cond.notify()
+            raise
+        with self._cond:
+            self._starting -= 1
+            self._all.add(instance)
+            self.stats.started += 1
+            return self._busy(instance)
+
+    def _busy(self, instance: Instance) -> Instance:
+        self.stats.busy += 1
+        self.stats.peak_busy = max(self.stats.peak_busy, self.stats.busy)
+        self.stats.live = len(self._all)
+        return instance
+
+    def _forget(self, instance: Instance) -> None:
+        self._all.discard(instance)
+        self.stats.live = len(self._all)
+
+    def release(self, instance: Instance, *, timed_out: bool = False) -> None:
+        with self._cond:
+            self.stats.busy -= 1
+            self.stats.timeouts += timed_out
+            if instance.alive and not self._closed:
+                self._idle.append(instance)
+            else:
+                self._forget(instance)
+                if instance.alive:
+                    instance.kill()
+            self._cond.notify()
+
+    def close(self) -> None:
+        with self._cond:
+            self._closed = True
+            idle, self._idle = self._idle, []
+            self._cond.notify_all()
+        for instance in idle:
+            instance.kill()
+            self._forget(instance)
 
 
 class FunctionRegistry:
-    """The template's functions, loaded lazily; thread-safe."""
+    """The template's functions, each with its pool of execution environments; thread-safe."""
 
-    def __init__(self, template: Template, context: ResolveContext) -> None:
+    def __init__(
+        self,
+        template: Template,
+        environment_of: Callable[[str], dict[str, str]],
+        *,
+        max_instances: int = DEFAULT_MAX_INSTANCES,
+        log: IO[Any] | None = None,
+    ) -> None:
         self.template = template
         self.specs = template.functions()
-        self.context = context
-        self._modules: dict[str, ModuleType] = {}
+        self.environment_of = environment_of
+        self.max_instances = max_instances
+        self.log = log  # where the functions' own output goes (None: this process's stdout and stderr)
+        self._pools: dict[str, FunctionPool] = {}
+        self._asgi_routes: dict[str, tuple[str, ...]] = {}
         self._lock = threading.Lock()
 
-    def environment(self) -> dict[str, str]:
-        """The variables of the functions this process runs: a web-adapter function (its Function URL
-        path) is not run locally, and its adapter's own variables (PORT, ...) must not leak in."""
-        runs_here = [spec for spec in self.specs.values() if not spec.web_adapter]
-        return function_environment(self.template, runs_here, self.context)
-
-    def module(self, logical_id: str) -> ModuleType:
+    def pool(self, logical_id: str) -> FunctionPool:
         with self._lock:
-            if logical_id not in self._modules:
-                code_root = self.template.path.parent / self.specs[logical_id].code_uri
-                self._modules[logical_id] = load_function_module(self.specs[logical_id], code_root)
-            return self._modules[logical_id]
+            if logical_id not in self._pools:
+                spec = self.specs[logical_id]
+                if spec.web_adapter:
+                    raise ValueError(f"{logical_id} runs behind the Lambda Web Adapter: its route serves it")
+                self._pools[logical_id] = FunctionPool(
+                    lambda: Instance(spec, self.template, self.environment_of(logical_id), self.log),
+                    self.max_instances,
+                )
+            return self._pools[logical_id]
 
-    def handler(self, logical_id: str) -> Callable[[dict[str, Any], Any], Any]:
-        spec = self.specs[logical_id]
-        fn: Callable[[dict[str, Any], Any], Any] = getattr(self.module(logical_id), spec.handler_name)
-        return fn
+    @contextmanager
+    def instance(self, logical_id: str) -> Iterator[Instance]:
+        pool = self.pool(logical_id)
+        instance = pool.acquire()
+        self._asgi_routes.setdefault(logical_id, instance.asgi_routes)
+        timed_out = False
+        try:
+            yield instance
+        except FunctionTimeout:
+            timed_out = True
+            raise
+        finally:
+            pool.release(instance, timed_out=timed_out)
 
     def invoke(self, logical_id: str, event: dict[str, Any]) -> Any:
-        spec = self.specs[logical_id]
-        return self.handler(logical_id)(event, LambdaContext(logical_id, spec.timeout))
+        with self.instance(logical_id) as instance:
+            return instance.invoke(event, self.specs[logical_id].timeout)
 
+    def stream(
+        self, logical_id: str, scope: dict[str, Any], body: bytes, timeout_s: float
+    ) -> Generator[Any, None, None]:
+        """A streamed response, its environment held until the stream ends (or is abandoned)."""
+        with self.instance(logical_id) as instance:
+            yield from instance.stream(scope, body, timeout_s)
 
-def load_function_module(spec: FunctionSpec, code_root: Path) -> ModuleType:
-    path = code_root / spec.module_file
-    name = f"tripagent_fn_{spec.logical_id}"
-    module_spec = importlib.util.spec_from_file_location(name, path)
-    if module_spec is None or module_spec.loader is None:
-        raise ImportError(f"cannot load {path}")
-    module = importlib.util.module_from_spec(module_spec)
-    module_spec.loader.exec_module(module)
-    return module
+    def asgi_routes(self, logical_id: str) -> tuple[str, ...]:
+        """The routes a function streams (its module's ``asgi_routes``): known from its first cold start."""
+        if logical_id not in self._asgi_routes:
+            with self.instance(logical_id):
+                pass
+        return self._asgi_routes[logical_id]
 
+    def describe(self, logical_id: str) -> dict[str, Any]:
+        with self.instance(logical_id) as instance:
+            return instance.describe()
 
-def function_environment(template: Template, specs: Any, context: ResolveContext) -> dict[str, str]:
-    merged: dict[str, str] = {}
-    owners: dict[str, str] = {}
-    for spec in specs:
-        for name, raw in spec.environment.items():
-            value = template.resolve(raw, context)
-            if value is None:
-                continue
-            value = str(value)
-            if name in merged and merged[name] != value:
-                raise RuntimeError(
-                    f"{spec.logical_id} sets {name}={value!r} but {owners[name]} sets {merged[name]!r}: "
-                    "the local stack runs every function in one process and cannot give both"
-                )
-            merged[name], owners[name] = value, spec.logical_id
-    return merged
+    def stats(self, logical_id: str) -> PoolStats:
+        return self.pool(logical_id).stats
 
-
-def apply_environment(env: dict[str, str]) -> dict[str, str | None]:
-    """Set ``env`` in this process; return what it replaced, for :func:`restore_environment`."""
-    previous = {name: os.environ.get(name) for name in env}
-    os.environ.update(env)
-    return previous
-
-
-def restore_environment(previous: dict[str, str | None]) -> None:
-    for name, value in previous.items():
-        if value is None:
-            os.environ.pop(name, None)
-        else:
-            os.environ[name] = value
+    def close(self) -> None:
+        with self._lock:
+            pools = list(self._pools.values())
+            self._pools.clear()
+        for pool in pools:
+            pool.close()

@@ -14,7 +14,7 @@ from tripagent_local import devauth, engines, tiles
 from tripagent_local.deadletters import DeadLetterLog
 from tripagent_local.eventbus import LocalEventBus, LocalRule
 from tripagent_local.kms import LocalKms
-from tripagent_local.lambdas import ACCOUNT, REGION, FunctionRegistry, apply_environment, restore_environment
+from tripagent_local.lambdas import ACCOUNT, REGION, FunctionRegistry
 from tripagent_local.paths import STATE_DIR, TEMPLATE
 from tripagent_local.queues import LocalQueues
 from tripagent_local.scheduler import LocalScheduler
@@ -35,7 +35,9 @@ class StackConfig:
     template_path: Path = TEMPLATE
     persist: bool = False  # keep DynamoDB Local's data in state_dir/dynamodb
     start_engines: bool = True
-    overrides: dict[str, str] = field(default_factory=dict)  # extra environment for the functions
+    overrides: dict[str, str] = field(default_factory=dict)  # values for variables the functions declare
+    max_instances: int = 4  # execution environments per function (2 cores: more only queue on the CPU)
+    function_log: Any = None  # where the functions' output goes (None: this process's stdout and stderr)
 
     @classmethod
     def from_env(cls, **kwargs: Any) -> StackConfig:
@@ -72,7 +74,12 @@ class LocalStack:
         }
         apis = self.template.websocket_apis()
         self.context = self._resolve_context(apis)
-        self.functions = FunctionRegistry(self.template, self.context)
+        self.functions = FunctionRegistry(
+            self.template,
+            self.function_environment,
+            max_instances=config.max_instances,
+            log=config.function_log,
+        )
         self.websocket = (
             LocalWebSocketApi(apis[0], self.functions, f"127.0.0.1:{config.port}") if apis else None
         )
@@ -90,7 +97,6 @@ class LocalStack:
         )
         self.verifier = devauth.verifier(config.state_dir)
         self.kms = LocalKms(config.state_dir / "kms-master.key", set(self.kms_keys.values()))
-        self._previous_env: dict[str, str | None] = {}
         self.stream_pollers: list[StreamPoller] = []
         self._valhalla_config: Path | None = None
 
@@ -176,16 +182,39 @@ class LocalStack:
             path.chmod(0o600)
         return values[name]
 
-    def environment(self) -> dict[str, str]:
-        env = self.functions.environment()
-        for key, value in env.items():  # CloudFormation dynamic references, resolved as a deploy would
-            env[key] = DYNAMIC_REFERENCE.sub(lambda m: self._secret_value(m.group(1)), value)
+    def function_environment(self, logical_id: str) -> dict[str, str]:
+        """Exactly what Lambda would give this function: its own variables and the Globals, with the
+        parameters and references resolved (a variable the template does not give it is not there), what
+        the runtime sets, and the local redirects to the engines the stack emulates."""
+        spec = self.functions.specs[logical_id]
+        env: dict[str, str] = {}
+        for name, raw in spec.environment.items():
+            value = self.template.resolve(raw, self.context)
+            if value is not None:  # CloudFormation dynamic references, resolved as a deploy would
+                env[name] = DYNAMIC_REFERENCE.sub(lambda m: self._secret_value(m.group(1)), str(value))
+        declared = set(env)
+        unknown = set(self.config.overrides) - declared
+        if unknown:  # as `sam local invoke --env-vars`: only variables the template declares
+            raise ValueError(f"{logical_id} declares no {', '.join(sorted(unknown))}: the template must")
+        env.update(self.config.overrides)
         env.update(
-            {
+            {  # the Lambda runtime's own
                 "AWS_REGION": REGION,
                 "AWS_DEFAULT_REGION": REGION,
                 "AWS_ACCESS_KEY_ID": "local",
                 "AWS_SECRET_ACCESS_KEY": "local",
+                "AWS_LAMBDA_FUNCTION_NAME": logical_id,
+                "AWS_LAMBDA_FUNCTION_VERSION": "$LATEST",
+                "AWS_LAMBDA_FUNCTION_TIMEOUT": str(spec.timeout),
+                "LAMBDA_TASK_ROOT": str(self.template.path.parent / spec.code_uri),
+                "_HANDLER": spec.handler,
+                "TZ": ":UTC",
+                "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+                "LANG": "C.UTF-8",
+            }
+        )
+        env.update(
+            {  # the engines the stack runs in place of AWS's (none stands in for a template variable)
                 "DYNAMODB_ENDPOINT_URL": f"http://127.0.0.1:{self.config.dynamodb_port}",
                 "EVENTS_ENDPOINT_URL": self.url,
                 "KMS_ENDPOINT_URL": self.url,
@@ -193,21 +222,19 @@ class LocalStack:
                 "AI_ALLOW_PRIVATE_BASE_URLS": "true",
                 "POWERTOOLS_TRACE_DISABLED": "true",
                 "POWERTOOLS_METRICS_DISABLED": "true",
+                # Functions that check tokens themselves fetch the local issuer's keys from the gateway.
+                "JWT_JWKS_URL": f"{self.url}/.well-known/jwks.json",
             }
         )
-        if os.environ.get("AI_API_KEY"):  # a developer's own key, never written to the template
+        if self.websocket is not None and "WEBSOCKET_MANAGEMENT_URL" in declared:
+            env["WEBSOCKET_MANAGEMENT_URL"] = f"{self.url}/{self.websocket.api.stage}"  # the local API's
+        if os.environ.get("AI_API_KEY") and "AI_PROVIDER" in declared:  # a developer's own key
             env["AI_API_KEY"] = os.environ["AI_API_KEY"]
-        # Functions that check tokens themselves fetch the local issuer's keys from the gateway.
-        env["JWT_JWKS_URL"] = f"{self.url}/.well-known/jwks.json"
-        if self.websocket is not None:  # pushes go to the local WebSocket API's Management API
-            env["WEBSOCKET_MANAGEMENT_URL"] = f"{self.url}/{self.websocket.api.stage}"
-        env.update(self.config.overrides)
         return env
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> None:
         log_dir = self.config.state_dir / "logs"
-        self._previous_env = apply_environment(self.environment())
         if not self.config.start_engines:
             return
         try:
@@ -256,11 +283,10 @@ class LocalStack:
             poller.stop()
         self.stream_pollers.clear()
         self.bus.shutdown()
+        self.functions.close()  # before the engines: a function in flight still reaches them
         for proc in reversed(self.processes):
             proc.stop()
         self.processes.clear()
         if self._valhalla_config is not None:  # one config per port: do not leave them piling up
             self._valhalla_config.unlink(missing_ok=True)
             self._valhalla_config = None
-        restore_environment(self._previous_env)
-        self._previous_env = {}

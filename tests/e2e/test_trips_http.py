@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
@@ -241,3 +242,32 @@ def test_a_committed_operation_becomes_a_turn_of_the_trips_session(api: Api, dev
         d["function"] == "OperationRecorderFunction" and d["event"]["detail"]["tripId"] == trip_id
         for d in deliveries
     )
+
+
+def test_members_using_the_app_at_once_each_get_only_their_own_answers(dev_server: DevServer) -> None:
+    """Six members, each with a trip of their own, read it, their list and themselves all at once, three
+    rounds over: every answer is the caller's own, and none is a 500 or a 404 for their own trip."""
+    users = [f"crowd{i}" for i in range(6)]
+    trips: dict[str, str] = {}
+    for user in users:
+        created = httpx.post(
+            f"{dev_server.url}/trips",
+            json={"title": f"{user}'s trip"},
+            headers=dev_server.auth(user),
+            timeout=30,
+        )
+        assert created.status_code == 201, created.text
+        trips[user] = created.json()["tripId"]
+
+    def visit(user: str) -> tuple[str, str, list[str], str]:
+        headers = dev_server.auth(user)
+        with httpx.Client(base_url=dev_server.url, headers=headers, timeout=30) as client:
+            me, trip, listed = client.get("/me"), client.get(f"/trips/{trips[user]}"), client.get("/trips")
+        for response in (me, trip, listed):
+            assert response.status_code == 200, (user, response.status_code, response.text)
+        return me.json()["userId"], trip.json()["title"], [t["tripId"] for t in listed.json()["trips"]], user
+
+    with ThreadPoolExecutor(max_workers=len(users)) as pool:
+        for _ in range(3):
+            for me, title, listed, user in pool.map(visit, users):
+                assert (me, title, listed) == (user, f"{user}'s trip", [trips[user]])

@@ -95,9 +95,14 @@ def seed_scheduled_work(stack: LocalStack) -> None:
 @pytest.fixture(scope="module")
 def built_results(build_dir: Path, template: Template, local_stack: LocalStack) -> dict[str, dict[str, Any]]:
     seed_scheduled_work(local_stack)
-    env = local_stack.environment()
     return {
-        fid: run_built(build_dir, fid, spec.handler, REPO_ROOT / "events" / f"{fid}.json", env)
+        fid: run_built(
+            build_dir,
+            fid,
+            spec.handler,
+            REPO_ROOT / "events" / f"{fid}.json",
+            local_stack.function_environment(fid),
+        )
         for fid, spec in template.functions().items()
         if not spec.web_adapter
     }

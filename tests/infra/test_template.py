@@ -6,6 +6,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,6 @@ from typing import Any
 import pytest
 from tripagent.entrypoints.http.catalog import PUBLIC_ROUTES, ROUTER_MODULES
 from tripagent.entrypoints.http.docs import openapi_document
-from tripagent_local.lambdas import load_function_module
 from tripagent_local.paths import REPO_ROOT
 from tripagent_local.stack import LocalStack
 from tripagent_local.template import Template
@@ -21,11 +21,10 @@ from tripagent_local.template import Template
 
 @pytest.fixture(scope="module")
 def function_modules(template: Template, local_stack: LocalStack) -> dict[str, Any]:
-    """Every function module, imported with the environment the template gives it. The session's stack
-    provides it: settings are cached per process at cold start, as in Lambda, so a second environment in
-    this process would leak into the in-process functions of the other tests."""
+    """Every function as its execution environment loads it, with exactly the environment the template
+    gives it (its handler, and the routes of its resolver), from a process of its own."""
     return {
-        fid: load_function_module(spec, REPO_ROOT / spec.code_uri)
+        fid: local_stack.functions.describe(fid)
         for fid, spec in template.functions().items()
         if not spec.web_adapter
     }
@@ -115,17 +114,26 @@ def test_every_asynchronous_function_has_a_failure_destination(template: Templat
 
 
 def test_every_function_handler_resolves_to_a_callable(
-    function_modules: dict[str, Any], template: Template
+    function_modules: dict[str, Any], template: Template, local_stack: LocalStack
 ) -> None:
     for fid, spec in template.functions().items():
-        if spec.web_adapter:  # a script that serves an ASGI app: check both
+        if spec.web_adapter:  # a script that serves an ASGI app: check both, with the function's environment
             script = (REPO_ROOT / spec.code_uri / spec.handler).read_text()
             module, app = re.search(r"(\w+):(\w+)", script.split("uvicorn", 1)[1]).groups()  # type: ignore[union-attr]
-            loaded = load_function_module(replace(spec, handler=f"{module}.{app}"), REPO_ROOT / spec.code_uri)
-            assert callable(getattr(loaded, app)), fid
+            path = REPO_ROOT / spec.code_uri / replace(spec, handler=f"{module}.{app}").module_file
+            check = "from tripagent_local.runtime import load_module; import sys; "
+            check += f"assert callable(load_module('served', sys.argv[1]).{app})"
+            loaded = subprocess.run(
+                [sys.executable, "-c", check, str(path)],
+                env=local_stack.function_environment(fid),
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            assert loaded.returncode == 0, (fid, loaded.stderr[-2000:])
             assert os.access(REPO_ROOT / spec.code_uri / spec.handler, os.X_OK), fid
             continue
-        assert callable(getattr(function_modules[fid], spec.handler_name)), fid
+        assert function_modules[fid]["callable"], fid
 
 
 def _template_routes(template: Template) -> dict[str, set[tuple[str, str]]]:
@@ -135,23 +143,13 @@ def _template_routes(template: Template) -> dict[str, set[tuple[str, str]]]:
     return by_function
 
 
-def _resolver_routes(resolver: Any) -> set[tuple[str, str]]:
-    paths = resolver.get_openapi_schema().paths or {}
-    return {
-        (method.upper(), path)
-        for path, item in paths.items()
-        for method in ("get", "post", "put", "patch", "delete")
-        if getattr(item, method, None) is not None
-    }
-
-
 def test_every_route_has_a_handler_and_every_handler_a_route(
     function_modules: dict[str, Any], template: Template
 ) -> None:
     expected = _template_routes(template)
     assert set(expected) == set(ROUTER_MODULES), "the catalog lists exactly the HTTP functions"
     for fid, routes in expected.items():
-        assert _resolver_routes(function_modules[fid].resolver) == routes, fid
+        assert {tuple(r) for r in function_modules[fid]["routes"] or ()} == routes, fid
 
 
 def test_public_routes_agree_with_the_template(template: Template) -> None:

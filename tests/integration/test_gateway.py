@@ -5,13 +5,17 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import boto3
 import httpx
 import pytest
 from tripagent_local import devauth
 from tripagent_local.engines import free_port
+from tripagent_local.lambdas import FunctionError
+from tripagent_local.runtime import load_module
 from tripagent_local.server import BackgroundGateway
 from tripagent_local.stack import LocalStack, StackConfig
 
@@ -131,22 +135,25 @@ def test_an_event_put_through_boto3_reaches_the_function_its_rule_names(
     gateway: tuple[str, LocalStack],
 ) -> None:
     url, stack = gateway
-    consumer = stack.functions.module("ConsumerFunction")
-    consumer.received.clear()
     response = httpx.post(
         f"{url}/publish", content=json.dumps({"op": "stop.add", "n": 1}), headers=auth(stack)
     )
     assert response.status_code == 202
     event_id = response.text
     assert stack.bus.wait_idle()
-    assert [e["id"] for e in consumer.received] == [event_id]
-    assert consumer.received[0]["detail"] == {"op": "stop.add", "n": 1}
+    received = _received_by_consumer(stack)
+    assert [e["id"] for e in received if e["id"] == event_id] == [event_id]
+    assert next(e for e in received if e["id"] == event_id)["detail"] == {"op": "stop.add", "n": 1}
+
+
+def _received_by_consumer(stack: LocalStack) -> list[dict[str, Any]]:
+    """What the consumer was handed and took (its own memory is in its execution environment's process)."""
+    return [d["event"] for d in stack.bus.deliveries if d["function"] == "ConsumerFunction"]
 
 
 def test_an_event_the_rule_does_not_match_reaches_nobody(gateway: tuple[str, LocalStack]) -> None:
     url, stack = gateway
-    consumer = stack.functions.module("ConsumerFunction")
-    consumer.received.clear()
+    before = len(_received_by_consumer(stack))
     client = boto3.client(
         "events", endpoint_url=url, region_name="eu-west-1", aws_access_key_id="x", aws_secret_access_key="x"
     )
@@ -162,7 +169,7 @@ def test_an_event_the_rule_does_not_match_reaches_nobody(gateway: tuple[str, Loc
     )
     assert result["FailedEntryCount"] == 0
     assert stack.bus.wait_idle()
-    assert consumer.received == []
+    assert len(_received_by_consumer(stack)) == before
 
 
 def test_a_failing_consumer_ends_in_the_visible_dead_letter_log(gateway: tuple[str, LocalStack]) -> None:
@@ -200,3 +207,66 @@ def test_the_aws_apis_answer_errors_as_aws_does(gateway: tuple[str, LocalStack])
             answer = httpx.post(url, content=body, headers={"X-Amz-Target": target})
             assert answer.status_code == 400, (target, body)
             assert answer.json()["__type"] == "SerializationException"
+
+
+# ---------------------------------------------------------------------------- execution environments
+def test_concurrent_users_each_get_their_own_answer_from_their_own_environments(
+    gateway: tuple[str, LocalStack],
+) -> None:
+    """WhoFunction keeps the caller in module state across a 0.3 s sleep: two requests sharing one
+    instance (threads in one process, as before) would answer each other's callers."""
+    url, stack = gateway
+    users = [f"user{i}" for i in range(8)]
+
+    def ask(user: str) -> dict[str, Any]:
+        response = httpx.get(f"{url}/who", headers=auth(stack, user), timeout=30)
+        assert response.status_code == 200, response.text
+        answer: dict[str, Any] = response.json()
+        return answer
+
+    with ThreadPoolExecutor(max_workers=len(users)) as pool:
+        answers = list(pool.map(ask, users))
+    assert [a["sub"] for a in answers] == users  # nobody got another's answer
+    assert {a["function"] for a in answers} == {"WhoFunction"}  # and its logs name the right function
+    stats = stack.functions.stats("WhoFunction")
+    assert 1 < stats.started <= stack.config.max_instances  # scaled out, up to the limit
+    assert stats.peak_busy <= stack.config.max_instances
+    assert len({a["pid"] for a in answers}) == stats.started  # each answer from one of those processes
+
+
+def test_a_function_missing_a_variable_the_template_gives_only_another_fails_as_in_aws(
+    gateway: tuple[str, LocalStack],
+) -> None:
+    url, stack = gateway
+    assert "NEEDED_VAR" in stack.function_environment("WhoFunction")  # a merged environment would have it
+    assert "NEEDED_VAR" not in stack.function_environment("NeedsFunction")
+    response = httpx.get(f"{url}/needs", headers=auth(stack), timeout=30)
+    assert response.status_code == 500  # its cold start fails: KeyError NEEDED_VAR
+    with pytest.raises(FunctionError, match="NEEDED_VAR"):
+        stack.functions.invoke("NeedsFunction", {})
+
+
+def test_a_function_past_its_timeout_is_stopped_and_the_next_event_gets_a_fresh_environment(
+    gateway: tuple[str, LocalStack],
+) -> None:
+    url, stack = gateway
+    before = stack.functions.stats("SlowFunction").timeouts
+    assert httpx.get(f"{url}/slow", headers=auth(stack), timeout=10).status_code == 503
+    stats = stack.functions.stats("SlowFunction")
+    assert stats.timeouts == before + 1
+    assert stats.live == 0  # killed, as Lambda stops a timed-out environment
+
+
+def test_the_control_one_instance_shared_by_threads_answers_other_callers() -> None:
+    """How the stack ran before: one loaded module, concurrent invocations in threads. The test above
+    would catch it: callers get each other's answers."""
+    module = load_module("WhoControl", FIXTURE.parent / "functions" / "who" / "app.py")
+    users = [f"user{i}" for i in range(8)]
+
+    def ask(user: str) -> str:
+        event = {"requestContext": {"authorizer": {"jwt": {"claims": {"sub": user}}}}}
+        return str(json.loads(module.handler(event, None)["body"])["sub"])
+
+    with ThreadPoolExecutor(max_workers=len(users)) as pool:
+        answers = list(pool.map(ask, users))
+    assert answers != users
