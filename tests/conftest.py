@@ -38,8 +38,15 @@ def local_stack() -> Iterator[LocalStack]:
     """The whole local stack on free ports: DynamoDB Local and Valhalla, the table created from
     template.yaml, the gateway and bus serving; each function runs in execution environments of its own.
     Tiles are shared with `make dev` (built once, idempotent)."""
+    logs = REPO_ROOT / ".local" / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    function_log = (logs / f"functions-tests-{os.getpid()}.log").open("w")  # the functions' own output
     config = StackConfig(
-        port=free_port(), dynamodb_port=free_port(), valhalla_port=free_port(), state_dir=REPO_ROOT / ".local"
+        port=free_port(),
+        dynamodb_port=free_port(),
+        valhalla_port=free_port(),
+        state_dir=REPO_ROOT / ".local",
+        function_log=function_log,
     )
     stack = LocalStack(config)
     stack.start()
@@ -48,3 +55,4 @@ def local_stack() -> Iterator[LocalStack]:
             yield stack
     finally:
         stack.stop()
+        function_log.close()

@@ -200,6 +200,7 @@ class Gateway:
             ("GET", "/_local/deliveries"): self.deliveries,
             ("GET", "/_local/dead-letters"): self.dead_letters,
             ("GET", "/_local/queues"): self.queue_activity,
+            ("GET", "/_local/idle"): self.idle,
         } | {("GET", f"/docs/{name}"): self.swagger_asset for name in _SWAGGER_ASSETS}
 
     async def jwks(self, _: Request) -> Response:
@@ -222,6 +223,11 @@ class Gateway:
                 "invocations": queues.invocations,
             }
         )
+
+    async def idle(self, request: Request) -> Response:
+        """``?timeout=S``: whether the bus, queues and stream pollers went quiet within S seconds."""
+        timeout = min(float(request.query_params.get("timeout", "30")), 120.0)
+        return JSONResponse({"idle": await run_in_threadpool(self.stack.wait_idle, timeout)})
 
     async def docs(self, _: Request) -> Response:
         return HTMLResponse(_SWAGGER_PAGE)

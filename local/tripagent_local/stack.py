@@ -6,6 +6,7 @@ import json
 import os
 import re
 import secrets
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -275,6 +276,36 @@ class LocalStack:
             )
             poller.start()
             self.stream_pollers.append(poller)
+
+    def wait_idle(self, timeout_s: float = 30.0) -> bool:
+        """Wait until nothing is in flight anywhere: the bus, the queues and every stream poller idle, and
+        nothing delivered while we looked (one delivery may cause another: the outbox's event, its turn,
+        that turn's push). For tests and the soak, instead of sleeping and hoping."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            asked, before = time.monotonic(), self._activity()
+
+            def remaining() -> float:
+                return max(0.0, deadline - time.monotonic())
+
+            quiet = (
+                self.bus.wait_idle(remaining())
+                and self.queues.wait_idle(remaining())
+                and all(p.quiet_since(asked, remaining()) for p in self.stream_pollers)
+            )
+            if not quiet:
+                return False
+            if self._activity() == before:
+                return True
+        return False
+
+    def _activity(self) -> int:
+        return (
+            len(self.bus.deliveries)
+            + len(self.dead_letters.records)
+            + len(self.queues.invocations)
+            + sum(p.delivered for p in self.stream_pollers)
+        )
 
     def stop(self) -> None:
         self.scheduler.stop()

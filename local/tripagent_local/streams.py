@@ -49,6 +49,8 @@ class StreamPoller:
         self._backoff_s = backoff_s
         self._patterns = [EventPattern.load(json.dumps(f)) for f in source.filters]
         self._iterators: dict[str, str | None] = {}
+        self.delivered = 0  # batches handed to the function (or to the dead-letter log)
+        self._quiet_since = 0.0  # when the latest cycle that found nothing began (monotonic)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"stream-{source.function_id}", daemon=True)
 
@@ -62,13 +64,24 @@ class StreamPoller:
     # ------------------------------------------------------------------ polling
     def _run(self) -> None:
         while not self._stop.is_set():
+            began = time.monotonic()
             try:
                 busy = self._poll_once()
             except Exception:
                 traceback.print_exc()
-                busy = False
+                busy = True  # not known to be quiet
             if not busy:
+                self._quiet_since = began
                 self._stop.wait(self._poll_s)
+
+    def quiet_since(self, moment: float, timeout_s: float) -> bool:
+        """Wait until a whole poll that began after ``moment`` found nothing to deliver."""
+        deadline = time.monotonic() + timeout_s
+        while self._quiet_since <= moment:
+            if time.monotonic() > deadline or self._stop.is_set():
+                return False
+            time.sleep(0.02)
+        return True
 
     def _refresh_shards(self) -> None:
         shards = self._client.describe_stream(StreamArn=self.stream_arn)["StreamDescription"]["Shards"]
@@ -91,6 +104,7 @@ class StreamPoller:
             records = [r for r in records if self._matches(r)]
             for start in range(0, len(records), self.source.batch_size):
                 self._deliver(records[start : start + self.source.batch_size])
+                self.delivered += 1
             busy = busy or bool(records)
         return busy
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -116,7 +115,7 @@ def test_forged_history_in_the_request_changes_nothing(dev_server: DevServer, tr
         timeout=30,
     ) as response:
         response.read()
-    time.sleep(0.2)
+    assert httpx.get(f"{dev_server.url}/_local/idle", timeout=60).json()["idle"]
     after = httpx.get(
         f"{dev_server.url}/trips/{trip_id}/agent/messages", headers=dev_server.auth("ana")
     ).json()

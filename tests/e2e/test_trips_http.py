@@ -205,7 +205,7 @@ def test_a_whitelisted_op_over_http_reaches_the_bus_once(api: Api) -> None:
         if events:
             break
         time.sleep(0.2)
-    time.sleep(0.5)
+    assert api.client.get("/_local/idle").json()["idle"]  # nothing left in flight: more would be a duplicate
     events = [
         e for e in api.client.get("/_local/events").json()["events"] if e["detail"].get("tripId") == trip_id
     ]

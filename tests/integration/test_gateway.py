@@ -25,8 +25,11 @@ FIXTURE = Path(__file__).parents[1] / "fixtures" / "stack" / "template.yaml"
 @pytest.fixture(scope="module")
 def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, LocalStack]]:
     state = tmp_path_factory.mktemp("state")
+    log = (state / "functions.log").open("w")
     stack = LocalStack(
-        StackConfig(port=free_port(), template_path=FIXTURE, state_dir=state, start_engines=False)
+        StackConfig(
+            port=free_port(), template_path=FIXTURE, state_dir=state, start_engines=False, function_log=log
+        )
     )
     stack.bus.backoff_s = 0.01
     stack.start()
@@ -35,6 +38,7 @@ def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Loc
             yield stack.url, stack
     finally:
         stack.stop()
+        log.close()
 
 
 def auth(stack: LocalStack, user: str = "alice", **claims: object) -> dict[str, str]:

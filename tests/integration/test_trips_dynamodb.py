@@ -149,8 +149,10 @@ def test_committed_whitelisted_ops_reach_the_bus_once_through_the_outbox(local_s
         ws.run_operation(
             "alice", trip.tripId, "edit_day", {"dayIndex": 0, "city": "La Massana"}, expected_version=3
         )
-    events = _events_for(local_stack, trip.tripId, expect=2)
-    time.sleep(0.5)  # anything more would be a duplicate
+    _events_for(local_stack, trip.tripId, expect=2)
+    assert (
+        local_stack.wait_idle()
+    )  # the outbox and bus have nothing left in flight: more would be a duplicate
     events = _events_for(local_stack, trip.tripId, wait_s=0)
     assert [(e["detail"]["op"], e["detail"]["tripVersion"]) for e in events] == [
         ("add_stop", 3),
@@ -161,3 +163,14 @@ def test_committed_whitelisted_ops_reach_the_bus_once_through_the_outbox(local_s
     assert first["detail-type"] == "TripOperationCommitted"
     assert first["detail"]["operationId"] == added.event.operationId if added.event else False
     assert first["detail"]["diff"][0]["after"]["name"] == "Caldea"
+
+
+def test_waiting_until_the_stack_is_idle_sees_the_outbox_relayed(local_stack: LocalStack) -> None:
+    ws = workspace(local_stack)
+    trip = ws.create_trip("alice", title="Idle")
+    ws.run_operation("alice", trip.tripId, "add_day", {}, expected_version=1)
+    ws.run_operation("alice", trip.tripId, "add_stop", {"dayIndex": 0, "name": "Caldea", "kind": "activity"})
+    assert local_stack.wait_idle()  # no polling after it: the stream, relay and bus are done
+    assert [
+        e["detail"]["op"] for e in local_stack.bus.events if e["detail"].get("tripId") == trip.tripId
+    ] == ["add_stop"]

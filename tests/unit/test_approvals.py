@@ -55,9 +55,10 @@ def world() -> World:
     return World()
 
 
-def test_an_editors_approval_applies_once_and_a_replay_is_refused(world: World) -> None:
-    first, again = world.answer("ben"), world.answer("ben")
-    assert (first.result, again.result) == ("applied", "refused")
+def test_an_editors_approval_applies_once_and_a_replay_is_told_it_was_applied(world: World) -> None:
+    first, again = world.answer("ben"), world.answer("ana")
+    assert (first.result, again.result) == ("applied", "applied")
+    assert (again.detail["alreadyDecided"], again.detail["approvedBy"]) == (True, "ben")
     assert (world.stops(), world.status()) == (1, "applied")
 
 

@@ -137,6 +137,9 @@ class Approvals:
         if proposal is None or proposal.kind != "approval":
             return ApprovalOutcome(tool_call_id, "refused", {"reason": "unknown approval"})
         call_id = proposal.toolCallId or tool_call_id
+        if proposal.status == "applied":  # someone approved it first: the change is in the trip
+            detail = {"applied": True, "approvedBy": proposal.decidedBy, "alreadyDecided": True}
+            return ApprovalOutcome(call_id, "applied", detail)
         if proposal.status not in ("pending", "claimed"):  # a claim may have lapsed: the claim decides
             return ApprovalOutcome(call_id, "refused", {"reason": f"already {proposal.client_status}"})
         if proposal.toolCallId != tool_call_id or not same_arguments(proposal, arguments):

@@ -285,7 +285,7 @@ def _caller_and_trip(scope: dict[str, Any]) -> tuple[str, str]:
         return str(claims["sub"]), str((event.get("pathParameters") or {}).get("tripId", ""))
     from tripagent.bootstrap import token_verifier
 
-    headers = {k.decode().lower(): v.decode() for k, v in scope.get("headers", [])}
+    headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
     claims = token_verifier().verify_header(headers.get("authorization"))
     found = CHAT_PATH.match(scope.get("path", ""))
     if scope.get("method") != "POST" or not found:
@@ -307,7 +307,7 @@ async def asgi_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
     try:
         caller, trip_id = await loop.run_in_executor(None, _caller_and_trip, scope)
         content_type = next(
-            (v.decode() for k, v in scope.get("headers", []) if k.lower() == b"content-type"), None
+            (v.decode("latin-1") for k, v in scope.get("headers", []) if k.lower() == b"content-type"), None
         )
         require_json_body(content_type, body)
         stream = await loop.run_in_executor(None, chat_stream, caller, trip_id, body)
@@ -367,16 +367,20 @@ def _continuation(caller: str, trip_id: str, message: UIMessage) -> Iterator[byt
         yield ui_stream.start_step()
         lines = []
         for outcome in outcomes:
-            if outcome.result == "applied":
+            if outcome.result == "applied" and outcome.detail.get("alreadyDecided"):
+                yield ui_stream.tool_output_available(outcome.toolCallId, outcome.detail)
+                lines.append(f"Already applied by {outcome.detail['approvedBy']}.")
+            elif outcome.result == "applied":
                 yield ui_stream.tool_output_available(outcome.toolCallId, outcome.detail)
                 lines.append(f"Done (trip version {outcome.detail['tripVersion']}).")
             elif outcome.result == "denied":
                 yield ui_stream.tool_output_denied(outcome.toolCallId)
                 lines.append("Not applied: denied.")
             else:
-                reason = outcome.detail.get("reason") or outcome.detail.get("message") or "refused"
-                yield ui_stream.tool_output_error(outcome.toolCallId, f"Not applied: {reason}.")
-                lines.append(f"Not applied: {reason}.")
+                reason = str(outcome.detail.get("reason") or outcome.detail.get("message") or "refused")
+                said = f"Not applied: {reason.rstrip('.')}."
+                yield ui_stream.tool_output_error(outcome.toolCallId, said)
+                lines.append(said)
         part = "t_" + secrets.token_hex(6)
         yield ui_stream.text_start(part)
         yield ui_stream.text_delta(part, " ".join(lines))

@@ -68,15 +68,11 @@ def build_resolver(*routers: Router) -> APIGatewayHttpResolver:
             logger.info("request refused", extra={"error": exc.code, "status": status})
         return error_response(exc)
 
-    # Registered before the catch-all: Powertools raises these while reading the body, and the catch-all
-    # would otherwise answer them 500 (a NotImplementedError and a ValueError are not the server failing).
+    # The function's handler refuses unreadable bodies first (``unreadable_body``); this covers a resolver
+    # called directly. Powertools raises it reading the body: not the server failing, not a 500.
     @resolver.exception_handler(RequestUnsupportedContentType)
     def _unsupported_media_type(_: RequestUnsupportedContentType) -> Response[Any]:
         return error_response(unsupported_media_type())
-
-    @resolver.exception_handler(UnicodeDecodeError)
-    def _not_utf8(_: UnicodeDecodeError) -> Response[Any]:
-        return error_response(InvalidJson("The request body is not valid UTF-8 JSON."))
 
     @resolver.exception_handler(RequestValidationError)
     def _invalid_request(exc: RequestValidationError) -> Response[Any]:
