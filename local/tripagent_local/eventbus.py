@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from moto.events.models import EventPattern
+from tripagent.adapters.retries import linear, retrying
 
 from tripagent_local.awsjson import AwsApiError
 from tripagent_local.deadletters import DeadLetterLog
@@ -138,20 +139,18 @@ class LocalEventBus:
             self._pending.discard(future)
 
     def _deliver(self, rule: LocalRule, event: dict[str, Any]) -> None:
-        error = ""
-        for attempt in range(1, self.attempts + 1):
-            try:
-                self._invoke(rule.function_id, event)
-            except Exception:
-                error = traceback.format_exc(limit=5)
-                if attempt < self.attempts:
-                    time.sleep(self.backoff_s * attempt)
-                continue
-            delivered = self._record(rule, event, attempt, "delivered")
-            with self._lock:
-                self.deliveries.append(delivered)
+        attempts = retrying(attempts=self.attempts, wait=linear(self.backoff_s), retry_on=lambda _: True)
+        try:
+            for attempt in attempts:
+                with attempt:
+                    self._invoke(rule.function_id, event)
+        except Exception:
+            error = traceback.format_exc(limit=5)
+            self.dead_letters.add(self._record(rule, event, self.attempts, "failed", error))
             return
-        self.dead_letters.add(self._record(rule, event, self.attempts, "failed", error))
+        delivered = self._record(rule, event, attempts.statistics["attempt_number"], "delivered")
+        with self._lock:
+            self.deliveries.append(delivered)
 
     @staticmethod
     def _record(

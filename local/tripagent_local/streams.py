@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from moto.events.models import EventPattern
+from tripagent.adapters.retries import TryAgain, linear, retrying
 
 from tripagent_local.deadletters import DeadLetterLog
 from tripagent_local.lambdas import REGION
@@ -121,20 +122,25 @@ class StreamPoller:
     def _deliver(self, batch: list[dict[str, Any]]) -> None:
         pending = batch
         retries = min(self.source.max_retries if self.source.max_retries >= 0 else 10_000, LOCAL_MAX_RETRIES)
-        error = ""
-        for attempt in range(retries + 1):
-            try:
-                result = self._invoke(self.source.function_id, {"Records": pending})
-            except Exception:
-                error = traceback.format_exc(limit=5)
-            else:
-                failed = _first_failure(result, pending) if self.source.report_batch_item_failures else None
-                if failed is None:
-                    return
-                pending = pending[failed:]
-                error = f"batchItemFailures from {pending[0]['dynamodb'].get('SequenceNumber')}"
-            if attempt < retries:
-                time.sleep(self._backoff_s * (attempt + 1))
+        try:
+            for attempt in retrying(
+                attempts=retries + 1, wait=linear(self._backoff_s), retry_on=lambda _: True
+            ):
+                with attempt:
+                    result = self._invoke(self.source.function_id, {"Records": pending})
+                    failed = (
+                        _first_failure(result, pending) if self.source.report_batch_item_failures else None
+                    )
+                    if failed is not None:  # only from the first failed record on, as Lambda retries
+                        pending = pending[failed:]
+                        raise TryAgain(
+                            f"batchItemFailures from {pending[0]['dynamodb'].get('SequenceNumber')}"
+                        )
+            return
+        except TryAgain as exc:
+            error = str(exc.value)
+        except Exception:
+            error = traceback.format_exc(limit=5)
         record = {
             "source": f"{self.source.function_id}.{self.source.name}",
             "function": self.source.function_id,

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 from botocore.exceptions import ClientError
+
+from tripagent.adapters.retries import linear, retrying
 
 
 def _code(exc: ClientError) -> str:
@@ -28,11 +29,8 @@ def transaction_cancelled(exc: ClientError) -> bool:
 
 def after_transactions[T](write: Callable[[], T], attempts: int = 5) -> T:
     """``write``, tried again (briefly backing off) while the item is part of a transaction in flight."""
-    for attempt in range(1, attempts + 1):
-        try:
+    conflicting = lambda exc: isinstance(exc, ClientError) and in_a_transaction(exc)  # noqa: E731
+    for attempt in retrying(attempts=attempts, wait=linear(0.02), retry_on=conflicting):
+        with attempt:
             return write()
-        except ClientError as exc:
-            if not in_a_transaction(exc) or attempt == attempts:
-                raise
-            time.sleep(0.02 * attempt)
-    raise AssertionError("unreachable")
+    raise AssertionError("unreachable")  # retrying raises the last failure

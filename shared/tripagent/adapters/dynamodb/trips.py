@@ -21,6 +21,7 @@ from tripagent.adapters.dynamodb.keys import (
     user_trip_sk,
 )
 from tripagent.adapters.dynamodb.paging import query_items
+from tripagent.adapters.retries import TryAgain, exponential, retrying
 from tripagent.application.ports import ProposalClaim, TripSummary
 from tripagent.domain.events import TripOperationCommitted
 from tripagent.domain.trip import Role, Trip
@@ -103,19 +104,19 @@ class DynamoTripRepository:
                 {"PK": {"S": trip_pk(t)}, "SK": {"S": META}} for t in trip_ids[start : start + 100]
             ]
             request: dict[str, Any] = {self._table: {"Keys": keys, "ProjectionExpression": "doc"}}
-            for attempt in range(BATCH_ATTEMPTS):
-                response = self._db.batch_get_item(RequestItems=request)
-                trips += [
-                    Trip.model_validate_json(i["doc"]["S"])
-                    for i in response["Responses"].get(self._table, [])
-                ]
-                request = dict(response.get("UnprocessedKeys") or {})
-                if not request:
-                    break
-                if attempt < BATCH_ATTEMPTS - 1:
-                    time.sleep(0.05 * 2**attempt)
-            if request:  # still throttled: a list missing trips would be a silent lie
-                raise StoreBusy("The trip store is busy; try again in a moment.", retry_after_s=1)
+            try:
+                for attempt in retrying(attempts=BATCH_ATTEMPTS, wait=exponential(0.05)):
+                    with attempt:
+                        response = self._db.batch_get_item(RequestItems=request)
+                        trips += [
+                            Trip.model_validate_json(i["doc"]["S"])
+                            for i in response["Responses"].get(self._table, [])
+                        ]
+                        request = dict(response.get("UnprocessedKeys") or {})
+                        if request:
+                            raise TryAgain
+            except TryAgain:  # still throttled: a list missing trips would be a silent lie
+                raise StoreBusy("The trip store is busy; try again in a moment.", retry_after_s=1) from None
         return trips
 
     # ------------------------------------------------------------------ writes

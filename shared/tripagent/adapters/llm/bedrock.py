@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -11,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from botocore.exceptions import BotoCoreError, ClientError, ReadTimeoutError
 
 from tripagent.adapters.llm.arguments import tool_arguments
+from tripagent.adapters.retries import full_jitter, retrying
 from tripagent.application.llm import (
     ChatRequest,
     ChatResult,
@@ -40,6 +40,11 @@ _FINISH: dict[str, FinishReason] = {
 }
 
 
+def _worth_another_attempt(exc: BaseException) -> bool:
+    """Throttling and unavailability; not a refusal or a slow model (trying again won't help)."""
+    return isinstance(exc, AiRateLimited | AiUnavailable) and not isinstance(exc, AiBadResponse | AiTimeout)
+
+
 class BedrockProvider:
     """Retries are ours, not boto3's (build the client with one attempt: ``adapters.aws``): throttling and
     unavailability are retried with full-jitter backoff only while the call's deadline allows, as the
@@ -55,19 +60,15 @@ class BedrockProvider:
         self._backoff_s = backoff_s
 
     def _call(self, operation: Callable[..., Any], request: ChatRequest) -> Any:
-        deadline = time.monotonic() + request.options.timeout_s
-        for attempt in range(1, self._max_attempts + 1):
-            try:
-                with _bedrock_errors():
-                    return operation(**self._kwargs(request))
-            except (AiRateLimited, AiUnavailable) as exc:
-                if isinstance(exc, (AiBadResponse, AiTimeout)):  # refused, or slow: trying again won't help
-                    raise
-                delay = random.uniform(0, self._backoff_s * 2 ** (attempt - 1))  # noqa: S311 - not crypto
-                if attempt == self._max_attempts or time.monotonic() + delay >= deadline:
-                    raise
-                time.sleep(delay)
-        raise AssertionError("unreachable")
+        for attempt in retrying(
+            attempts=self._max_attempts,
+            wait=full_jitter(self._backoff_s),
+            retry_on=_worth_another_attempt,
+            deadline=time.monotonic() + request.options.timeout_s,
+        ):
+            with attempt, _bedrock_errors():
+                return operation(**self._kwargs(request))
+        raise AssertionError("unreachable")  # retrying raises the last failure
 
     def _kwargs(self, request: ChatRequest) -> dict[str, Any]:
         kwargs: dict[str, Any] = {

@@ -4,7 +4,6 @@ whole call, Server-Sent Events, and the mapping of failures to typed errors."""
 from __future__ import annotations
 
 import json
-import random
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -12,6 +11,7 @@ from typing import Any
 
 import httpx
 
+from tripagent.adapters.retries import TryAgain, full_jitter, retrying
 from tripagent.errors import AiAuthFailed, AiBadResponse, AiRateLimited, AiTimeout, AiUnavailable
 
 RETRYABLE = {429, 500, 502, 503, 504, 529}
@@ -37,44 +37,47 @@ class HttpModelClient:
     ) -> Iterator[httpx.Response]:
         """POST, retrying until ``timeout_s`` has passed; yield the successful (maybe streaming) response."""
         deadline = time.monotonic() + timeout_s
-        attempt = 0
-        while True:
-            attempt += 1
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise AiTimeout("The model provider did not answer in time.")
-            timeout = httpx.Timeout(remaining, connect=min(5.0, remaining))
-            try:
-                request = self._client.build_request("POST", path, json=body, timeout=timeout)
-                response = self._client.send(request, stream=stream)
-            except httpx.TimeoutException as exc:
-                raise AiTimeout("The model provider did not answer in time.") from exc
-            except httpx.HTTPError as exc:
-                if attempt < self._max_attempts:
-                    self._sleep(attempt, None, deadline)
-                    continue
-                raise AiUnavailable(f"The model provider is unreachable ({type(exc).__name__}).") from exc
-            if response.status_code < 400:
-                try:
-                    yield response
-                finally:
-                    response.close()
-                return
-            if stream:
-                response.read()
-            if response.status_code in RETRYABLE and attempt < self._max_attempts:
-                retry_after = _retry_after(response)
-                if retry_after is None or time.monotonic() + retry_after < deadline:
-                    self._sleep(attempt, retry_after, deadline)
-                    continue
-            raise _error_for(response)
+        try:
+            for attempt in retrying(
+                attempts=self._max_attempts,
+                wait=full_jitter(self._backoff_s),
+                retry_on=lambda exc: isinstance(exc, TryAgain | _Unreachable),
+                deadline=deadline,
+            ):
+                with attempt:
+                    response = self._send(path, body, deadline, stream=stream)
+        except _Unreachable as exc:
+            raise AiUnavailable(f"The model provider is unreachable ({exc}).") from exc.__cause__
+        except TryAgain as exc:  # 429 or 5xx on the last attempt, or a Retry-After past the deadline
+            raise _error_for(exc.value) from None
+        try:
+            yield response
+        finally:
+            response.close()
 
-    def _sleep(self, attempt: int, retry_after: float | None, deadline: float) -> None:
-        # Full jitter; a provider's Retry-After is a floor.
-        delay = random.uniform(0, self._backoff_s * 2 ** (attempt - 1))  # noqa: S311 - not cryptographic
-        if retry_after is not None:
-            delay = max(delay, retry_after)
-        time.sleep(max(0.0, min(delay, deadline - time.monotonic())))
+    def _send(self, path: str, body: dict[str, Any], deadline: float, *, stream: bool) -> httpx.Response:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise AiTimeout("The model provider did not answer in time.")
+        timeout = httpx.Timeout(remaining, connect=min(5.0, remaining))
+        try:
+            request = self._client.build_request("POST", path, json=body, timeout=timeout)
+            response = self._client.send(request, stream=stream)
+        except httpx.TimeoutException as exc:
+            raise AiTimeout("The model provider did not answer in time.") from exc
+        except httpx.HTTPError as exc:
+            raise _Unreachable(type(exc).__name__) from exc
+        if response.status_code < 400:
+            return response
+        if stream:
+            response.read()
+        if response.status_code in RETRYABLE:  # a provider's Retry-After is the floor of the wait
+            raise TryAgain(response, after_s=_retry_after(response))
+        raise _error_for(response)
+
+
+class _Unreachable(Exception):
+    """The request never got an answer (connection refused, reset): worth another attempt."""
 
 
 def _retry_after(response: httpx.Response) -> float | None:
