@@ -86,7 +86,7 @@ def prompt_growth() -> tuple[int, int]:
 
 def first_byte_delays(runs: int = 30) -> list[float]:
     from tripagent import bootstrap
-    from tripagent.entrypoints.http.agent import asgi_app
+    from tripagent.entrypoints.http.agent_asgi import asgi_app
 
     trip = bootstrap.trip_workspace().create_trip("ana", title="Streaming")
     provider = Scripted(first_token_delay_s=0.02)

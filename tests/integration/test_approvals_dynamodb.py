@@ -21,7 +21,7 @@ from tripagent.application.proposals import ProposalDecider
 from tripagent.application.trips import TripWorkspace
 from tripagent.domain.proposal import ClaimOutcome
 from tripagent.domain.trip import Member, Role, Trip
-from tripagent.entrypoints.http.agent import tool_part
+from tripagent.entrypoints.http.agent_messages import tool_part
 from tripagent_local.stack import LocalStack
 
 from tests.integration.test_suggestions_dynamodb import UnconditionalRepository

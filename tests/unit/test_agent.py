@@ -8,15 +8,8 @@ from typing import Any
 
 import pytest
 from tripagent.adapters.llm.rules import RulesProvider
-from tripagent.application.agent import (
-    HISTORY_CHAR_BUDGET,
-    HISTORY_TURN_LIMIT,
-    SUMMARY_CHAR_BUDGET,
-    AgentDone,
-    AgentFailed,
-    AgentText,
-    TripAgent,
-)
+from tripagent.application.agent import AgentDone, AgentFailed, AgentText, TripAgent
+from tripagent.application.agent_history import HISTORY_CHAR_BUDGET, HISTORY_TURN_LIMIT, SUMMARY_CHAR_BUDGET
 from tripagent.application.llm import ChatRequest, StreamEvent, TextDelta
 from tripagent.application.trips import TripWorkspace
 from tripagent.entrypoints import ui_stream
@@ -133,7 +126,7 @@ def test_behind_a_function_url_the_function_verifies_the_token_itself(
     from cryptography.hazmat.primitives.asymmetric import rsa
     from tripagent import bootstrap
     from tripagent.auth import TokenVerifier
-    from tripagent.entrypoints.http.agent import _caller_and_trip
+    from tripagent.entrypoints.http.agent_asgi import _caller_and_trip
     from tripagent.errors import Unauthorized
 
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)

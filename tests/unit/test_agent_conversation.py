@@ -37,14 +37,6 @@ from tests.fixtures.fakes import (
 
 
 @dataclass
-class Now:
-    t: float = 1_790_000_000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
-@dataclass
 class World:
     agent: TripAgent
     sessions: FakeSessionStore
@@ -52,7 +44,7 @@ class World:
     use_case: Approvals
     workspace: TripWorkspace
     trip_id: str
-    now: Now
+    clock: FakeClock
 
     def say(self, who: str, text: str) -> list[AgentEvent]:
         trip = self.agent.open(who, self.trip_id)
@@ -76,13 +68,11 @@ def world() -> World:
         ("add_stop", {"dayIndex": 0, "name": "Museu de l'Automobil", "kind": "activity"}),
     ]:
         workspace.run_operation("ana", trip.tripId, op, args)
-    sessions, store, now = FakeSessionStore(), FakeProposalStore(), Now()
+    sessions, store, clock = FakeSessionStore(), FakeProposalStore(), FakeClock()
     workspace.trips.claims = store.commit_claim  # type: ignore[attr-defined]
     use_case = Approvals(ProposalDecider(store, workspace, workspace.clock), sessions)
-    agent = TripAgent(
-        workspace, sessions, FakeClock(), tools=ReadTools(pois=Gazetteer()), approvals=use_case, now=now
-    )
-    return World(agent, sessions, store, use_case, workspace, trip.tripId, now)
+    agent = TripAgent(workspace, sessions, clock, tools=ReadTools(pois=Gazetteer()), approvals=use_case)
+    return World(agent, sessions, store, use_case, workspace, trip.tripId, clock)
 
 
 def _pending(world: World) -> list[Proposal]:
@@ -145,7 +135,7 @@ def test_an_unrelated_reply_clears_the_question_and_is_a_new_message(world: Worl
 
 def test_an_expired_question_is_treated_as_new(world: World) -> None:
     world.say("ana", "move the museum to day 2")
-    world.now.t += CLARIFY_TTL_S + 1
+    world.clock.advance(CLARIFY_TTL_S + 1)
     events = world.say("ana", "2")
     assert not any(isinstance(e, (AgentToolCall, AgentApprovalRequest)) for e in events)
     assert world.sessions.state(world.trip_id).pending_intent is None
@@ -265,7 +255,7 @@ def test_the_daily_token_budget_stops_model_calls(world: World) -> None:
     assert raised.value.code == "budget_exceeded"
     assert status_of(raised.value) == 429
     assert model.calls == 2  # the third turn never reached the model
-    world.now.t += 86400  # a new day, a new budget
+    world.clock.advance(86400)  # a new day, a new budget
     agent.check_limits("ana", world.trip_id)
 
 
@@ -320,8 +310,8 @@ def test_a_search_that_finds_nothing_offers_its_alternatives_as_a_numbered_quest
     workspace = TripWorkspace(FakeTripRepository(), FakeClock(), SequentialIds())
     staged = trip_with_a_stage()
     trip = workspace.create_trip("ana", title="Andorra", days=staged.days)
-    sessions, now = FakeSessionStore(), Now()
-    agent = TripAgent(workspace, sessions, FakeClock(), tools=ReadTools(pois=Gazetteer()), now=now)
+    sessions = FakeSessionStore()
+    agent = TripAgent(workspace, sessions, FakeClock(), tools=ReadTools(pois=Gazetteer()))
     events = list(
         agent.chat(
             "ana", agent.open("ana", trip.tripId), "water near the end of day 2?", WaterSeeker(), "gpt"

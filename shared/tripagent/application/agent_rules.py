@@ -8,7 +8,7 @@ import json
 import re
 from typing import Any
 
-from tripagent.application.agent import SUMMARY_END
+from tripagent.application.agent_history import SUMMARY_END
 from tripagent.application.clarify import CLARIFY_TOOL
 from tripagent.application.llm import ChatRequest, ChatResult, ToolCall, Usage
 from tripagent.application.llm import rules_answer as answer

@@ -1,0 +1,76 @@
+"""The brief chat's own state, carried by the client: each reply ends with a signed mark (a Markdown
+comment a client does not show) holding the places resolved so far and an open clarification, so the
+chat stays stateless on the server and a forged or altered mark is ignored."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+STATE_MARK = re.compile(r"\n*\[//\]: # \(tripagent-state:([A-Za-z0-9_\-.]+)\)\s*$")
+CLARIFICATION_TTL_S = 300
+
+
+class StateSigner(Protocol):
+    def sign(self, payload: dict[str, Any]) -> str: ...
+
+    def verify(self, token: str) -> dict[str, Any] | None: ...
+
+
+class HasContent(Protocol):
+    @property
+    def role(self) -> str: ...
+
+    @property
+    def content(self) -> str: ...
+
+
+@dataclass
+class Pending:
+    slot: str
+    query: str
+    options: list[dict[str, Any]]  # {index, label, name}
+    created_at: float
+
+
+@dataclass
+class BriefState:
+    resolved: dict[str, str] = field(default_factory=dict)  # slot → the chosen place's name
+    pending: Pending | None = None
+
+    def payload(self, now: float) -> dict[str, Any]:
+        pending = None
+        if self.pending:
+            pending = {
+                "slot": self.pending.slot,
+                "query": self.pending.query,
+                "options": self.pending.options,
+                "createdAt": self.pending.created_at,
+            }
+        return {"v": 1, "resolved": self.resolved, "pending": pending, "at": now}
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> BriefState:
+        p = payload.get("pending")
+        pending = Pending(p["slot"], p["query"], p["options"], float(p["createdAt"])) if p else None
+        return cls(dict(payload.get("resolved") or {}), pending)
+
+
+def state_mark(signer: StateSigner, state: BriefState, now: float) -> str:
+    """The mark that ends a reply: the state, signed."""
+    return f"[//]: # (tripagent-state:{signer.sign(state.payload(now))})"
+
+
+def read_state(signer: StateSigner, messages: Sequence[HasContent]) -> BriefState:
+    """The state our last reply carried, if it is ours (signed) and the last assistant turn has it."""
+    for message in reversed(messages):
+        if message.role != "assistant":
+            continue
+        found = STATE_MARK.search(message.content)
+        if found:
+            payload = signer.verify(found.group(1))
+            return BriefState.from_payload(payload) if payload else BriefState()
+        return BriefState()  # the last assistant turn carries no state of ours
+    return BriefState()

@@ -1,0 +1,161 @@
+"""The agent chat as the AI SDK UI message stream: one producer (:func:`chat_stream`) for both ways of
+serving it, the streamed ASGI path (``agent_asgi``) and the buffered Powertools route (``agent``). Errors
+before the first byte are raised (and answered as JSON); errors after it end the stream with an ``error``
+chunk. A continuation (the answers to approval requests) decides each on the stored proposal, then goes
+on with the same assistant message."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+
+from pydantic import ValidationError
+
+from tripagent.entrypoints import ui_stream
+from tripagent.entrypoints.http.agent_models import ChatRequestBody, UIMessage
+from tripagent.errors import InvalidJson, ValidationFailed
+
+
+def _new_text(body: ChatRequestBody) -> str:
+    last = body.messages[-1]
+    if last.role != "user":
+        raise ValidationFailed(
+            "The last message must be the user's.", details=[{"loc": ["body", "messages", -1]}]
+        )
+    text = "".join(p.text or "" for p in last.parts if p.type == "text").strip()
+    if not text:
+        raise ValidationFailed(
+            "The message has no text.", details=[{"loc": ["body", "messages", -1, "parts"]}]
+        )
+    if len(text) > 4000:
+        raise ValidationFailed("The message is longer than 4000 characters.")
+    return text
+
+
+def chat_stream(caller: str, trip_id: str, raw_body: str | bytes) -> Iterator[bytes]:
+    """Check everything, then return the stream. Errors before the first byte are raised (and answered
+    as JSON); errors after it end the stream with an ``error`` chunk."""
+    from tripagent.application.agent import (
+        AgentApprovalRequest,
+        AgentClarify,
+        AgentDone,
+        AgentFailed,
+        AgentStep,
+        AgentText,
+        AgentToolCall,
+        AgentToolResult,
+    )
+    from tripagent.bootstrap import model_name_for, trip_agent
+
+    try:
+        body = ChatRequestBody.model_validate_json(raw_body or b"{}")
+    except ValidationError as exc:
+        if any(e["type"] == "json_invalid" for e in exc.errors()):
+            raise InvalidJson("The request body is not valid JSON.") from exc
+        raise ValidationFailed(
+            "The request does not match the schema.",
+            details=[{"loc": list(e["loc"]), "msg": e["msg"]} for e in exc.errors()],
+        ) from exc
+    agent = trip_agent()
+    if body.messages[-1].role == "assistant":  # the answers to approval requests: a continuation
+        agent.open(caller, trip_id)  # members only, as for any message
+        return _continuation(caller, trip_id, body.messages[-1])
+    text = _new_text(body)
+    trip = agent.open(caller, trip_id)  # 404 for non-members, before anything is stored
+    agent.check_limits(caller, trip_id)  # 429 rate_limited or budget_exceeded, before any model call
+    provider, model = model_name_for(caller)  # ai_not_configured, before anything is stored
+    message_id = "msg_" + secrets.token_hex(8)
+    events = agent.chat(caller, trip, text, provider, model, message_id=message_id)
+
+    def produce() -> Iterator[bytes]:
+        part = ""  # the open text part, if any: text never continues across a step boundary
+        yield ui_stream.start(message_id, metadata={"tripVersion": trip.version})
+        yield ui_stream.start_step()
+        for event in events:
+            if isinstance(event, AgentText):
+                if not part:
+                    part = "t_" + secrets.token_hex(6)
+                    yield ui_stream.text_start(part)
+                yield ui_stream.text_delta(part, event.delta)
+                continue
+            if part:
+                yield ui_stream.text_end(part)
+                part = ""
+            if isinstance(event, AgentToolCall):
+                yield ui_stream.tool_input_start(event.call.id, event.call.name)
+                yield ui_stream.tool_input_available(event.call.id, event.call.name, event.call.arguments)
+            elif isinstance(event, AgentToolResult):
+                yield ui_stream.tool_output_available(event.call_id, event.output)
+            elif isinstance(event, AgentStep):
+                yield ui_stream.finish_step()
+                yield ui_stream.start_step()
+            elif isinstance(event, AgentApprovalRequest):
+                yield ui_stream.tool_approval_request(event.approval_id, event.call_id)
+            elif isinstance(event, AgentClarify):
+                yield ui_stream.data_part("clarify", event.data, part_id="clarify_" + message_id)
+            elif isinstance(event, AgentDone):
+                yield ui_stream.finish_step()
+                yield ui_stream.finish(event.finish_reason, {"seq": event.seq, "model": event.model})
+            elif isinstance(event, AgentFailed):
+                yield ui_stream.error(event.message)
+        yield ui_stream.DONE
+
+    return produce()
+
+
+def _continuation(caller: str, trip_id: str, message: UIMessage) -> Iterator[bytes]:
+    """Decide each approval answer on the stored record, then continue the same assistant message."""
+    from tripagent.bootstrap import approvals
+
+    answers = []
+    for part in message.parts:
+        extra = part.model_extra or {}
+        approval = extra.get("approval") or {}
+        if (
+            part.type.startswith("tool-")
+            and extra.get("state") == "approval-responded"
+            and approval.get("id")
+        ):
+            answers.append(
+                (
+                    str(approval["id"]),
+                    str(extra.get("toolCallId", "")),
+                    dict(extra.get("input") or {}),
+                    bool(approval.get("approved")),
+                )
+            )
+    if not answers:
+        raise ValidationFailed("Nothing to continue: no answered approval in the last message.")
+    outcomes = [
+        approvals().answer(caller, trip_id, approval_id, call_id, arguments, approved)
+        for approval_id, call_id, arguments, approved in answers
+    ]
+
+    def produce() -> Iterator[bytes]:
+        yield ui_stream.start()  # no new messageId: the same assistant message goes on
+        yield ui_stream.start_step()
+        lines = []
+        for outcome in outcomes:
+            if outcome.result == "applied" and outcome.detail.get("alreadyDecided"):
+                yield ui_stream.tool_output_available(outcome.toolCallId, outcome.detail)
+                lines.append(f"Already applied by {outcome.detail['approvedBy']}.")
+            elif outcome.result == "applied":
+                yield ui_stream.tool_output_available(outcome.toolCallId, outcome.detail)
+                lines.append(f"Done (trip version {outcome.detail['tripVersion']}).")
+            elif outcome.result == "denied":
+                yield ui_stream.tool_output_denied(outcome.toolCallId)
+                lines.append("Not applied: denied.")
+            else:
+                reason = str(outcome.detail.get("reason") or outcome.detail.get("message") or "refused")
+                said = f"Not applied: {reason.rstrip('.')}."
+                yield ui_stream.tool_output_error(outcome.toolCallId, said)
+                lines.append(said)
+        part = "t_" + secrets.token_hex(6)
+        yield ui_stream.text_start(part)
+        yield ui_stream.text_delta(part, " ".join(lines))
+        yield ui_stream.text_end(part)
+        yield ui_stream.finish_step()
+        yield ui_stream.finish("stop")
+        yield ui_stream.DONE
+
+    return produce()
