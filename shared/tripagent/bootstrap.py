@@ -116,7 +116,7 @@ def _instrumented(config: ProviderConfig) -> ModelProvider:
 
     s = ai_settings()
     limits = CallLimits(timeout_s=s.ai_timeout_s, max_output_tokens=s.ai_max_output_tokens)
-    provider = build_provider(config, region=s.region, timeout_s=limits.timeout_s)
+    provider = build_provider(config, region=s.region, timeout_s=limits.timeout_s, places=place_finder())
     return InstrumentedProvider(LimitedProvider(provider, limits))
 
 
@@ -310,11 +310,11 @@ def token_verifier() -> TokenVerifier:
 
 def deployment_model() -> tuple[ModelProvider, str]:
     """The deployment's model for work no member asked for (the reviewer); ``rules`` when none is set."""
-    from tripagent.adapters.llm.rules import RulesProvider
+    from tripagent.adapters.llm.rules import RulesProvider, rule_engines
 
     config, provider = environment_provider(), _environment_model()
     if config is None or provider is None:
-        return RulesProvider(), "rules"
+        return RulesProvider(rule_engines(place_finder())), "rules"
     return provider, config.model
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tripagent.entrypoints.http.catalog import PUBLIC_ROUTES, ROUTER_MODULES
+from tripagent.entrypoints.http.catalog import PUBLIC_ROUTES, routers_by_function
 from tripagent.entrypoints.http.docs import openapi_document
 from tripagent_local.paths import REPO_ROOT
 from tripagent_local.stack import LocalStack
@@ -147,7 +147,7 @@ def test_every_route_has_a_handler_and_every_handler_a_route(
     function_modules: dict[str, Any], template: Template
 ) -> None:
     expected = _template_routes(template)
-    assert set(expected) == set(ROUTER_MODULES), "the catalog lists exactly the HTTP functions"
+    assert set(expected) == set(routers_by_function()), "the catalog lists exactly the HTTP functions"
     for fid, routes in expected.items():
         assert {tuple(r) for r in function_modules[fid]["routes"] or ()} == routes, fid
 

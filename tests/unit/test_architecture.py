@@ -37,3 +37,45 @@ def test_inner_layers_import_nothing_from_the_outside(layer: str) -> None:
         for path in (PACKAGE / layer).rglob("*.py")
     }
     assert {k: v for k, v in offenders.items() if v} == {}
+
+
+def test_no_module_is_imported_by_a_string_where_the_layering_cannot_see_it() -> None:
+    """``importlib.import_module("tripagent...")`` hid a loop from the test above (the rules engines lived
+    in application and were loaded by name from an adapter)."""
+    offenders = []
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) in (
+                "import_module",
+                "__import__",
+            ):
+                offenders.append(str(path.relative_to(PACKAGE)))
+    assert offenders == []
+
+
+def test_the_model_port_carries_data_only_never_a_live_object() -> None:
+    from tripagent.adapters.places.gazetteer import Gazetteer
+    from tripagent.application.llm import ChatOptions, ChatRequest
+
+    def request(context: dict[str, object]) -> ChatRequest:
+        options = ChatOptions(max_output_tokens=10)
+        return ChatRequest(model="m", system="", messages=(), options=options, context=context)
+
+    assert request({"trip": {"days": []}, "findings": [{"code": "duplicate"}]}).context["trip"] == {
+        "days": []
+    }
+    with pytest.raises(TypeError, match="JSON data"):
+        request({"places": Gazetteer()})  # an engine gets its index where it is built, not through here
+
+
+def test_the_rules_engines_are_adapters_built_with_what_they_need() -> None:
+    from tripagent.adapters.llm.rules import TASKS, rule_engines
+
+    class Places:
+        def search(self, query: str, **_: object) -> object:
+            raise AssertionError("not asked here")
+
+    engines = rule_engines(Places())  # type: ignore[arg-type]
+    assert set(engines) == set(TASKS)
+    assert all(callable(engine) for engine in engines.values())
+    assert not list((PACKAGE / "application").glob("*_rules.py"))  # none left inside the use cases

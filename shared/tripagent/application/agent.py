@@ -276,11 +276,7 @@ class TripAgent:
             messages=tuple(messages),
             options=ChatOptions(max_output_tokens=self.max_output_tokens, temperature=0.3, task="agent"),
             tools=(*specs, clarify_tool_spec()),
-            context={
-                "trip": trip.model_dump(mode="json", by_alias=True),
-                "caller": caller,
-                "places": self.tools.pois if self.tools else None,
-            },
+            context={"trip": trip.model_dump(mode="json", by_alias=True), "caller": caller},
         )
 
     def _after_the_model(

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from tripagent.application import ports
-from tripagent.application.llm import ChatOptions, ChatRequest, Message, ModelProvider, rules_answer
+from tripagent.application.llm import ChatOptions, ChatRequest, Message, ModelProvider
 from tripagent.application.places import (
     CoverageMap,
     PlaceFinder,
@@ -25,7 +25,7 @@ from tripagent.application.places import (
 )
 from tripagent.application.structured import Parsed, parse_structured
 from tripagent.application.trips import TripWorkspace
-from tripagent.domain.brief import Collected, Profile, read_turn
+from tripagent.domain.brief import Collected, Profile
 from tripagent.domain.geo import bbox, decode_polyline, project
 from tripagent.domain.places import Ambiguous, Found, NotFound, Place, distance_km
 from tripagent.domain.stages import Sample, StopCandidate, plan_stages
@@ -115,7 +115,6 @@ class Generator:
             "brief": brief,
             "hints": hints.model_dump(mode="json") if hints else {},
             "today": today.isoformat(),
-            "places": self.finder,  # the rules engine names places through the same geocoder
         }
         messages = [Message("user", _spec_prompt(brief, hints))]
         for attempt in range(MAX_REPROMPTS + 1):
@@ -318,27 +317,3 @@ SPEC_SYSTEM = """You turn a cyclist's trip brief into a trip spec. Answer only w
 "startDate": "YYYY-MM-DD or null",
 "dailyDistanceKm": <number or null>, "accommodation": "hotel|camping|hostel|hut|any or null"}.
 Use place names exactly as the rider wrote them. Do not invent places."""
-
-
-def extract_spec_by_rules(request: ChatRequest) -> Any:
-    """The ``rules`` provider's engine for spec extraction: the brief chat's slot rules over the brief."""
-    today = dt.date.fromisoformat(request.context.get("today") or dt.date.today().isoformat())
-    collected = Collected()
-    places: dict[str, list[str]] = {}
-    for line in str(request.context.get("brief", "")).splitlines():
-        reading = read_turn(line, today=today)
-        collected = collected.merged(reading.slots)
-        for slot, phrases in reading.places.items():
-            # phrases after "from", "to", "via" first: they say most plainly what is a place
-            ordered = sorted(phrases, key=lambda p: not p.strong)
-            places.setdefault(slot, []).extend(p.text for p in ordered)
-    spec: dict[str, Any] = collected.model_dump(mode="json", exclude_defaults=True)
-    # Places through the geocoder, as the brief chat reads them: the first phrase that names a place.
-    names = request.context["places"]
-    for slot, texts in places.items():
-        if slot == "via":
-            spec["via"] = [text for text in texts if not isinstance(names.search(text), NotFound)]
-            continue
-        named = next((text for text in texts if not isinstance(names.search(text), NotFound)), texts[0])
-        spec.setdefault(slot, named)
-    return rules_answer(json.dumps(spec, ensure_ascii=False))

@@ -9,6 +9,7 @@ they arrive (``stream``). Provider failures are typed (``tripagent.errors``: ``A
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
@@ -57,6 +58,14 @@ class ChatRequest:
     options: ChatOptions
     tools: tuple[ToolSpec, ...] = ()
     context: dict[str, Any] = field(default_factory=dict)  # structured facts for the rules provider
+
+    def __post_init__(self) -> None:
+        # The model port carries data: what an engine needs besides (a place index, a client) is given
+        # to it where it is built, so that no live object crosses a provider, local or remote.
+        try:
+            json.dumps(self.context)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"ChatRequest.context must be JSON data, not live objects: {exc}") from None
 
 
 @dataclass(frozen=True, slots=True)

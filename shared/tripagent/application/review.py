@@ -22,16 +22,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from tripagent.application.llm import ChatOptions, ChatRequest, Message, ModelProvider, rules_answer
+from tripagent.application.llm import ChatOptions, ChatRequest, Message, ModelProvider
 from tripagent.application.ports import Clock, Router, TripRepository, Weather
 from tripagent.application.proposals import ProposalStore
 from tripagent.application.sessions import SessionStore
 from tripagent.application.structured import Parsed, parse_structured
 from tripagent.domain.events import TripOperationCommitted
-from tripagent.domain.ops import REGISTRY, patch_in_words
+from tripagent.domain.ops import REGISTRY
 from tripagent.domain.proposal import Proposal, approver_role_for
 from tripagent.domain.review import (
-    SEVERITY_RANK,
     Finding,
     ReviewDecision,
     check_trip,
@@ -232,7 +231,11 @@ class Reviewer:
             system=REVIEWER_PROMPT + ", ".join(sorted(PATCH_OPERATIONS)),
             messages=(Message("user", json.dumps(query, ensure_ascii=False, default=str)),),
             options=ChatOptions(max_output_tokens=500, temperature=0.0, task="review"),
-            context={"findings": findings, "tripVersion": trip.version, "now": self.clock.now_iso()},
+            context={
+                "findings": [f.model_dump(mode="json") for f in findings],
+                "tripVersion": trip.version,
+                "now": self.clock.now_iso(),
+            },
         )
 
     # ------------------------------------------------------------------ the decision
@@ -333,33 +336,3 @@ def snapshot(trip: Trip) -> dict[str, Any]:
         "expenses": [e.model_dump(mode="json") for e in trip.expenses],
         "members": {m.userId: m.role.value for m in trip.members},
     }
-
-
-def rules_decision(request: ChatRequest) -> Any:
-    """The ``rules`` provider's reviewer: the worst deterministic finding becomes the decision."""
-
-    findings: list[Finding] = request.context.get("findings") or []
-    version = request.context.get("tripVersion", 0)
-    if not findings:
-        decision: dict[str, Any] = {"shouldNotify": False, "confidence": 0.9, "reason": "nothing to flag"}
-    else:
-        worst = max(findings, key=lambda f: SEVERITY_RANK[f.severity])
-        patched = next((f for f in findings if f.patch is not None and f.severity == worst.severity), None)
-        chosen = patched or worst
-        decision = {
-            "shouldNotify": True,
-            "severity": chosen.severity,
-            "confidence": 0.9 if chosen.patch else 0.75,
-            "reason": chosen.message,
-            "suggestion": _in_words(chosen),
-            "pendingPatch": {**chosen.patch.model_dump(), "expectedVersion": version}
-            if chosen.patch
-            else None,
-        }
-    return rules_answer(json.dumps(decision, ensure_ascii=False))
-
-
-def _in_words(finding: Finding) -> str:
-    if finding.patch is None:
-        return "Worth a look before the trip."
-    return patch_in_words(finding.patch.op, finding.patch.args)

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from tripagent.application.ai_config import ProviderConfig
 from tripagent.application.llm import ModelProvider
+from tripagent.application.places import PlaceFinder
 
 
 def build_provider(
-    config: ProviderConfig, *, region: str = "eu-west-1", timeout_s: float = 60.0
+    config: ProviderConfig,
+    *,
+    region: str = "eu-west-1",
+    timeout_s: float = 60.0,
+    places: PlaceFinder | None = None,
 ) -> ModelProvider:
     """``timeout_s`` bounds a Bedrock call (boto3 has no per-call timeout: it is the client's read timeout);
     the HTTP providers take theirs from each request's options."""
@@ -24,6 +29,6 @@ def build_provider(
         from tripagent.adapters.llm.bedrock import BedrockProvider
 
         return BedrockProvider(bedrock_runtime_client(region, timeout_s))
-    from tripagent.adapters.llm.rules import RulesProvider
+    from tripagent.adapters.llm.rules import RulesProvider, rule_engines
 
-    return RulesProvider()
+    return RulesProvider(rule_engines(places))  # ``places``: how its engines name places

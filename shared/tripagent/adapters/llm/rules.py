@@ -1,13 +1,14 @@
 """``rules``: Tripagent's offline provider. No language model: deterministic slot-filling and rule
-engines, one per task (brief chat, spec extraction, the trip agent, operation review), registered in
-``RULE_ENGINES`` by the features that own them. Its answers carry the model id ``rules`` and report zero
-tokens, because no model ran."""
+engines, one per task (brief chat, spec extraction, the trip agent, operation review), each an adapter of
+``adapters/rules`` built with what it needs (a place index) by the composition root, so the requests
+through the model port carry data only. Its answers carry the model id ``rules`` and report zero tokens,
+because no model ran."""
 
 from __future__ import annotations
 
-import importlib
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING
 
 from tripagent.application.llm import (
     ChatRequest,
@@ -21,19 +22,35 @@ from tripagent.application.llm import (
     rules_answer,
 )
 
-RuleEngine = Callable[[ChatRequest], ChatResult]
+if TYPE_CHECKING:
+    from tripagent.application.places import PlaceFinder
 
-# task → "module:function". Loaded on first use so that a function imports only the engine it needs.
-RULE_ENGINES: dict[str, str] = {
-    "brief_chat": "tripagent.application.brief_rules:answer_brief",
-    "spec_extraction": "tripagent.application.generate:extract_spec_by_rules",
-    "agent": "tripagent.application.agent_rules:answer_agent",
-    "review": "tripagent.application.review:rules_decision",
-}
+RuleEngine = Callable[[ChatRequest], ChatResult]
+TASKS = ("brief_chat", "spec_extraction", "agent", "review")
+
+
+def rule_engines(places: PlaceFinder | None = None) -> dict[str, RuleEngine]:
+    """Every task's engine; ``places`` names places for spec extraction and the agent's proposals (the
+    bundled gazetteer when none is given)."""
+    from tripagent.adapters.rules.agent import AgentRules
+    from tripagent.adapters.rules.brief import answer_brief
+    from tripagent.adapters.rules.review import review_by_rules
+    from tripagent.adapters.rules.spec import SpecRules
+
+    if places is None:
+        from tripagent.adapters.places.gazetteer import Gazetteer
+
+        places = Gazetteer()
+    return {
+        "brief_chat": answer_brief,
+        "spec_extraction": SpecRules(places),
+        "agent": AgentRules(places),
+        "review": review_by_rules,
+    }
 
 
 def _no_engine(request: ChatRequest) -> ChatResult:
-    known = ", ".join(sorted(RULE_ENGINES)) or "none yet"
+    known = ", ".join(sorted(TASKS))
     return rules_answer(
         "This is Tripagent's offline rules engine (model `rules`): no language model runs here, so it only "
         f"answers the tasks it has rules for ({known}); it has none for "
@@ -45,18 +62,14 @@ def _no_engine(request: ChatRequest) -> ChatResult:
 class RulesProvider:
     name = "rules"
 
-    def __init__(self, engines: dict[str, RuleEngine] | None = None) -> None:
-        self._engines = engines
+    def __init__(self, engines: Mapping[str, RuleEngine] | None = None) -> None:
+        self._given = engines
+        self._engines: Mapping[str, RuleEngine] | None = engines
 
     def _engine(self, task: str | None) -> RuleEngine:
-        if self._engines is not None:
-            return self._engines.get(task or "", _no_engine)
-        target = RULE_ENGINES.get(task or "")
-        if target is None:
-            return _no_engine
-        module, _, function = target.partition(":")
-        engine: RuleEngine = getattr(importlib.import_module(module), function)
-        return engine
+        if self._engines is None:  # built on first use: a function loads only what its tasks need
+            self._engines = rule_engines()
+        return self._engines.get(task or "", _no_engine)
 
     def chat(self, request: ChatRequest) -> ChatResult:
         return self._engine(request.options.task)(request)

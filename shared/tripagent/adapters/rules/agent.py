@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from tripagent.application.agent_history import SUMMARY_END
 from tripagent.application.clarify import CLARIFY_TOOL
 from tripagent.application.llm import ChatRequest, ChatResult, ToolCall, Usage
 from tripagent.application.llm import rules_answer as answer
-from tripagent.domain.places import normalize
+from tripagent.application.places import PlaceFinder
+from tripagent.domain.places import Found, normalize
 
 DAY = re.compile(r"\b(?:day|jour|journee)\s*(\d{1,2})\b|\b(\d{1,2})(?:st|nd|rd|th|e|er)?\s+(?:day|jour)\b")
 FRENCH = re.compile(r"\b(quel|quelle|jour|combien|est|le|la|les|du|des|programme|etape)\b")
@@ -116,7 +118,18 @@ def _tool_answer(request: ChatRequest, fr: bool) -> ChatResult | None:
     return answer(f"{lead} {output.get('near')}:\n" + "\n".join(lines))
 
 
-def answer_agent(request: ChatRequest) -> ChatResult:
+@dataclass(frozen=True)
+class AgentRules:
+    """The engine, with the place index that names a proposed stop's place (given here, never through
+    the request: the model port carries data only)."""
+
+    places: PlaceFinder | None = None
+
+    def __call__(self, request: ChatRequest) -> ChatResult:
+        return answer_agent(request, self.places)
+
+
+def answer_agent(request: ChatRequest, places: PlaceFinder | None = None) -> ChatResult:
     trip = request.context.get("trip") or {}
     last = next((m.content for m in reversed(request.messages) if m.role == "user"), "")
     last = last.rsplit(SUMMARY_END, 1)[-1]  # past the rolling summary, when the history opens with it
@@ -131,7 +144,7 @@ def answer_agent(request: ChatRequest) -> ChatResult:
         return _propose_move(request, trip, moving, fr)
     adding = ADD_STOP.search(text)
     if adding and request.tools and any(t.name == "add_stop" for t in request.tools):
-        return _propose_stop(request, adding, fr)
+        return _propose_stop(request, adding, places)
     found = DAY.search(text)
     poi = next(((cat, word) for pattern, cat, word in POI_WORDS if pattern.search(text)), None)
     if poi and FIND.search(text) and request.tools:
@@ -164,7 +177,7 @@ def answer_agent(request: ChatRequest) -> ChatResult:
     )
 
 
-def _propose_stop(request: ChatRequest, found: re.Match[str], fr: bool) -> ChatResult:
+def _propose_stop(request: ChatRequest, found: re.Match[str], places: PlaceFinder | None) -> ChatResult:
     """ "add a lunch stop in Canillo on day 1" → the add_stop write tool, which a member approves."""
     what, where, day = found.group(1), found.group(2).strip(), int(found.group(3))
     arguments: dict[str, Any] = {
@@ -172,10 +185,7 @@ def _propose_stop(request: ChatRequest, found: re.Match[str], fr: bool) -> ChatR
         "name": f"{what.title()} in {where.title()}",
         "kind": STOP_KINDS.get(what, "poi"),
     }
-    places = request.context.get("places")
     if places is not None:
-        from tripagent.domain.places import Found
-
         outcome = places.search(where)
         if isinstance(outcome, Found):
             arguments["name"] = f"{what.title()} in {outcome.place.name}"

@@ -1,0 +1,46 @@
+"""The ``rules`` engine for generation's spec extraction."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from tripagent.application.llm import ChatRequest, ChatResult, rules_answer
+from tripagent.application.places import PlaceFinder
+from tripagent.domain.brief import Collected, read_turn
+from tripagent.domain.places import NotFound
+
+
+@dataclass(frozen=True)
+class SpecRules:
+    """The ``rules`` provider's engine for spec extraction: the brief chat's slot rules over the brief,
+    its places named through the same geocoder as generation's (given here, not through the request)."""
+
+    places: PlaceFinder
+
+    def __call__(self, request: ChatRequest) -> ChatResult:
+        return self.answer(request)
+
+    def answer(self, request: ChatRequest) -> ChatResult:
+        today = dt.date.fromisoformat(request.context.get("today") or dt.date.today().isoformat())
+        collected = Collected()
+        places: dict[str, list[str]] = {}
+        for line in str(request.context.get("brief", "")).splitlines():
+            reading = read_turn(line, today=today)
+            collected = collected.merged(reading.slots)
+            for slot, phrases in reading.places.items():
+                # phrases after "from", "to", "via" first: they say most plainly what is a place
+                ordered = sorted(phrases, key=lambda p: not p.strong)
+                places.setdefault(slot, []).extend(p.text for p in ordered)
+        spec: dict[str, Any] = collected.model_dump(mode="json", exclude_defaults=True)
+        # Places through the geocoder, as the brief chat reads them: the first phrase that names a place.
+        names = self.places
+        for slot, texts in places.items():
+            if slot == "via":
+                spec["via"] = [text for text in texts if not isinstance(names.search(text), NotFound)]
+                continue
+            named = next((text for text in texts if not isinstance(names.search(text), NotFound)), texts[0])
+            spec.setdefault(slot, named)
+        return rules_answer(json.dumps(spec, ensure_ascii=False))
