@@ -20,7 +20,7 @@ class BriefChatRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     messages: list[ChatTurn] = Field(
-        description="The whole conversation so far; the last turn is the user's."
+        min_length=1, description="The whole conversation so far; the last turn is the user's."
     )
     locale: Locale = "en"
 

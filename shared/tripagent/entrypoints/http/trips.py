@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import asdict
-from typing import Any
+from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, JsonValue
 
 from tripagent.domain.ops import REGISTRY
 from tripagent.domain.trip import Role, Trip
@@ -23,13 +23,23 @@ def _workspace() -> Any:
     return trip_workspace()
 
 
+OPERATION_NAMES: list[JsonValue] = [*sorted(REGISTRY)]  # the schema says which: an unknown one is invalid
+
+
 class _Request(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+def _iso_date_text(value: Any) -> Any:
+    """A date as the contract writes it (``YYYY-MM-DD``), not a number pydantic would read as epoch days."""
+    if value is None or isinstance(value, str | dt.date):
+        return value
+    raise ValueError("a date is written YYYY-MM-DD")
+
+
 class CreateTripRequest(_Request):
     title: str = Field(min_length=1, max_length=200)
-    startDate: dt.date | None = None
+    startDate: Annotated[dt.date | None, BeforeValidator(_iso_date_text)] = None
     profile: str | None = Field(default=None, max_length=40)
 
 
@@ -47,7 +57,10 @@ class TripListResponse(BaseModel):
 
 
 class OperationRequest(_Request):
-    op: str = Field(description="An operation name from GET /trips/{tripId}/ops.")
+    op: str = Field(
+        description="An operation name from GET /trips/{tripId}/ops.",
+        json_schema_extra={"enum": OPERATION_NAMES},
+    )
     args: dict[str, Any] = Field(default_factory=dict)
     expectedVersion: int = Field(ge=1, description="The trip version the change was made against.")
 
@@ -77,7 +90,12 @@ class ChangeRoleRequest(_Request):
     role: Role
 
 
-@router.post("/trips", summary="Create a trip (the caller is its owner)", tags=["trips"])
+@router.post(
+    "/trips",
+    summary="Create a trip (the caller is its owner)",
+    tags=["trips"],
+    responses={201: {"description": "Created"}},
+)
 def create_trip(body: CreateTripRequest) -> Response[Trip]:
     trip = _workspace().create_trip(
         current_caller(router).user_id, title=body.title, start_date=body.startDate, profile=body.profile
@@ -122,7 +140,12 @@ def run_operation(tripId: str, body: OperationRequest) -> TripResponse:  # noqa:
     return TripResponse(trip=outcome.trip)
 
 
-@router.post("/trips/<tripId>/members", summary="Add a member (owner only)", tags=["members"])
+@router.post(
+    "/trips/<tripId>/members",
+    summary="Add a member (owner only)",
+    tags=["members"],
+    responses={201: {"description": "Added"}},
+)
 def add_member(tripId: str, body: AddMemberRequest) -> Response[TripResponse]:  # noqa: N803
     outcome = _workspace().run_operation(
         current_caller(router).user_id, tripId, "add_member", {"userId": body.userId, "role": body.role}
