@@ -31,6 +31,8 @@ from functools import cached_property
 from typing import Any
 from urllib.parse import parse_qsl
 
+import anyio
+import anyio.to_thread
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
@@ -62,6 +64,9 @@ class Gateway:
             for route in sorted(stack.template.http_routes(), key=lambda r: (r.path.count("{"), -len(r.path)))
         ]
         self.cors = self._cors_config()
+        # Invocations wait for an environment (and for its answer, up to the function's timeout) on threads
+        # of their own: they must never use up the threads of the AWS APIs those same functions call back.
+        self._invocations = anyio.CapacityLimiter(256)
 
     def _cors_config(self) -> dict[str, Any]:
         for res in self.stack.template.resources.values():
@@ -129,7 +134,8 @@ class Gateway:
         event = build_http_event(request, route, path_params, claims, body)
         functions = self.stack.functions
         try:
-            streamed = route.route_key in await run_in_threadpool(functions.asgi_routes, route.function_id)
+            routes = await self._in_function_thread(functions.asgi_routes, route.function_id)
+            streamed = route.route_key in routes
         except FunctionError:  # the function cannot even start (its cold start failed)
             return self._failed(route, "could not start")
         if streamed:
@@ -145,7 +151,7 @@ class Gateway:
         """One invocation in an execution environment of the route's function; past its timeout the
         environment is killed (as Lambda does) and the client gets API Gateway's 503."""
         try:
-            result = await run_in_threadpool(self.stack.functions.invoke, route.function_id, event)
+            result = await self._in_function_thread(self.stack.functions.invoke, route.function_id, event)
         except FunctionTimeout:
             return JSONResponse({"message": "Service Unavailable"}, status_code=503)
         except FunctionError:
@@ -162,11 +168,15 @@ class Gateway:
         started = False
         try:
             while True:
-                message = await run_in_threadpool(next, stream, None)
+                message = await self._in_function_thread(next, stream, None)
                 if message is None:
                     break
                 started = started or message.get("type") == "http.response.start"
                 await send(message)
+        except FunctionTimeout:
+            if not started:  # API Gateway's answer to a function past its timeout, as for the buffered route
+                unavailable = JSONResponse({"message": "Service Unavailable"}, status_code=503)
+                await unavailable(scope, _no_body, send)
         except FunctionError:
             logging.getLogger("tripagent.gateway").exception("%s stream failed", route.function_id)
             if not started:
@@ -175,6 +185,9 @@ class Gateway:
                 )
         finally:
             stream.close()
+
+    async def _in_function_thread(self, call: Any, *args: Any) -> Any:
+        return await anyio.to_thread.run_sync(call, *args, limiter=self._invocations)
 
     def _stream_timeout(self, route: HttpRoute) -> int:
         specs = self.stack.functions.specs
@@ -227,7 +240,7 @@ class Gateway:
     async def idle(self, request: Request) -> Response:
         """``?timeout=S``: whether the bus, queues and stream pollers went quiet within S seconds."""
         timeout = min(float(request.query_params.get("timeout", "30")), 120.0)
-        return JSONResponse({"idle": await run_in_threadpool(self.stack.wait_idle, timeout)})
+        return JSONResponse({"idle": await self._in_function_thread(self.stack.wait_idle, timeout)})
 
     async def docs(self, _: Request) -> Response:
         return HTMLResponse(_SWAGGER_PAGE)

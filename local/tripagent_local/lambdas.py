@@ -120,7 +120,10 @@ class Instance:
         finished = False
         try:
             while True:
-                answer = self._receive(max(0.0, deadline - time.monotonic()), "the stream")
+                try:
+                    answer = self._receive(max(0.0, deadline - time.monotonic()), "the stream")
+                except FunctionTimeout:
+                    raise FunctionTimeout(self.spec.logical_id, timeout_s) from None
                 if answer[0] == "asgi.send":
                     yield answer[1]
                 elif answer[0] == "asgi.done":
@@ -130,7 +133,7 @@ class Instance:
                     finished = True
                     raise FunctionError(self.spec.logical_id, answer[1])
         finally:
-            if not finished:  # abandoned mid-stream (the client left): its rest must not reach the next event
+            if not finished:  # abandoned mid-stream: its rest must not reach the next event
                 self.kill()
 
     def describe(self) -> dict[str, Any]:
@@ -179,6 +182,7 @@ class FunctionPool:
                     instance = self._idle.pop()  # the most recently used: the warmest
                     if instance.alive:
                         return self._busy(instance)
+                    instance.kill()  # died while idle: reap it and close its socket
                     self._forget(instance)
                 if len(self._all) + self._starting < self._max:
                     break
@@ -220,13 +224,14 @@ class FunctionPool:
             self._cond.notify()
 
     def close(self) -> None:
+        """Stop every environment, busy ones too (the stack is stopping: their events fail as AWS's would
+        when an environment is shut down)."""
         with self._cond:
             self._closed = True
-            idle, self._idle = self._idle, []
+            everyone, self._idle = list(self._all), []
             self._cond.notify_all()
-        for instance in idle:
+        for instance in everyone:
             instance.kill()
-            self._forget(instance)
 
 
 class FunctionRegistry:
@@ -248,9 +253,12 @@ class FunctionRegistry:
         self._pools: dict[str, FunctionPool] = {}
         self._asgi_routes: dict[str, tuple[str, ...]] = {}
         self._lock = threading.Lock()
+        self._closed = False
 
     def pool(self, logical_id: str) -> FunctionPool:
         with self._lock:
+            if self._closed:  # a late retry of the bus or a queue after stop starts nothing
+                raise FunctionError(logical_id, {"errorType": "Stopped", "errorMessage": "the stack stopped"})
             if logical_id not in self._pools:
                 spec = self.specs[logical_id]
                 if spec.web_adapter:
@@ -302,6 +310,7 @@ class FunctionRegistry:
 
     def close(self) -> None:
         with self._lock:
+            self._closed = True
             pools = list(self._pools.values())
             self._pools.clear()
         for pool in pools:

@@ -6,6 +6,7 @@ import json
 import os
 import re
 import secrets
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -100,6 +101,11 @@ class LocalStack:
         self.kms = LocalKms(config.state_dir / "kms-master.key", set(self.kms_keys.values()))
         self.stream_pollers: list[StreamPoller] = []
         self._valhalla_config: Path | None = None
+        self._secrets_lock = threading.Lock()
+        declared = {name for spec in self.template.functions().values() for name in spec.environment}
+        unknown = set(config.overrides) - declared
+        if unknown:  # as `sam local invoke --env-vars`: values only for variables the template declares
+            raise ValueError(f"no function declares {', '.join(sorted(unknown))}: the template must")
 
     # ------------------------------------------------------------------ wiring from the template
     def _parameters(self) -> dict[str, Any]:
@@ -173,15 +179,17 @@ class LocalStack:
         return rules
 
     def _secret_value(self, name: str) -> str:
-        """Local values for the template's generated secrets, made once and kept in .local/."""
-        path = self.config.state_dir / "secrets.json"
-        values: dict[str, str] = json.loads(path.read_text()) if path.exists() else {}
-        if name not in values:
-            values[name] = secrets.token_urlsafe(36)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(values))
-            path.chmod(0o600)
-        return values[name]
+        """Local values for the template's generated secrets, made once and kept in .local/. Under a lock:
+        environments start concurrently, and two of them must not mint two values for one secret."""
+        with self._secrets_lock:
+            path = self.config.state_dir / "secrets.json"
+            values: dict[str, str] = json.loads(path.read_text()) if path.exists() else {}
+            if name not in values:
+                values[name] = secrets.token_urlsafe(36)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(json.dumps(values))
+                path.chmod(0o600)
+            return values[name]
 
     def function_environment(self, logical_id: str) -> dict[str, str]:
         """Exactly what Lambda would give this function: its own variables and the Globals, with the
@@ -194,10 +202,7 @@ class LocalStack:
             if value is not None:  # CloudFormation dynamic references, resolved as a deploy would
                 env[name] = DYNAMIC_REFERENCE.sub(lambda m: self._secret_value(m.group(1)), str(value))
         declared = set(env)
-        unknown = set(self.config.overrides) - declared
-        if unknown:  # as `sam local invoke --env-vars`: only variables the template declares
-            raise ValueError(f"{logical_id} declares no {', '.join(sorted(unknown))}: the template must")
-        env.update(self.config.overrides)
+        env.update({name: value for name, value in self.config.overrides.items() if name in declared})
         env.update(
             {  # the Lambda runtime's own
                 "AWS_REGION": REGION,

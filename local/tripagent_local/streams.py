@@ -68,9 +68,10 @@ class StreamPoller:
             began = time.monotonic()
             try:
                 busy = self._poll_once()
-            except Exception:
+            except Exception:  # the engine is down or the stream failed: not quiet, but do not spin
                 traceback.print_exc()
-                busy = True  # not known to be quiet
+                self._stop.wait(self._poll_s)
+                continue
             if not busy:
                 self._quiet_since = began
                 self._stop.wait(self._poll_s)

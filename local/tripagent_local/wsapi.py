@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, unquote
 
-from starlette.concurrency import run_in_threadpool
+import anyio
+import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import Receive, Scope, Send
@@ -40,6 +41,7 @@ class LocalWebSocketApi:
     def __init__(self, api: WebSocketApi, functions: FunctionRegistry, domain: str) -> None:
         self.api = api
         self.functions = functions
+        self._invocations = anyio.CapacityLimiter(64)
         self.domain = domain
         self.connections: dict[str, Connection] = {}
 
@@ -74,7 +76,9 @@ class LocalWebSocketApi:
         route = self.api.routes.get(route_key)
         if route is None:
             return {"statusCode": 200}
-        result = await run_in_threadpool(self.functions.invoke, route.function_id, event)
+        result = await anyio.to_thread.run_sync(  # threads of its own, as the gateway's invocations
+            self.functions.invoke, route.function_id, event, limiter=self._invocations
+        )
         return result if isinstance(result, dict) else {"statusCode": 200}
 
     # ------------------------------------------------------------------ the WebSocket side

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from tripagent.application.ports import HealthProbe
 
 if TYPE_CHECKING:
+    from tripagent.adapters.llm.rules import RuleEngine
     from tripagent.adapters.places.gazetteer import Gazetteer
     from tripagent.adapters.valhalla import ValhallaClient
     from tripagent.application.agent import TripAgent
@@ -116,7 +117,7 @@ def _instrumented(config: ProviderConfig) -> ModelProvider:
 
     s = ai_settings()
     limits = CallLimits(timeout_s=s.ai_timeout_s, max_output_tokens=s.ai_max_output_tokens)
-    provider = build_provider(config, region=s.region, timeout_s=limits.timeout_s, places=place_finder())
+    provider = build_provider(config, region=s.region, timeout_s=limits.timeout_s, rules=rule_engines)
     return InstrumentedProvider(LimitedProvider(provider, limits))
 
 
@@ -142,6 +143,15 @@ def gazetteer() -> Gazetteer:
     from tripagent.adapters.places.gazetteer import Gazetteer
 
     return Gazetteer()
+
+
+@cache
+def rule_engines() -> dict[str, RuleEngine]:
+    """The offline provider's engines: briefs' places through the configured geocoder (as generation's),
+    the agent's proposed stops through the embedded gazetteer (offline)."""
+    from tripagent.adapters.llm.rules import rule_engines as engines
+
+    return engines(places=place_finder(), pois=gazetteer())
 
 
 @cache
@@ -310,11 +320,11 @@ def token_verifier() -> TokenVerifier:
 
 def deployment_model() -> tuple[ModelProvider, str]:
     """The deployment's model for work no member asked for (the reviewer); ``rules`` when none is set."""
-    from tripagent.adapters.llm.rules import RulesProvider, rule_engines
+    from tripagent.adapters.llm.rules import RulesProvider
 
     config, provider = environment_provider(), _environment_model()
     if config is None or provider is None:
-        return RulesProvider(rule_engines(place_finder())), "rules"
+        return RulesProvider(rule_engines()), "rules"
     return provider, config.model
 
 

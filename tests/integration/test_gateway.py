@@ -274,3 +274,13 @@ def test_the_control_one_instance_shared_by_threads_answers_other_callers() -> N
     with ThreadPoolExecutor(max_workers=len(users)) as pool:
         answers = list(pool.map(ask, users))
     assert answers != users
+
+
+def test_a_stopped_stack_starts_no_environment_for_a_late_retry(tmp_path: Path) -> None:
+    stack = LocalStack(StackConfig(template_path=FIXTURE, state_dir=tmp_path, start_engines=False))
+    event = {"requestContext": {"authorizer": {"jwt": {"claims": {"sub": "ana"}}}}}
+    assert stack.functions.invoke("WhoFunction", event)["statusCode"] == 200
+    assert stack.functions.stats("WhoFunction").live == 1
+    stack.stop()
+    with pytest.raises(FunctionError, match="stopped"):  # a bus retry or queue batch arriving after stop
+        stack.functions.invoke("WhoFunction", event)

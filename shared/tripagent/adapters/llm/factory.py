@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
+
 from tripagent.application.ai_config import ProviderConfig
 from tripagent.application.llm import ModelProvider
-from tripagent.application.places import PlaceFinder
+
+if TYPE_CHECKING:
+    from tripagent.adapters.llm.rules import RuleEngine
 
 
 def build_provider(
@@ -12,7 +17,7 @@ def build_provider(
     *,
     region: str = "eu-west-1",
     timeout_s: float = 60.0,
-    places: PlaceFinder | None = None,
+    rules: Callable[[], Mapping[str, RuleEngine]] | None = None,
 ) -> ModelProvider:
     """``timeout_s`` bounds a Bedrock call (boto3 has no per-call timeout: it is the client's read timeout);
     the HTTP providers take theirs from each request's options."""
@@ -29,6 +34,6 @@ def build_provider(
         from tripagent.adapters.llm.bedrock import BedrockProvider
 
         return BedrockProvider(bedrock_runtime_client(region, timeout_s))
-    from tripagent.adapters.llm.rules import RulesProvider, rule_engines
+    from tripagent.adapters.llm.rules import RulesProvider
 
-    return RulesProvider(rule_engines(places))  # ``places``: how its engines name places
+    return RulesProvider(rules() if rules else None)  # its engines, built by the composition root

@@ -29,22 +29,24 @@ RuleEngine = Callable[[ChatRequest], ChatResult]
 TASKS = ("brief_chat", "spec_extraction", "agent", "review")
 
 
-def rule_engines(places: PlaceFinder | None = None) -> dict[str, RuleEngine]:
-    """Every task's engine; ``places`` names places for spec extraction and the agent's proposals (the
-    bundled gazetteer when none is given)."""
+def rule_engines(places: PlaceFinder | None = None, pois: PlaceFinder | None = None) -> dict[str, RuleEngine]:
+    """Every task's engine: ``places`` (the configured geocoder) names the places of a brief, as generation
+    geocodes them; ``pois`` (the embedded gazetteer, offline) those of the agent's proposed stops. The
+    bundled gazetteer for either when none is given."""
     from tripagent.adapters.rules.agent import AgentRules
     from tripagent.adapters.rules.brief import answer_brief
     from tripagent.adapters.rules.review import review_by_rules
     from tripagent.adapters.rules.spec import SpecRules
 
-    if places is None:
+    if places is None or pois is None:
         from tripagent.adapters.places.gazetteer import Gazetteer
 
-        places = Gazetteer()
+        bundled = Gazetteer()
+        places, pois = places or bundled, pois or bundled
     return {
         "brief_chat": answer_brief,
         "spec_extraction": SpecRules(places),
-        "agent": AgentRules(places),
+        "agent": AgentRules(pois),
         "review": review_by_rules,
     }
 

@@ -72,8 +72,10 @@ def _errors_of(method: str, path: str, operation: dict[str, Any]) -> dict[str, s
     if "requestBody" in operation:
         errors["400"] = "The body is not valid UTF-8 JSON (`invalid_json`)"
         errors["415"] = "The body is not `application/json` (`unsupported_media_type`)"
-    if "{tripId}" in path or path == "/me/ai-provider":
+    if "{tripId}" in path:
         errors["404"] = "No such trip, or not one of the caller's (`not_found`, the same for both)"
+    if path == "/me/ai-provider":
+        errors["404"] = "No provider of the caller's own (`not_found`)"
     if "{tripId}" in path and method != "get":
         errors["403"] = "The caller's role does not allow it (`forbidden`)"
         errors["409"] = "Decided or changed meanwhile (`version_conflict`, `already_decided`, ...)"
