@@ -279,3 +279,35 @@ def test_a_stranger_approving_gets_the_missing_trip_answer(local_stack: LocalSta
     with pytest.raises(NotFound, match="Suggestion not found"):
         suggestions.answer("m0", trip_id, "sug_nothing", answer_id="sug_nothing", approved=False)
     assert store.get(trip_id, sid).status == "pending"  # type: ignore[union-attr]
+
+
+class FailingCommit(DynamoTripRepository):
+    """The table fails between the claim and the trip's commit."""
+
+    fault: BaseException | None = None
+
+    def commit(self, trip: Trip, **kwargs: Any) -> None:
+        if self.fault is not None:
+            raise self.fault
+        super().commit(trip, **kwargs)
+
+
+@pytest.mark.parametrize(
+    "fault", [RuntimeError("the function crashed"), ConnectionError("table unreachable")]
+)
+def test_a_fault_after_the_claim_leaves_the_suggestion_pending_and_listed(
+    local_stack: LocalStack, fault: Exception
+) -> None:
+    repo, workspace, store, suggestions, *_ = world(local_stack, FailingCommit)
+    trip_id, sid = suggested_trip(workspace, store, members=2)
+    before = workspace.get_trip("ana", trip_id)
+    repo.fault = fault
+    with pytest.raises(type(fault)):
+        suggestions.answer("m0", trip_id, sid, answer_id=sid, approved=True)
+    assert workspace.get_trip("ana", trip_id) == before
+    reloaded = suggestions.visible("m1", trip_id)  # what a reloaded page lists: still to answer
+    assert [(s.suggestionId, s.status, s.decidedBy) for s in reloaded] == [(sid, "pending", None)]
+    repo.fault = None
+    applied = suggestions.answer("m1", trip_id, sid, answer_id=sid, approved=True)
+    assert (applied.status, applied.decidedBy) == ("applied", "m1")
+    assert workspace.get_trip("ana", trip_id).days[0].city == "Canillo"
