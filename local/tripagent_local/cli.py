@@ -5,6 +5,7 @@ tripagent token USER [--ttl S]              print a valid development token for 
 tripagent invoke FunctionId --event FILE    invoke one function with an event, as `sam local invoke`
 tripagent put-event --detail-type T --source S --detail JSON   put an event on the running local bus
 tripagent tiles [--force]                   build Valhalla tiles and elevation from valhalla/data
+tripagent engine stop|start dynamodb|valhalla   stop or start an engine of the running stack (faults)
 """
 
 from __future__ import annotations
@@ -46,6 +47,11 @@ def main(argv: list[str] | None = None) -> int:
     purge = sub.add_parser("purge", help="delete agent sessions idle past the retention window")
     purge.add_argument("--idle-days", type=int, default=None, help="default: SESSION_RETENTION_DAYS or 30")
 
+    engine = sub.add_parser("engine", help="stop or start an engine of the running stack")
+    engine.add_argument("action", choices=("stop", "start"))
+    engine.add_argument("name", choices=("dynamodb", "valhalla"))
+    engine.add_argument("--url", default=f"http://127.0.0.1:{os.environ.get('PORT', '3000')}")
+
     tiles = sub.add_parser("tiles", help="build Valhalla tiles")
     tiles.add_argument("--force", action="store_true")
 
@@ -62,6 +68,8 @@ def main(argv: list[str] | None = None) -> int:
         return _invoke(args.function_id, args.event)
     if args.command == "purge":
         return _purge(args.idle_days)
+    if args.command == "engine":
+        return _engine(args.url, args.action, args.name)
     if args.command == "put-event":
         return _put_event(args.url, args.source, args.detail_type, args.detail)
     return _dev(args.port, args.persist, args.quiet)
@@ -107,6 +115,14 @@ def _purge(idle_days: int | None) -> int:
     purged = purge_idle_sessions(session_purger(), now=dt.datetime.now(dt.UTC), idle_days=days)
     print(json.dumps({"purged": purged, "idleDays": days}))
     return 0
+
+
+def _engine(url: str, action: str, name: str) -> int:
+    import httpx
+
+    response = httpx.post(f"{url}/_local/engines/{name}/{action}", timeout=60)
+    print(response.text)
+    return 0 if response.status_code == 200 else 1
 
 
 def _put_event(url: str, source: str, detail_type: str, detail: str) -> int:

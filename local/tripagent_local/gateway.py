@@ -51,6 +51,7 @@ ASGI_SCOPE_KEYS = (
     "type", "asgi", "http_version", "method", "scheme", "path", "raw_path", "query_string", "root_path",
     "headers", "client", "server",
 )  # fmt: skip
+ENGINE_NAMES = ("dynamodb", "valhalla")
 TEXT_TYPES = ("text/", "application/json", "application/xml", "application/gpx", "application/javascript")
 SWAGGER_DIR = REPO_ROOT / "local" / "node_modules" / "swagger-ui-dist"
 
@@ -206,15 +207,23 @@ class Gateway:
         }
 
     def local_routes(self) -> dict[tuple[str, str], Any]:
-        return {
-            ("GET", "/docs"): self.docs,
-            ("GET", "/.well-known/jwks.json"): self.jwks,
-            ("GET", "/_local/events"): self.events,
-            ("GET", "/_local/deliveries"): self.deliveries,
-            ("GET", "/_local/dead-letters"): self.dead_letters,
-            ("GET", "/_local/queues"): self.queue_activity,
-            ("GET", "/_local/idle"): self.idle,
-        } | {("GET", f"/docs/{name}"): self.swagger_asset for name in _SWAGGER_ASSETS}
+        return (
+            {
+                ("GET", "/docs"): self.docs,
+                ("GET", "/.well-known/jwks.json"): self.jwks,
+                ("GET", "/_local/events"): self.events,
+                ("GET", "/_local/deliveries"): self.deliveries,
+                ("GET", "/_local/dead-letters"): self.dead_letters,
+                ("GET", "/_local/queues"): self.queue_activity,
+                ("GET", "/_local/idle"): self.idle,
+            }
+            | {
+                ("POST", f"/_local/engines/{name}/{action}"): self.engine
+                for name in ENGINE_NAMES
+                for action in ("stop", "start")
+            }
+            | {("GET", f"/docs/{name}"): self.swagger_asset for name in _SWAGGER_ASSETS}
+        )
 
     async def jwks(self, _: Request) -> Response:
         return JSONResponse(devauth.jwks(self.stack.config.state_dir))
@@ -236,6 +245,14 @@ class Gateway:
                 "invocations": queues.invocations,
             }
         )
+
+    async def engine(self, request: Request) -> Response:
+        """Stop or start an engine of the running stack (``tripagent engine``): a fault, then healed."""
+        _, _, _, name, action = request.url.path.split("/")
+        stack = self.stack
+        operation = stack.stop_engine if action == "stop" else stack.start_engine
+        await self._in_function_thread(operation, name)
+        return JSONResponse({"engine": name, "running": name in stack.engines})
 
     async def idle(self, request: Request) -> Response:
         """``?timeout=S``: whether the bus, queues and stream pollers went quiet within S seconds."""

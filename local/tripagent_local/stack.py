@@ -59,7 +59,7 @@ class LocalStack:
     def __init__(self, config: StackConfig) -> None:
         self.config = config
         self.template = Template(config.template_path)
-        self.processes: list[engines.EngineProcess] = []
+        self.engines: dict[str, engines.EngineProcess] = {}  # by name: dynamodb, valhalla
         self.url = f"http://127.0.0.1:{config.port}"
         self.secrets = {
             logical_id: f"local-{logical_id}"
@@ -240,7 +240,6 @@ class LocalStack:
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> None:
-        log_dir = self.config.state_dir / "logs"
         if not self.config.start_engines:
             return
         try:
@@ -251,15 +250,9 @@ class LocalStack:
                 listen=f"tcp://127.0.0.1:{port}",
                 config_path=self.config.state_dir / "valhalla" / f"valhalla-{port}-{os.getpid()}.json",
             )
-            db_path = self.config.state_dir / "dynamodb" if self.config.persist else None
-            self.processes.append(
-                engines.start_dynamodb_local(self.config.dynamodb_port, log_dir, db_path=db_path)
-            )
-            engines.ensure_tables(
-                engines.dynamodb_client(self.config.dynamodb_port), self.template, self.table_names
-            )
-            self.processes.append(engines.start_valhalla(config_path, self.config.valhalla_port, log_dir))
             self._valhalla_config = config_path
+            self.start_engine("dynamodb")
+            self.start_engine("valhalla")
             self._start_stream_pollers()
             self.queues.start()
             self.scheduler.start()
@@ -267,17 +260,52 @@ class LocalStack:
             self.stop()
             raise
 
+    def start_engine(self, name: str) -> None:
+        """Start one engine on its port (again, after ``stop_engine``: a fault injected and healed)."""
+        if name in self.engines:
+            return
+        log_dir = self.config.state_dir / "logs"
+        if name == "dynamodb":
+            db_path = self.config.state_dir / "dynamodb" if self.config.persist else None
+            self.engines[name] = engines.start_dynamodb_local(
+                self.config.dynamodb_port, log_dir, db_path=db_path
+            )
+            engines.ensure_tables(
+                engines.dynamodb_client(self.config.dynamodb_port), self.template, self.table_names
+            )
+        elif name == "valhalla":
+            assert self._valhalla_config is not None, "the tiles are built when the stack starts"
+            self.engines[name] = engines.start_valhalla(
+                self._valhalla_config, self.config.valhalla_port, log_dir
+            )
+        else:
+            raise ValueError(f"no engine {name!r}: dynamodb or valhalla")
+
+    def stop_engine(self, name: str) -> None:
+        engine = self.engines.pop(name, None)
+        if engine is not None:
+            engine.stop()
+            if name == "valhalla":  # it must free its port before it can start again
+                deadline = time.monotonic() + 15
+                while not engines.port_is_free(self.config.valhalla_port) and time.monotonic() < deadline:
+                    time.sleep(0.1)
+
     def _start_stream_pollers(self) -> None:
         db = engines.dynamodb_client(self.config.dynamodb_port)
         streams = engines.dynamodb_streams_client(self.config.dynamodb_port)
         for source in self.template.stream_sources():
-            table = db.describe_table(TableName=self.table_names[source.table_id])["Table"]
+            name = self.table_names[source.table_id]
+
+            def stream_arn(name: str = name) -> str:
+                return str(db.describe_table(TableName=name)["Table"]["LatestStreamArn"])
+
             poller = StreamPoller(
                 streams,
-                table["LatestStreamArn"],
+                stream_arn(),
                 source,
                 self.functions.invoke,
                 self.dead_letters,
+                stream_arn_of=stream_arn,
             )
             poller.start()
             self.stream_pollers.append(poller)
@@ -320,9 +348,8 @@ class LocalStack:
         self.stream_pollers.clear()
         self.bus.shutdown()
         self.functions.close()  # before the engines: a function in flight still reaches them
-        for proc in reversed(self.processes):
-            proc.stop()
-        self.processes.clear()
+        for name in reversed(list(self.engines)):
+            self.stop_engine(name)
         if self._valhalla_config is not None:  # one config per port: do not leave them piling up
             self._valhalla_config.unlink(missing_ok=True)
             self._valhalla_config = None

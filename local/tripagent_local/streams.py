@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import json
+import sys
 import threading
 import time
 import traceback
@@ -40,6 +41,7 @@ class StreamPoller:
         *,
         poll_s: float = 0.1,
         backoff_s: float = 0.2,
+        stream_arn_of: Callable[[], str] | None = None,
     ) -> None:
         self._client = streams_client
         self.stream_arn = stream_arn
@@ -50,6 +52,8 @@ class StreamPoller:
         self._backoff_s = backoff_s
         self._patterns = [EventPattern.load(json.dumps(f)) for f in source.filters]
         self._iterators: dict[str, str | None] = {}
+        self._read_up_to: dict[str, str] = {}  # shard → the last sequence number read: where to resume
+        self._stream_arn_of = stream_arn_of  # the table's stream now (a restarted engine may have a new one)
         self.delivered = 0  # batches handed to the function (or to the dead-letter log)
         self._quiet_since = 0.0  # when the latest cycle that found nothing began (monotonic)
         self._stop = threading.Event()
@@ -68,9 +72,10 @@ class StreamPoller:
             began = time.monotonic()
             try:
                 busy = self._poll_once()
-            except Exception:  # the engine is down or the stream failed: not quiet, but do not spin
-                traceback.print_exc()
+            except Exception as exc:  # the engine is down or the stream failed: not quiet, but do not spin
+                print(f"stream {self.source.function_id}: {type(exc).__name__}: {exc}", file=sys.stderr)
                 self._stop.wait(self._poll_s)
+                self._resume_later()
                 continue
             if not busy:
                 self._quiet_since = began
@@ -85,13 +90,32 @@ class StreamPoller:
             time.sleep(0.02)
         return True
 
+    def _resume_later(self) -> None:
+        """After a failure, take new iterators from where each shard was read up to (a restarted engine
+        invalidates the old ones), or from a new stream's start when the table came back with another."""
+        self._iterators.clear()
+        if self._stream_arn_of is None:
+            return
+        try:
+            arn = self._stream_arn_of()
+        except Exception:
+            return  # still down: the next poll fails again and comes back here
+        if arn != self.stream_arn:
+            self.stream_arn, self._read_up_to = arn, {}
+
     def _refresh_shards(self) -> None:
         shards = self._client.describe_stream(StreamArn=self.stream_arn)["StreamDescription"]["Shards"]
         for shard in shards:
             shard_id = shard["ShardId"]
             if shard_id not in self._iterators:
+                after = self._read_up_to.get(shard_id)
+                position: dict[str, str] = (
+                    {"ShardIteratorType": "AFTER_SEQUENCE_NUMBER", "SequenceNumber": after}
+                    if after
+                    else {"ShardIteratorType": "TRIM_HORIZON"}
+                )
                 self._iterators[shard_id] = self._client.get_shard_iterator(
-                    StreamArn=self.stream_arn, ShardId=shard_id, ShardIteratorType="TRIM_HORIZON"
+                    StreamArn=self.stream_arn, ShardId=shard_id, **position
                 )["ShardIterator"]
 
     def _poll_once(self) -> bool:
@@ -102,7 +126,10 @@ class StreamPoller:
                 continue  # a closed shard, read to its end
             response = self._client.get_records(ShardIterator=iterator, Limit=1000)
             self._iterators[shard_id] = response.get("NextShardIterator")
-            records = [self._lambda_record(r) for r in response.get("Records", [])]
+            raw = response.get("Records", [])
+            if raw:
+                self._read_up_to[shard_id] = raw[-1]["dynamodb"]["SequenceNumber"]
+            records = [self._lambda_record(r) for r in raw]
             records = [r for r in records if self._matches(r)]
             for start in range(0, len(records), self.source.batch_size):
                 self._deliver(records[start : start + self.source.batch_size])

@@ -77,6 +77,17 @@ class BudgetExceeded(RateLimited):
     code = "budget_exceeded"
 
 
+class DependencyUnavailable(AppError):
+    """A service the request needs (the table, the bus, a queue, the key service) did not answer."""
+
+    code = "dependency_unavailable"
+
+    def __init__(
+        self, message: str = "A service this request needs is not answering; try again soon."
+    ) -> None:
+        super().__init__(message, headers={"Retry-After": "5"})
+
+
 class StoreBusy(AppError):
     """The table throttled us past our retries: nothing is answered rather than a partial answer."""
 

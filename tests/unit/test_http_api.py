@@ -38,6 +38,13 @@ def limited() -> dict[str, Any]:
     raise RateLimited("Slow down.", retry_after_s=7)
 
 
+@router.get("/table-down")
+def table_down() -> dict[str, Any]:
+    from botocore.exceptions import EndpointConnectionError
+
+    raise EndpointConnectionError(endpoint_url="http://127.0.0.1:8011")
+
+
 @router.get("/boom")
 def boom() -> dict[str, Any]:
     raise RuntimeError("secret internals")
@@ -150,3 +157,10 @@ def test_an_unknown_route_is_404_not_found() -> None:
 def test_a_route_reached_without_authorizer_claims_is_401() -> None:
     status, body, _ = call(http_event("POST", "/widgets", body={"name": "x", "count": 1}, sub=None))
     assert (status, body["error"]) == (401, "unauthorized")
+
+
+def test_a_dependency_that_does_not_answer_is_a_typed_503_and_a_bug_stays_a_500() -> None:
+    status, body, headers = call(http_event("GET", "/table-down"))
+    assert (status, body["error"], headers["Retry-After"]) == (503, "dependency_unavailable", "5")
+    status, body, _ = call(http_event("GET", "/boom"))
+    assert (status, body["error"]) == (500, "internal_error")

@@ -7,6 +7,12 @@ from typing import TYPE_CHECKING, Any
 
 import boto3
 from botocore.config import Config
+from botocore.exceptions import (
+    ConnectionClosedError,
+    ConnectTimeoutError,
+    EndpointConnectionError,
+    ReadTimeoutError,
+)
 
 if TYPE_CHECKING:
     from mypy_boto3_bedrock_runtime import BedrockRuntimeClient
@@ -17,6 +23,15 @@ if TYPE_CHECKING:
 
 # Fail fast inside a Lambda's time budget; standard retry mode backs off with jitter on throttling.
 _CONFIG = Config(connect_timeout=2, read_timeout=5, retries={"mode": "standard", "max_attempts": 3})
+
+
+UNREACHABLE = (EndpointConnectionError, ConnectTimeoutError, ReadTimeoutError, ConnectionClosedError)
+
+
+def unreachable(exc: BaseException) -> bool:
+    """An AWS service (or the local engine standing in for it) did not answer, after the client's own
+    retries: a dependency failing, not a bug of ours."""
+    return isinstance(exc, UNREACHABLE)
 
 
 @cache

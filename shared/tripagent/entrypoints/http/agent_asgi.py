@@ -13,7 +13,7 @@ from tripagent.entrypoints import ui_stream
 from tripagent.entrypoints.http.agent_stream import chat_stream
 from tripagent.entrypoints.http.api import JSON, require_json_body
 from tripagent.entrypoints.http.statuses import status_of
-from tripagent.errors import AppError, NotFound, Unauthorized
+from tripagent.errors import AppError, DependencyUnavailable, NotFound, Unauthorized
 
 CHAT_PATH = re.compile(r"^/trips/([A-Za-z0-9_\-]{1,64})/agent/chat$")
 
@@ -55,12 +55,13 @@ async def asgi_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
         )
         require_json_body(content_type, body)
         stream = await loop.run_in_executor(None, chat_stream, caller, trip_id, body)
-    except AppError as exc:
-        payload = json.dumps(exc.body()).encode()
+    except Exception as exc:  # before the first byte: answered as JSON, as the buffered route does
+        error = _typed(exc)
+        payload = json.dumps(error.body()).encode()
         headers = [(b"content-type", JSON.encode())] + [
-            (k.lower().encode(), v.encode()) for k, v in exc.headers.items()
+            (k.lower().encode(), v.encode()) for k, v in error.headers.items()
         ]
-        await send({"type": "http.response.start", "status": status_of(exc), "headers": headers})
+        await send({"type": "http.response.start", "status": status_of(error), "headers": headers})
         await send({"type": "http.response.body", "body": payload})
         return
     await send(
@@ -76,3 +77,15 @@ async def asgi_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
             break
         await send({"type": "http.response.body", "body": chunk, "more_body": True})
     await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+def _typed(exc: Exception) -> AppError:
+    """The error a client reads: ours as it is, a dependency that did not answer as a typed 503; anything
+    else is a bug, raised for the runtime to report."""
+    from tripagent.adapters.aws import unreachable
+
+    if isinstance(exc, AppError):
+        return exc
+    if unreachable(exc):
+        return DependencyUnavailable()
+    raise exc

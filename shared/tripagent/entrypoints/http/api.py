@@ -24,6 +24,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
 from tripagent.entrypoints.http.statuses import status_of
 from tripagent.errors import (
     AppError,
+    DependencyUnavailable,
     InvalidJson,
     NotFound,
     Unauthorized,
@@ -89,6 +90,11 @@ def build_resolver(*routers: Router) -> APIGatewayHttpResolver:
 
     @resolver.exception_handler(Exception)
     def _unexpected(exc: Exception) -> Response[Any]:
+        from tripagent.adapters.aws import unreachable  # only when something failed: no boto3 at cold start
+
+        if unreachable(exc):  # a dependency down (the table, the bus): a typed 503, not our bug
+            logger.warning("dependency unreachable", extra={"error": type(exc).__name__})
+            return error_response(DependencyUnavailable())
         logger.exception("unhandled error")
         return Response(
             status_code=HTTPStatus.INTERNAL_SERVER_ERROR,

@@ -21,6 +21,7 @@ STATUS_OF: dict[type[e.AppError], int] = {
     e.ValidationFailed: HTTPStatus.UNPROCESSABLE_ENTITY,
     e.RateLimited: HTTPStatus.TOO_MANY_REQUESTS,
     e.StoreBusy: HTTPStatus.SERVICE_UNAVAILABLE,
+    e.DependencyUnavailable: HTTPStatus.SERVICE_UNAVAILABLE,
     e.WriteConflict: HTTPStatus.CONFLICT,
     e.AlreadyDecided: HTTPStatus.CONFLICT,
     e.StalePatch: HTTPStatus.CONFLICT,
