@@ -15,7 +15,7 @@ export SAM_CLI_TELEMETRY := 0
 export AWS_DEFAULT_REGION ?= eu-west-1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: gazetteer help dev test test-unit test-infra test-integration test-e2e lint format build bench token tiles venv tools engines clean
+.PHONY: soak gazetteer help dev test test-unit test-infra test-integration test-e2e lint format build bench token tiles venv tools engines clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -52,6 +52,9 @@ build: tools gazetteer ## sam build: the layers and functions that deploy
 
 bench: venv engines tiles gazetteer build ## cold-import ratios per function, against a minimal Powertools + boto3 handler
 	$(BIN)/python -m benchmarks
+
+soak: venv engines tiles gazetteer ## many members at once on a stack of its own: SOAK_USERS (16), SOAK_SECONDS (120), SOAK_FAULT (valhalla)
+	$(BIN)/python -m benchmarks.soak
 
 token: venv ## print a development token: make token USER=bob
 	@$(BIN)/tripagent token $(if $(filter command line,$(origin USER)),$(USER),alice)

@@ -1,0 +1,320 @@
+"""The soak (``make soak``): many members at once on a local stack of its own, for a bounded time, with a
+fault injected if asked; then the invariants, checked once the queues drain.
+
+Locust drives it, headless, from this process (``locust.env.Environment``): each simulated member signs
+in, creates a trip of their own, and loops over the real mix (reads, operations with ``expectedVersion``
+whose 409s they handle as a client would, brief-chat turns, generations, agent chat streams, mentions).
+At the end it prints, per route, the requests, p50 / p95 / p99 and the statuses seen, and checks:
+
+- no 5xx but the typed 503s of a failing dependency (and none at all without a fault);
+- every operation a member saw succeed is in its trip exactly once: the trip's version is its creation's
+  plus one per operation that succeeded, and none of those that failed;
+- every committed whitelisted operation reached the bus exactly once (its ``TripOperationCommitted``).
+
+``--fault valhalla`` stops Valhalla a third of the way in and starts it again at two thirds, and reports
+how long generation took to work again once it was back. Suggestions and WebSocket subscribers are not
+in the mix yet (#18).
+"""
+
+from __future__ import annotations
+
+# Locust runs on gevent, which must patch the standard library before anything imports ssl or sockets.
+from gevent import monkey
+
+monkey.patch_all()
+
+import argparse
+import collections
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+BRIEF = "2 days by road bike from Sant Julià de Lòria to Soldeu"
+CHAT = "3 days gravel from Andorra la Vella to Canillo"
+EXPECTED_503 = {"routing_unavailable", "dependency_unavailable", "ai_unavailable"}
+
+
+class Ledger:
+    """What the members saw, for the invariants: per trip, the operations that succeeded and failed."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.trips: dict[str, dict[str, Any]] = {}
+        self.errors: collections.Counter[tuple[str, int, str]] = collections.Counter()
+        self.recovered_after_s: float | None = None
+
+    def created(self, trip_id: str, version: int, auth: dict[str, str]) -> None:
+        with self.lock:
+            self.trips[trip_id] = {"created": version, "ok": 0, "failed": 0, "auth": auth}
+
+    def op(self, trip_id: str, ok: bool) -> None:
+        with self.lock:
+            self.trips[trip_id]["ok" if ok else "failed"] += 1
+
+
+def _user_class(ledger: Ledger, tokens: dict[str, str]) -> type:
+    from locust import HttpUser, between, task
+
+    class Member(HttpUser):
+        wait_time = between(0.05, 0.3)
+
+        def on_start(self) -> None:
+            self.name = f"soak{id(self) % 100_000}"
+            self.auth = {"Authorization": f"Bearer {tokens.setdefault(self.name, _token(self.name))}"}
+            created = self.client.post("/trips", json={"title": f"{self.name}'s trip"}, headers=self.auth)
+            body = created.json()
+            self.trip_id, self.version = body["tripId"], body["version"]
+            ledger.created(self.trip_id, self.version, self.auth)
+
+        def _post(self, path: str, body: dict[str, Any], name: str) -> Any:
+            return self.client.post(path, json=body, headers=self.auth, name=name, catch_response=True)
+
+        def _check(self, response: Any, route: str) -> None:
+            if response.status_code >= 500:
+                code = _code(response)
+                ledger.errors[(route, response.status_code, code)] += 1
+
+        @task(6)
+        def read(self) -> None:
+            for path, name in [
+                ("/me", "GET /me"),
+                (f"/trips/{self.trip_id}", "GET /trips/{id}"),
+                ("/trips", "GET /trips"),
+            ]:
+                self._check(self.client.get(path, headers=self.auth, name=name), name)
+
+        @task(4)
+        def operate(self) -> None:
+            args = {"dayIndex": 0, "name": "Coffee", "kind": "food"} if self.version > 2 else {}
+            op = "add_stop" if self.version > 2 else "add_day"
+            with self.client.post(
+                f"/trips/{self.trip_id}/ops",
+                json={"op": op, "args": args, "expectedVersion": self.version},
+                headers=self.auth,
+                name="POST ops",
+                catch_response=True,
+            ) as response:
+                if response.status_code == 200:
+                    self.version = response.json()["trip"]["version"]
+                    ledger.op(self.trip_id, True)
+                    response.success()
+                elif response.status_code == 409:  # as a client would: reload, and try again next time
+                    self.version = response.json().get("currentVersion", self.version)
+                    ledger.op(self.trip_id, False)
+                    response.success()
+                else:
+                    ledger.op(self.trip_id, False)
+                self._check(response, "POST ops")
+
+        @task(2)
+        def brief_chat(self) -> None:
+            messages = [{"role": "user", "content": CHAT}]
+            with self.client.post(
+                "/trips/ai-chat",
+                json={"messages": messages},
+                headers=self.auth,
+                name="POST ai-chat",
+                catch_response=True,
+            ) as response:
+                if response.status_code == 429:
+                    response.success()  # the per-member rate limit, as designed
+                self._check(response, "POST ai-chat")
+
+        @task(1)
+        def generate(self) -> None:
+            with self.client.post(
+                "/trips/ai-generate",
+                json={"brief": BRIEF},
+                headers=self.auth,
+                name="POST ai-generate",
+                catch_response=True,
+            ) as response:
+                if response.status_code == 503 and _code(response) in EXPECTED_503:
+                    response.success()
+                self._check(response, "POST ai-generate")
+
+        @task(1)
+        def agent_chat(self) -> None:
+            body = {
+                "messages": [
+                    {"id": "m1", "role": "user", "parts": [{"type": "text", "text": "what is the plan?"}]}
+                ]
+            }
+            with self.client.post(
+                f"/trips/{self.trip_id}/agent/chat",
+                json=body,
+                headers=self.auth,
+                name="POST agent/chat",
+                catch_response=True,
+            ) as response:
+                if response.status_code == 429:
+                    response.success()
+                elif response.status_code == 200 and "[DONE]" not in response.text:
+                    response.failure("the stream did not end")
+                self._check(response, "POST agent/chat")
+
+        @task(1)
+        def mention(self) -> None:
+            mention = {"text": "@agent how long is day 1?"}
+            with self._post(f"/trips/{self.trip_id}/agent/mentions", mention, "POST mentions") as response:
+                if response.status_code == 429:
+                    response.success()
+                self._check(response, "POST mentions")
+
+    return Member
+
+
+def _code(response: Any) -> str:
+    try:
+        return str(response.json().get("error", ""))
+    except ValueError:
+        return ""
+
+
+def _token(user: str) -> str:
+    from tripagent_local import devauth
+    from tripagent_local.paths import STATE_DIR
+
+    return devauth.mint_token(user, state_dir=STATE_DIR)
+
+
+def _start_stack(log: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """``tripagent dev`` on free ports, a process of its own (Locust's gevent patches this one)."""
+    import httpx
+    from tripagent_local.engines import free_port
+
+    ports = {"PORT": free_port(), "DYNAMODB_PORT": free_port(), "VALHALLA_PORT": free_port()}
+    env = {**os.environ, **{k: str(v) for k, v in ports.items()}}
+    tripagent = Path(sys.executable).with_name("tripagent")
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [tripagent, "dev", "--quiet"], env=env, stdout=out, stderr=subprocess.STDOUT
+        )
+    url = f"http://127.0.0.1:{ports['PORT']}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"tripagent dev exited; see {log}")
+        try:
+            if httpx.get(f"{url}/health", timeout=2).status_code in (200, 503):
+                return process, url
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    process.kill()
+    raise SystemExit(f"tripagent dev did not answer; see {log}")
+
+
+def run(users: int, seconds: float, fault: str | None) -> bool:
+    from tripagent_local.paths import STATE_DIR
+
+    log = STATE_DIR / "logs" / "soak-dev.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    process, url = _start_stack(log)
+    try:
+        import gevent
+        from locust.env import Environment
+
+        ledger = Ledger()
+        # stop_timeout: a member finishes the request in flight, so that what it saw is what happened
+        env = Environment(user_classes=[_user_class(ledger, {})], host=url, stop_timeout=30)
+        runner = env.create_local_runner()
+        runner.start(users, spawn_rate=max(1.0, users / 4))
+        started = time.monotonic()
+        if fault == "valhalla":
+            gevent.sleep(seconds / 3)
+            _engine(url, "stop", "valhalla")
+            gevent.sleep(seconds / 3)
+            _engine(url, "start", "valhalla")
+            ledger.recovered_after_s = _generation_recovers(url)
+        gevent.sleep(max(0.0, seconds - (time.monotonic() - started)))
+        members = runner.user_count
+        runner.stop()  # waits, up to stop_timeout, for the requests in flight
+        runner.quit()
+        import httpx
+
+        idle = bool(httpx.get(f"{url}/_local/idle?timeout=60", timeout=90).json()["idle"])
+        return report(env, url, ledger, members, fault, idle)
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(30)
+
+
+def _engine(url: str, action: str, name: str) -> None:
+    import httpx
+
+    httpx.post(f"{url}/_local/engines/{name}/{action}", timeout=60).raise_for_status()
+
+
+def _generation_recovers(url: str) -> float:
+    """Seconds from Valhalla's return until a generation succeeds again."""
+    import httpx
+
+    back = time.monotonic()
+    headers = {"Authorization": f"Bearer {_token('soak-probe')}"}
+    while time.monotonic() - back < 60:
+        response = httpx.post(f"{url}/trips/ai-generate", json={"brief": BRIEF}, headers=headers, timeout=30)
+        if response.status_code == 201:
+            return time.monotonic() - back
+        time.sleep(0.2)
+    return float("inf")
+
+
+def report(env: Any, url: str, ledger: Ledger, members: int, fault: str | None, idle: bool) -> bool:  # noqa: PLR0917
+    import httpx
+
+    stats = env.stats
+    print(
+        f"\nsoak: {members} members, {stats.total.num_requests} requests, {stats.total.total_rps:.1f} req/s"
+        + (f", fault: {fault}" if fault else "")
+    )
+    print(f"  {'route':20} {'requests':>8} {'p50':>8} {'p95':>8} {'p99':>8}  failures")
+    for entry in sorted(stats.entries.values(), key=lambda e: e.name):
+        p50, p95, p99 = (entry.get_response_time_percentile(q) for q in (0.5, 0.95, 0.99))
+        times = f"{p50:>6.0f}ms {p95:>6.0f}ms {p99:>6.0f}ms"
+        print(f"  {entry.name:20} {entry.num_requests:>8} {times}  {entry.num_failures}")
+    unexpected = {
+        k: v for k, v in ledger.errors.items() if not (fault and k[1] == 503 and k[2] in EXPECTED_503)
+    }
+    print(f"  5xx seen: {dict(ledger.errors) or 0}; unexpected: {unexpected or 0}")
+    lost = doubled = 0
+    for trip_id, seen in ledger.trips.items():
+        owner = httpx.get(f"{url}/trips/{trip_id}", headers=seen["auth"], timeout=30).json()
+        expected = seen["created"] + seen["ok"]
+        lost += max(0, expected - owner["version"])
+        doubled += max(0, owner["version"] - expected)
+        if owner["version"] != expected:
+            seen_now = {k: v for k, v in seen.items() if k != "auth"}
+            print(f"  {trip_id}: saw {seen_now}, the trip is at version {owner['version']}")
+    events = collections.Counter(
+        e["detail"]["operationId"]
+        for e in httpx.get(f"{url}/_local/events", timeout=30).json()["events"]
+        if "operationId" in e["detail"]
+    )
+    twice = sum(1 for n in events.values() if n > 1)
+    print(f"  operations: lost {lost}, doubled {doubled}; events on the bus twice: {twice}; drained: {idle}")
+    ok = not unexpected and lost == 0 and doubled == 0 and twice == 0 and idle
+    if ledger.recovered_after_s is not None:
+        back = ledger.recovered_after_s
+        print(f"  generation worked again {back:.1f} s after Valhalla came back (goal ≤ 10 s)")
+        ok &= ledger.recovered_after_s <= 10
+    print("  invariants:", "ok" if ok else "FAILED")
+    return ok
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(prog="make soak")
+    parser.add_argument("--users", type=int, default=int(os.environ.get("SOAK_USERS", "16")))
+    parser.add_argument("--seconds", type=float, default=float(os.environ.get("SOAK_SECONDS", "120")))
+    parser.add_argument("--fault", choices=("valhalla",), default=os.environ.get("SOAK_FAULT") or None)
+    args = parser.parse_args()
+    return 0 if run(args.users, args.seconds, args.fault) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
