@@ -25,6 +25,7 @@ monkey.patch_all()
 
 import argparse
 import collections
+import itertools
 import os
 import signal
 import subprocess
@@ -60,13 +61,16 @@ class Ledger:
 def _user_class(ledger: Ledger, tokens: dict[str, str]) -> type:
     from locust import HttpUser, between, task
 
+    numbers = itertools.count(1)  # one member per simulated user (their own rate limits and trip)
+
     class Member(HttpUser):
         wait_time = between(0.05, 0.3)
 
         def on_start(self) -> None:
-            self.name = f"soak{id(self) % 100_000}"
+            self.name = f"soak{next(numbers)}"
             self.auth = {"Authorization": f"Bearer {tokens.setdefault(self.name, _token(self.name))}"}
-            created = self.client.post("/trips", json={"title": f"{self.name}'s trip"}, headers=self.auth)
+            title = {"title": f"{self.name}'s trip"}
+            created = self.client.post("/trips", json=title, headers=self.auth, name="POST /trips")
             body = created.json()
             self.trip_id, self.version = body["tripId"], body["version"]
             ledger.created(self.trip_id, self.version, self.auth)
