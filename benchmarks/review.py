@@ -3,7 +3,9 @@
 1. Approvals, on a DynamoDB Local of their own, warmed up and quiet (run before the stack starts): the
    stack's engines, pollers and functions would otherwise share this machine's two cores with them,
    which in AWS they do not. The latency of a lone approval (100, one after another) against 50
-   concurrent approvals of one suggestion (5 rounds). Goal: p99 of the concurrent ones ≤ 3× the lone one.
+   concurrent approvals of one suggestion (5 rounds). Goal (#18, restated): the p99 of the concurrent
+   ones ≤ 1.5× the floor below, measured in the same run; the ratio to a lone approval (the first goal,
+   ≤ 3×) is printed too, but on a 2-core machine it measures DynamoDB Local's queue, not our code.
    Printed with references measured in the same run:
    - the same load on 50 different suggestions: what contention itself costs;
    - a bare write, lone and 50 at once: what the engine does under that load, whatever the code;
@@ -193,15 +195,16 @@ def burst_calls() -> int:
 
 def report(m: dict[str, float]) -> bool:
     """Print the measured ``approvals()`` and measure the burst (on the running stack's engine)."""
-    ratio = m["contended"] / m["lone"]
+    ratio = m["contended"] / m["floor"]
     print("review and suggestions (DynamoDB Local)")
     print(
-        f"  approval p99: lone {m['lone']:.0f} ms, 50 at once on one suggestion {m['contended']:.0f} ms  "
-        f"ratio {ratio:4.2f}  goal ≤ 3  {'ok' if ratio <= 3 else 'OVER'}"
+        f"  approval p99, 50 at once on one suggestion {m['contended']:.0f} ms against the floor "
+        f"{m['floor']:.0f} ms (49 losers that each make one bare write)  "
+        f"ratio {ratio:4.2f}  goal ≤ 1.5  {'ok' if ratio <= 1.5 else 'OVER'}"
     )
     print(
-        f"    floor (49 losers that each make one bare write): {m['floor']:.0f} ms, ratio "
-        f"{m['floor'] / m['lone']:.2f}; same load on 50 different suggestions {m['distinct']:.0f} ms "
+        f"    against a lone approval ({m['lone']:.0f} ms): {m['contended'] / m['lone']:.2f} (the engine's "
+        f"queue on 2 cores); same load on 50 different suggestions {m['distinct']:.0f} ms "
         f"(contention costs {m['contended'] / m['distinct']:.2f}×)"
     )
     print(
@@ -210,4 +213,4 @@ def report(m: dict[str, float]) -> bool:
     )
     calls = burst_calls()
     print(f"  model calls per burst of 10 operations   {calls}  goal 1  {'ok' if calls == 1 else 'OVER'}")
-    return ratio <= 3 and calls == 1
+    return ratio <= 1.5 and calls == 1
