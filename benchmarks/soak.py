@@ -48,6 +48,8 @@ class Ledger:
         self.trips: dict[str, dict[str, Any]] = {}
         self.errors: collections.Counter[tuple[str, int, str]] = collections.Counter()
         self.recovered_after_s: float | None = None
+        self.winners: collections.Counter[str] = collections.Counter()
+        self.moved_too_far = 0
 
     def created(self, trip_id: str, version: int, auth: dict[str, str]) -> None:
         with self.lock:
@@ -57,8 +59,16 @@ class Ledger:
         with self.lock:
             self.trips[trip_id]["ok" if ok else "failed"] += 1
 
+    def answered(self, trip_id: str, suggestion_id: str, statuses: list[int], moved: int) -> None:
+        """Two editors' answers to one suggestion: how many approvals won, and how far the trip moved."""
+        with self.lock:
+            self.winners[suggestion_id] += statuses.count(200)
+            self.trips[trip_id]["ok"] += moved
+            self.moved_too_far += moved > 1
+
 
 def _user_class(ledger: Ledger, tokens: dict[str, str]) -> type:
+    import gevent
     from locust import HttpUser, between, task
 
     numbers = itertools.count(1)  # one member per simulated user (their own rate limits and trip)
@@ -74,6 +84,18 @@ def _user_class(ledger: Ledger, tokens: dict[str, str]) -> type:
             body = created.json()
             self.trip_id, self.version = body["tripId"], body["version"]
             ledger.created(self.trip_id, self.version, self.auth)
+            # Two editors who answer the reviewer's suggestions on this trip, at the same moment.
+            self.editors = []
+            for suffix in ("a", "b"):
+                editor = f"{self.name}-{suffix}"
+                member = {"userId": editor, "role": "editor"}
+                added = self.client.post(
+                    f"/trips/{self.trip_id}/members", json=member, headers=self.auth, name="POST members"
+                )
+                if added.status_code == 201:
+                    self.version = added.json()["trip"]["version"]
+                    ledger.op(self.trip_id, True)
+                self.editors.append({"Authorization": f"Bearer {_token(editor)}"})
 
         def _post(self, path: str, body: dict[str, Any], name: str) -> Any:
             return self.client.post(path, json=body, headers=self.auth, name=name, catch_response=True)
@@ -94,8 +116,9 @@ def _user_class(ledger: Ledger, tokens: dict[str, str]) -> type:
 
         @task(4)
         def operate(self) -> None:
-            args = {"dayIndex": 0, "name": "Coffee", "kind": "food"} if self.version > 2 else {}
-            op = "add_stop" if self.version > 2 else "add_day"
+            has_day = getattr(self, "has_day", False)
+            args = {"dayIndex": 0, "name": "Coffee", "kind": "food"} if has_day else {}
+            op = "add_stop" if has_day else "add_day"
             with self.client.post(
                 f"/trips/{self.trip_id}/ops",
                 json={"op": op, "args": args, "expectedVersion": self.version},
@@ -105,6 +128,7 @@ def _user_class(ledger: Ledger, tokens: dict[str, str]) -> type:
             ) as response:
                 if response.status_code == 200:
                     self.version = response.json()["trip"]["version"]
+                    self.has_day = True
                     ledger.op(self.trip_id, True)
                     response.success()
                 elif response.status_code == 409:  # as a client would: reload, and try again next time
@@ -169,6 +193,45 @@ def _user_class(ledger: Ledger, tokens: dict[str, str]) -> type:
                 if response.status_code == 429:
                     response.success()
                 self._check(response, "POST mentions")
+
+        @task(2)
+        def answer_suggestions(self) -> None:
+            """Both editors approve each open suggestion at once (or one denies, the other approves): one
+            approval wins, the other learns it was decided; the trip moves by at most one version."""
+            listed = self.client.get(
+                f"/trips/{self.trip_id}/agent/suggestions", headers=self.editors[0], name="GET suggestions"
+            )
+            self._check(listed, "GET suggestions")
+            if listed.status_code != 200:
+                return
+            for suggestion in listed.json()["suggestions"][:2]:
+                sid = suggestion["suggestionId"]
+                before = self._version()
+                deny_first = hash(sid) % 3 == 0
+                answers = [
+                    gevent.spawn(self._answer, sid, editor, approved=not (deny_first and i == 1))
+                    for i, editor in enumerate(self.editors)
+                ]
+                gevent.joinall(answers)
+                statuses = [a.value for a in answers]
+                moved = self._version() - before
+                ledger.answered(self.trip_id, sid, statuses, moved)
+                self.version = before + moved
+
+        def _answer(self, sid: str, editor: dict[str, str], *, approved: bool) -> int:
+            path = f"/trips/{self.trip_id}/agent/suggestions/{sid}/approve"
+            with self.client.post(
+                path, json={"id": sid, "approved": approved}, headers=editor, name="POST approve",
+                catch_response=True,
+            ) as response:  # fmt: skip
+                if response.status_code == 409:  # decided by the other editor first: as designed
+                    response.success()
+                self._check(response, "POST approve")
+                return int(response.status_code) if approved else 0
+
+        def _version(self) -> int:
+            trip = self.client.get(f"/trips/{self.trip_id}", headers=self.auth, name="GET /trips/{id}")
+            return int(trip.json()["version"])
 
     return Member
 
@@ -302,7 +365,14 @@ def report(env: Any, url: str, ledger: Ledger, members: int, fault: str | None, 
     )
     twice = sum(1 for n in events.values() if n > 1)
     print(f"  operations: lost {lost}, doubled {doubled}; events on the bus twice: {twice}; drained: {idle}")
+    answered, won = len(ledger.winners), sum(1 for n in ledger.winners.values() if n == 1)
+    two_winners = sum(1 for n in ledger.winners.values() if n > 1)
+    print(
+        f"  suggestions answered by two editors at once: {answered}, applied {won}, with two winners "
+        f"{two_winners}; a trip moved more than once by one: {ledger.moved_too_far}"
+    )
     ok = not unexpected and lost == 0 and doubled == 0 and twice == 0 and idle
+    ok &= two_winners == 0 and ledger.moved_too_far == 0
     if ledger.recovered_after_s is not None:
         back = ledger.recovered_after_s
         print(f"  generation worked again {back:.1f} s after Valhalla came back (goal ≤ 10 s)")
