@@ -24,6 +24,7 @@ from tripagent.domain.trip import Member, Role, Trip
 from tripagent.entrypoints.http.agent_messages import tool_part
 from tripagent_local.stack import LocalStack
 
+from tests.fixtures.review import FailingCommit
 from tests.integration.test_suggestions_dynamodb import UnconditionalRepository
 
 APPROVERS = 50
@@ -131,17 +132,6 @@ def test_fifty_concurrent_approvals_of_an_agent_call_apply_exactly_once(
 def test_the_control_without_the_conditions_applies_more_than_once(local_stack: LocalStack) -> None:
     answers, _ = race(World(local_stack, UnconditionalRepository, UnconditionalStore))
     assert answers["applied"] > 1  # the test above would have caught this
-
-
-class FailingCommit(DynamoTripRepository):
-    """The table fails between the claim and the trip's commit."""
-
-    fault: BaseException | None = None
-
-    def commit(self, trip: Trip, **kwargs: Any) -> None:
-        if self.fault is not None:
-            raise self.fault
-        super().commit(trip, **kwargs)
 
 
 @pytest.mark.parametrize(

@@ -32,7 +32,7 @@ from tripagent.errors import (
 )
 from tripagent_local.stack import LocalStack
 
-from tests.fixtures.review import suggested_trip
+from tests.fixtures.review import FailingCommit, suggested_trip
 
 APPROVERS = 50
 
@@ -279,17 +279,6 @@ def test_a_stranger_approving_gets_the_missing_trip_answer(local_stack: LocalSta
     with pytest.raises(NotFound, match="Suggestion not found"):
         suggestions.answer("m0", trip_id, "sug_nothing", answer_id="sug_nothing", approved=False)
     assert store.get(trip_id, sid).status == "pending"  # type: ignore[union-attr]
-
-
-class FailingCommit(DynamoTripRepository):
-    """The table fails between the claim and the trip's commit."""
-
-    fault: BaseException | None = None
-
-    def commit(self, trip: Trip, **kwargs: Any) -> None:
-        if self.fault is not None:
-            raise self.fault
-        super().commit(trip, **kwargs)
 
 
 @pytest.mark.parametrize(
