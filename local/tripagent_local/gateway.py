@@ -154,7 +154,7 @@ class Gateway:
         try:
             result = await self._in_function_thread(self.stack.functions.invoke, route.function_id, event)
         except FunctionTimeout:
-            return JSONResponse({"message": "Service Unavailable"}, status_code=503)
+            return _unavailable()
         except FunctionError:
             return self._failed(route, "failed")
         return lambda_result_to_response(result)
@@ -174,16 +174,12 @@ class Gateway:
                     break
                 started = started or message.get("type") == "http.response.start"
                 await send(message)
-        except FunctionTimeout:
-            if not started:  # API Gateway's answer to a function past its timeout, as for the buffered route
-                unavailable = JSONResponse({"message": "Service Unavailable"}, status_code=503)
-                await unavailable(scope, _no_body, send)
-        except FunctionError:
-            logging.getLogger("tripagent.gateway").exception("%s stream failed", route.function_id)
+        except FunctionError as exc:  # API Gateway's answers: 503 past the timeout, else 500
+            failed = (
+                _unavailable() if isinstance(exc, FunctionTimeout) else self._failed(route, "stream failed")
+            )
             if not started:
-                await JSONResponse({"message": "Internal Server Error"}, status_code=500)(
-                    scope, _no_body, send
-                )
+                await failed(scope, _no_body, send)
         finally:
             stream.close()
 
@@ -298,6 +294,11 @@ _SWAGGER_PAGE = """<!doctype html>
 <script src="/docs/swagger-ui-bundle.js"></script>
 <script>SwaggerUIBundle({url: "/openapi.json", dom_id: "#ui", persistAuthorization: true});</script>
 </body></html>"""
+
+
+def _unavailable() -> Response:
+    """API Gateway's answer to a function past its timeout."""
+    return JSONResponse({"message": "Service Unavailable"}, status_code=503)
 
 
 async def _no_body() -> dict[str, Any]:

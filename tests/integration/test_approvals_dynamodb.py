@@ -17,6 +17,7 @@ from tripagent.adapters.dynamodb.proposals import DynamoProposalStore
 from tripagent.adapters.dynamodb.trips import DynamoTripRepository
 from tripagent.adapters.system import SystemClock, new_id
 from tripagent.application.approvals import Approvals
+from tripagent.application.llm import ToolCall
 from tripagent.application.proposals import ProposalDecider
 from tripagent.application.trips import TripWorkspace
 from tripagent.domain.proposal import ClaimOutcome
@@ -84,15 +85,11 @@ class World:
             event=None,
         )
         self.trip_id = trip.tripId
-        version = self.workspace.run_operation("ana", trip.tripId, "add_day", {}).trip.version
+        self.workspace.run_operation("ana", trip.tripId, "add_day", {})
+        current = self.workspace.get_trip("ana", trip.tripId)
+        call = ToolCall("call_1", "add_stop", ARGS)
         self.approval_id = self.approvals.propose(
-            trip_id=trip.tripId,
-            trip_version=version,
-            tool_call_id="call_1",
-            tool_name="add_stop",
-            arguments=ARGS,
-            requested_by="ana",
-            message_id="msg_1",
+            current, call, requested_by="ana", message_id="msg_1"
         ).proposalId
 
     def answer(self, who: str) -> str:

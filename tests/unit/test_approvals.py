@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from tripagent.application.approvals import Approvals
+from tripagent.application.llm import ToolCall
 from tripagent.application.proposals import ProposalDecider
 from tripagent.application.trips import TripWorkspace
 
@@ -27,15 +28,10 @@ class World:
         self.workspace.run_operation("ana", trip.tripId, "add_member", {"userId": "vic", "role": "viewer"})
         self.workspace.run_operation("ana", trip.tripId, "add_day", {})
         self.approvals = Approvals(ProposalDecider(self.store, self.workspace, self.clock))
-        version = self.workspace.get_trip("ana", trip.tripId).version
+        current = self.workspace.get_trip("ana", trip.tripId)
+        call = ToolCall("c1", "add_stop", ARGS)
         self.approval_id = self.approvals.propose(
-            trip_id=trip.tripId,
-            trip_version=version,
-            tool_call_id="c1",
-            tool_name="add_stop",
-            arguments=ARGS,
-            requested_by="ana",
-            message_id="m1",
+            current, call, requested_by="ana", message_id="m1"
         ).proposalId
 
     def answer(

@@ -310,13 +310,7 @@ class TripAgent:
         assert self.approvals is not None
         for call in writes:
             approval_id = self.approvals.propose(
-                trip_id=turn.trip.tripId,
-                trip_version=turn.trip.version,
-                tool_call_id=call.id,
-                tool_name=call.name,
-                arguments=call.arguments,
-                requested_by=turn.caller,
-                message_id=turn.message_id,
+                turn.trip, call, requested_by=turn.caller, message_id=turn.message_id
             ).proposalId
             turn.proposals.append(
                 {

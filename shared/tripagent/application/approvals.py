@@ -15,43 +15,17 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from tripagent.application.ports import IdGenerator
+from tripagent.application.llm import ToolCall
 from tripagent.application.proposals import ProposalDecider
 from tripagent.application.sessions import SessionStore
 from tripagent.domain.proposal import Proposal, approver_role_for, same_arguments
 from tripagent.domain.review import PendingPatch
 from tripagent.domain.session import Turn, TurnMetadata
 from tripagent.domain.times import iso, parse_iso
+from tripagent.domain.trip import Trip
 from tripagent.errors import AppError, StalePatch
 
 APPROVAL_TTL = dt.timedelta(minutes=15)
-
-
-def new_approval(
-    new_id: IdGenerator,
-    now: str,
-    *,
-    trip_id: str,
-    trip_version: int,
-    tool_call_id: str,
-    tool_name: str,
-    arguments: dict[str, Any],
-    requested_by: str,
-    message_id: str,
-) -> Proposal:
-    patch = PendingPatch(op=tool_name, args=arguments, expectedVersion=trip_version)
-    return Proposal(
-        proposalId=new_id("apr"),
-        tripId=trip_id,
-        kind="approval",
-        patch=patch,
-        approverRole=approver_role_for(patch),
-        proposedBy=requested_by,
-        createdAt=now,
-        expiresAt=iso(parse_iso(now) + APPROVAL_TTL),
-        toolCallId=tool_call_id,
-        messageId=message_id,
-    )
 
 
 def decision_turn(
@@ -87,28 +61,22 @@ class Approvals:
             at = self.decider.clock.now_iso()
             self.sessions.append(proposal.tripId, decision_turn(proposal, decision, by, at, version, why=why))
 
-    def propose(
-        self,
-        *,
-        trip_id: str,
-        trip_version: int,
-        tool_call_id: str,
-        tool_name: str,
-        arguments: dict[str, Any],
-        requested_by: str,
-        message_id: str,
-    ) -> Proposal:
-        """Keep a write tool call as a pending approval: nothing changes until a member answers."""
-        proposal = new_approval(
-            self.decider.workspace.new_id,
-            self.decider.clock.now_iso(),
-            trip_id=trip_id,
-            trip_version=trip_version,
-            tool_call_id=tool_call_id,
-            tool_name=tool_name,
-            arguments=arguments,
-            requested_by=requested_by,
-            message_id=message_id,
+    def propose(self, trip: Trip, call: ToolCall, *, requested_by: str, message_id: str) -> Proposal:
+        """Keep a write tool call as a pending approval for the trip as it is: nothing changes until a
+        member answers."""
+        now = self.decider.clock.now_iso()
+        patch = PendingPatch(op=call.name, args=call.arguments, expectedVersion=trip.version)
+        proposal = Proposal(
+            proposalId=self.decider.workspace.new_id("apr"),
+            tripId=trip.tripId,
+            kind="approval",
+            patch=patch,
+            approverRole=approver_role_for(patch),
+            proposedBy=requested_by,
+            createdAt=now,
+            expiresAt=iso(parse_iso(now) + APPROVAL_TTL),
+            toolCallId=call.id,
+            messageId=message_id,
         )
         self.decider.store.create(proposal)
         return proposal

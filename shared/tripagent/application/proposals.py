@@ -106,11 +106,13 @@ class ProposalDecider:
         """Ours to apply (we hold the claim): the patch, and our claim → applied, in one transaction."""
         trip_id, proposal_id = proposal.tripId, proposal.proposalId
 
-        def give_back(status: str) -> None:
+        def finish_ours(status: str, failure: str | None = None) -> None:
+            """Our claim → ``status`` (pending gives it back); never masking the first failure: should this
+            write fail too, the lease frees the claim in the end."""
             try:
-                self.store.finish(trip_id, proposal_id, caller, status, at)
-            except Exception:  # never mask the first failure; the lease frees the claim in the end
-                logger.exception("could not give a claim back", extra={"proposalId": proposal_id})
+                self.store.finish(trip_id, proposal_id, caller, status, at, failure=failure)
+            except Exception:
+                logger.exception("could not finish a claim", extra={"proposalId": proposal_id})
 
         try:
             trip = self.workspace.get_trip(caller, trip_id)
@@ -118,11 +120,11 @@ class ProposalDecider:
             if role is None or not role.allows(proposal.approverRole):
                 raise Forbidden(APPROVERS_ONLY)
         except BaseException:  # left the trip or lost the role since the check, or the read failed: let go
-            give_back("pending")
+            finish_ours("pending")
             raise
         patch = proposal.patch
         if patch is None:  # nothing to change: approving acknowledges it
-            give_back("applied")
+            finish_ours("applied")
             return Applied(_decided(proposal, "applied", caller, at), trip.version)
         try:
             outcome = self.workspace.apply_operation(
@@ -137,22 +139,22 @@ class ProposalDecider:
         except ClaimLost:  # our claim outlived its lease and someone else took it over
             raise decided(self.store.get(trip_id, proposal_id) or proposal) from None
         except VersionConflict as exc:  # the trip moved on since the proposal: it no longer applies
-            give_back("stale")
+            finish_ours("stale")
             raise StalePatch(
                 "The trip changed since this was proposed; ask the agent again.",
                 extra={"currentVersion": exc.current_version, "expectedVersion": patch.expectedVersion},
             ) from exc
         except WriteConflict:  # another write was in flight: nothing happened, someone may try again
-            give_back("pending")
+            finish_ours("pending")
             raise
         except AppError as exc:  # the change itself is refused (invalid now, a rule of the trip)
-            self.store.finish(trip_id, proposal_id, caller, "failed", at, failure=exc.code)
+            finish_ours("failed", failure=exc.code)
             raise
         except BaseException:  # a crash, a throttled or unreachable table: nothing was written
-            give_back("pending")
+            finish_ours("pending")
             raise
         if not outcome.diff:  # the trip already says what the patch says: nothing to write but ours
-            give_back("applied")
+            finish_ours("applied")
         return Applied(_decided(proposal, "applied", caller, at), outcome.trip.version)
 
     def expired_if_due(self, proposal: Proposal, now: str) -> Proposal:

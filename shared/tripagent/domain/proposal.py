@@ -29,7 +29,6 @@ from tripagent.domain.trip import Role
 ProposalKind = Literal["approval", "suggestion"]
 ProposalStatus = Literal["pending", "claimed", "applied", "denied", "stale", "expired", "failed"]
 ClientStatus = Literal["pending", "applied", "denied", "stale", "expired", "failed"]
-DECIDED: frozenset[str] = frozenset({"applied", "denied", "stale", "expired", "failed"})
 CLAIM_LEASE_S = 300  # longer than any function's timeout: a claim older than this belonged to a dead run
 
 
