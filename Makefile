@@ -11,19 +11,25 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TOOLS_STAMP := $(TOOLS)/.installed
 NODE_STAMP := local/node_modules/.installed
+WEB_STAMP := web/node_modules/.installed
+WEB_BUILT := web/dist/index.html
+# The app is rebuilt when its sources change, or the API it is typed against (any module of shared/).
+WEB_SOURCES := $(shell find web/src -type f ! -name schema.d.ts 2>/dev/null) web/index.html web/build.mjs web/tsconfig.json \
+	$(shell find shared/tripagent -name '*.py' -o -name '*.json' 2>/dev/null)
+CHROMIUM ?= /usr/bin/chromium
 export SAM_CLI_TELEMETRY := 0
 export AWS_DEFAULT_REGION ?= eu-west-1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: soak gazetteer help dev test test-unit test-infra test-integration test-e2e lint format build bench token tiles venv tools engines clean
+.PHONY: web browser soak gazetteer help dev test test-unit test-infra test-integration test-e2e lint format build bench token tiles venv tools engines clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
 
-dev: venv engines tiles gazetteer ## run the whole system locally on http://127.0.0.1:$${PORT:-3000} (PERSIST=1 keeps data)
+dev: venv engines tiles gazetteer web ## run the whole system locally on http://127.0.0.1:$${PORT:-3000} (PERSIST=1 keeps data)
 	$(BIN)/tripagent dev $(if $(filter-out 0 false,$(PERSIST)),--persist,)
 
-test: venv tools engines tiles gazetteer build ## unit, infra, integration and e2e suites
+test: venv tools engines tiles gazetteer build web browser ## unit, infra, integration, e2e and browser suites
 	$(BIN)/pytest tests
 
 test-unit: venv gazetteer ## the fast suite (no engines)
@@ -38,10 +44,11 @@ test-integration: venv engines tiles gazetteer ## adapters and the gateway on th
 test-e2e: venv engines tiles gazetteer ## HTTP against `tripagent dev`
 	$(BIN)/pytest tests/e2e
 
-lint: venv ## ruff and mypy (strict on shared/)
+lint: venv web ## ruff and mypy (strict on shared/), and the web app's type checker
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	cd web && node_modules/.bin/tsc --noEmit
 
 format: venv ## apply ruff's fixes and formatting
 	$(BIN)/ruff check --fix .
@@ -90,5 +97,18 @@ $(NODE_STAMP): local/package.json local/package-lock.json
 	npm ci --prefix local --no-audit --no-fund --loglevel=error
 	touch $@
 
+web: $(WEB_BUILT) ## build the web app into web/dist (types generated from the API's OpenAPI document)
+$(WEB_STAMP): web/package.json web/package-lock.json
+	npm ci --prefix web --no-audit --no-fund --loglevel=error
+	touch $@
+$(WEB_BUILT): $(STAMP) $(WEB_STAMP) $(WEB_SOURCES)
+	$(BIN)/python -m tripagent_local.webapp openapi web/openapi.json
+	cd web && node_modules/.bin/openapi-typescript openapi.json -o src/api/schema.d.ts --silent
+	cd web && node_modules/.bin/tsc --noEmit && node build.mjs
+
+browser: ## Chromium from Debian for the browser suite (Playwright's own download cannot work offline)
+	@test -x $(CHROMIUM) || { echo "installing Chromium for the browser suite"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
+
 clean: ## remove what the bootstrap and builds made (keeps nothing local)
-	rm -rf $(VENV) $(TOOLS) .aws-sam .local local/node_modules .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(TOOLS) .aws-sam .local local/node_modules .pytest_cache .mypy_cache .ruff_cache web/node_modules web/dist web/openapi.json web/src/api/schema.d.ts

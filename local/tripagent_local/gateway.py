@@ -39,8 +39,9 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.types import Receive, Scope, Send
 from tripagent.errors import Unauthorized
 
-from tripagent_local import devauth
+from tripagent_local import devauth, webapp
 from tripagent_local.awsjson import AwsApiError, AwsJsonService
+from tripagent_local.devoidc import DevOpenIdProvider
 from tripagent_local.lambdas import ACCOUNT, FunctionError, FunctionTimeout
 from tripagent_local.paths import REPO_ROOT
 from tripagent_local.stack import LocalStack
@@ -68,6 +69,7 @@ class Gateway:
         # Invocations wait for an environment (and for its answer, up to the function's timeout) on threads
         # of their own: they must never use up the threads of the AWS APIs those same functions call back.
         self._invocations = anyio.CapacityLimiter(256)
+        self.oidc = DevOpenIdProvider(stack.url, stack.config.state_dir)
 
     def _cors_config(self) -> dict[str, Any]:
         for res in self.stack.template.resources.values():
@@ -119,7 +121,8 @@ class Gateway:
             return self.preflight(request)
         matched = self.match(request.method, request.url.path)
         if matched is None:
-            return JSONResponse({"message": "Not Found"}, status_code=404)
+            static = webapp.serve_static(request.url.path) if request.method in ("GET", "HEAD") else None
+            return static or JSONResponse({"message": "Not Found"}, status_code=404)
         route, path_params = matched
         claims: dict[str, Any] | None = None
         if not route.public:
@@ -207,6 +210,7 @@ class Gateway:
             {
                 ("GET", "/docs"): self.docs,
                 ("GET", "/.well-known/jwks.json"): self.jwks,
+                ("GET", "/config.json"): self.web_config,
                 ("GET", "/_local/events"): self.events,
                 ("GET", "/_local/deliveries"): self.deliveries,
                 ("GET", "/_local/dead-letters"): self.dead_letters,
@@ -219,10 +223,15 @@ class Gateway:
                 for action in ("stop", "start")
             }
             | {("GET", f"/docs/{name}"): self.swagger_asset for name in _SWAGGER_ASSETS}
+            | self.oidc.routes()
         )
 
     async def jwks(self, _: Request) -> Response:
         return JSONResponse(devauth.jwks(self.stack.config.state_dir))
+
+    async def web_config(self, _: Request) -> Response:
+        ws = self.stack.websocket
+        return webapp.config_response(self.stack.url, ws.path if ws is not None else None)
 
     async def events(self, _: Request) -> Response:
         return JSONResponse({"events": self.stack.bus.events})

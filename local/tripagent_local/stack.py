@@ -116,6 +116,8 @@ class LocalStack:
             {
                 "JwtIssuer": devauth.ISSUER,
                 "JwtAudience": [devauth.AUDIENCE],
+                # The web app is served by this gateway: its origin is the only one a browser may call from.
+                "CorsAllowOrigins": [self.url],
                 "ValhallaUrl": f"http://127.0.0.1:{self.config.valhalla_port}",
                 # make dev runs on the offline rules provider unless the developer names another
                 "AiProvider": os.environ.get("AI_PROVIDER", "rules"),

@@ -164,3 +164,27 @@ def test_a_dependency_that_does_not_answer_is_a_typed_503_and_a_bug_stays_a_500(
     assert (status, body["error"], headers["Retry-After"]) == (503, "dependency_unavailable", "5")
     status, body, _ = call(http_event("GET", "/boom"))
     assert (status, body["error"]) == (500, "internal_error")
+
+
+def test_every_reference_of_the_openapi_document_resolves() -> None:
+    """Clients are generated from this document (the web app's API types): a dangling $ref breaks them."""
+    from tripagent.entrypoints.http.docs import openapi_document
+
+    document = openapi_document()
+    refs: list[str] = []
+
+    def collect(node: object) -> None:
+        if isinstance(node, dict):
+            if isinstance(node.get("$ref"), str):
+                refs.append(node["$ref"])
+            for value in node.values():
+                collect(value)
+        elif isinstance(node, list):
+            for value in node:
+                collect(value)
+
+    collect(document)
+    schemas = document["components"]["schemas"]
+    assert refs
+    dangling = {r for r in refs if r.removeprefix("#/components/schemas/") not in schemas}
+    assert not dangling

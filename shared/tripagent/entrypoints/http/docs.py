@@ -97,6 +97,7 @@ def _with_contract_errors(document: dict[str, Any], public: frozenset[tuple[str,
     schemas = document.setdefault("components", {}).setdefault("schemas", {})
     schemas.pop("HTTPValidationError", None)
     schemas.pop("ValidationError", None)
+    schemas.pop("ResponseValidationError", None)  # Powertools' own, referenced by no route
     schemas["Error"] = ERROR_SCHEMA
     schemas["GatewayError"] = GATEWAY_ERROR_SCHEMA
     error_ref = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}

@@ -1,0 +1,31 @@
+// Bundle the app into dist/: hashed assets (cacheable for ever) and an index.html that names them.
+import { build } from "esbuild";
+import { readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import path from "node:path";
+
+const dist = "dist";
+rmSync(dist, { recursive: true, force: true });
+mkdirSync(dist);
+const result = await build({
+  entryPoints: { app: "src/main.tsx" },
+  bundle: true,
+  format: "esm",
+  minify: true,
+  sourcemap: true,
+  target: ["es2022"],
+  outdir: path.join(dist, "assets"),
+  entryNames: "[name]-[hash]",
+  assetNames: "[name]-[hash]",
+  loader: { ".png": "file", ".svg": "file" },
+  metafile: true,
+  define: { "process.env.NODE_ENV": '"production"' },
+  legalComments: "linked",
+  logLevel: "warning",
+});
+const outputs = Object.keys(result.metafile.outputs).map((p) => path.basename(p));
+const js = outputs.find((n) => /^app-.*\.js$/.test(n));
+const css = outputs.find((n) => /^app-.*\.css$/.test(n));
+const html = readFileSync("index.html", "utf8").replace("APP_JS", js).replace("APP_CSS", css);
+writeFileSync(path.join(dist, "index.html"), html);
+writeFileSync(path.join(dist, "meta.json"), JSON.stringify(result.metafile));
+console.log(`web/dist: ${js}, ${css}`);

@@ -1,0 +1,243 @@
+// The trip agent, on the AI SDK UI client: useChat with DefaultChatTransport against the streamed chat,
+// the shared history from GET .../agent/messages, proposed writes as approval cards, numbered
+// clarifications as buttons. The history is the server's: on open, and whenever the trip says a new
+// message landed, the panel reloads it (a reload of the page shows the same pending cards).
+import { useChat } from "@ai-sdk/react";
+import {
+  DefaultChatTransport,
+  getToolName,
+  isDataUIPart,
+  isTextUIPart,
+  isToolUIPart,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+  type UIMessage,
+} from "ai";
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
+import { unwrap, type Operation, type Role } from "../api/client";
+import { useServices } from "../context";
+import { sentenceFor } from "../errors";
+import { useI18n } from "../i18n";
+import { mayRun } from "./OpsPanel";
+
+interface Clarify {
+  question: string;
+  options: { index: number; label: string }[];
+}
+
+export function AgentPanel({
+  tripId,
+  role,
+  ops,
+  refreshKey,
+  draft,
+  onClose,
+}: {
+  tripId: string;
+  role: Role;
+  ops: Operation[];
+  /** Changes when the trip's channel says a message landed: the history is read again. */
+  refreshKey: number;
+  draft: string;
+  onClose: () => void;
+}) {
+  const { api } = useServices();
+  const [history, setHistory] = useState<UIMessage[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    unwrap(api.GET("/trips/{tripId}/agent/messages", { params: { path: { tripId } } }))
+      .then((answer) => setHistory(answer.messages as unknown as UIMessage[]))
+      .catch((e: unknown) => setError(sentenceFor(e)));
+  }, [api, tripId]);
+  const { t } = useI18n();
+  return (
+    <aside className="agent card" aria-labelledby="agent-title">
+      <div className="agent-head">
+        <h2 id="agent-title">{t("agent.title")}</h2>
+        <button type="button" className="link" onClick={onClose} aria-label={t("agent.close")}>
+          ×
+        </button>
+      </div>
+      {error && <p role="alert">{error}</p>}
+      {history && <AgentChat tripId={tripId} role={role} ops={ops} initial={history} refreshKey={refreshKey} draft={draft} />}
+    </aside>
+  );
+}
+
+function AgentChat({
+  tripId,
+  role,
+  ops,
+  initial,
+  refreshKey,
+  draft,
+}: {
+  tripId: string;
+  role: Role;
+  ops: Operation[];
+  initial: UIMessage[];
+  refreshKey: number;
+  draft: string;
+}) {
+  const { api, config, session } = useServices();
+  const { t } = useI18n();
+  const transport = useMemo(
+    () =>
+      new DefaultChatTransport({
+        api: `${config.agentUrl}/trips/${tripId}/agent/chat`,
+        headers: () => ({ Authorization: `Bearer ${session.token()}` }),
+      }),
+    [config.agentUrl, tripId, session],
+  );
+  const { messages, setMessages, sendMessage, addToolApprovalResponse, status, error } = useChat({
+    id: `trip-${tripId}`,
+    messages: initial,
+    transport,
+    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+  });
+  const [text, setText] = useState(draft);
+  const [notice, setNotice] = useState<string | null>(null);
+  useEffect(() => setText(draft), [draft]);
+  const idle = status === "ready" || status === "error";
+  const reload = useCallback(async () => {
+    const answer = await unwrap(api.GET("/trips/{tripId}/agent/messages", { params: { path: { tripId } } }));
+    setMessages(answer.messages as unknown as UIMessage[]);
+  }, [api, tripId, setMessages]);
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    if (idle) void reload().catch(() => undefined);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [refreshKey]);
+  const list = useRef<HTMLOListElement>(null);
+  useEffect(() => list.current?.lastElementChild?.scrollIntoView({ block: "nearest" }), [messages]);
+
+  const required = (toolName: string): Role => ops.find((o) => o.name === toolName)?.requiredRole ?? "editor";
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault();
+    const message = text.trim();
+    if (!message || !idle) return;
+    setText("");
+    setNotice(null);
+    if (/^@agent\b/i.test(message)) {
+      // A mention: the answer lands in the shared session for everyone, and comes back over the channel.
+      try {
+        await unwrap(api.POST("/trips/{tripId}/agent/mentions", { params: { path: { tripId } }, body: { text: message } }));
+        setNotice("Sent to the agent for everyone on the trip: its answer will appear here.");
+        await reload();
+      } catch (e) {
+        setNotice(sentenceFor(e));
+      }
+      return;
+    }
+    await sendMessage({ text: message });
+  };
+
+  return (
+    <div className="agent-chat">
+      <ol className="messages" ref={list} aria-live="polite" aria-label="Agent conversation">
+        {messages.map((message) => (
+          <li key={message.id} className={`message ${message.role}`}>
+            <span className="speaker">
+              {message.role === "user" ? actorOf(message) ?? t("brief.you") : t("agent.title")}
+            </span>
+            {message.parts.map((part, i) => {
+              if (isTextUIPart(part)) return part.text ? <p key={i}>{part.text}</p> : null;
+              if (isToolUIPart(part)) {
+                const name = getToolName(part);
+                const canApprove = mayRun(role, required(name));
+                return (
+                  <div key={i} className={`tool-card ${part.state}`} data-testid="tool-card" data-state={part.state}>
+                    <p className="tool-name">
+                      <b>{name.replaceAll("_", " ")}</b> <code>{JSON.stringify(part.input)}</code>
+                    </p>
+                    {part.state === "approval-requested" &&
+                      (canApprove ? (
+                        <div className="tool-actions">
+                          <button
+                            type="button"
+                            className="primary"
+                            disabled={!idle}
+                            onClick={() => void addToolApprovalResponse({ id: part.approval.id, approved: true })}
+                          >
+                            {t("agent.approve")}
+                          </button>
+                          <button
+                            type="button"
+                            disabled={!idle}
+                            onClick={() => void addToolApprovalResponse({ id: part.approval.id, approved: false })}
+                          >
+                            {t("agent.deny")}
+                          </button>
+                        </div>
+                      ) : (
+                        <p className="muted">{t("agent.readOnly")}</p>
+                      ))}
+                    {part.state === "approval-responded" && <p className="muted">…</p>}
+                    {part.state === "output-available" && <p className="ok">{describeOutput(part.output)}</p>}
+                    {part.state === "output-denied" && <p className="muted">Denied.</p>}
+                    {part.state === "output-error" && <p className="error">{part.errorText}</p>}
+                  </div>
+                );
+              }
+              if (isDataUIPart(part) && part.type === "data-clarify") {
+                const clarify = part.data as Clarify;
+                return (
+                  <div key={i} className="clarify" role="group" aria-label={clarify.question}>
+                    {clarify.options.map((o) => (
+                      <button key={o.index} type="button" disabled={!idle} onClick={() => void sendMessage({ text: String(o.index) })}>
+                        {o.index}. {o.label}
+                      </button>
+                    ))}
+                  </div>
+                );
+              }
+              return null;
+            })}
+          </li>
+        ))}
+      </ol>
+      {status === "submitted" && <p role="status" className="muted">…</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error.message}
+        </p>
+      )}
+      {notice && <p role="status">{notice}</p>}
+      <form onSubmit={(e) => void submit(e)} className="composer">
+        <label htmlFor="agent-input" className="visually-hidden">
+          {t("agent.placeholder")}
+        </label>
+        <textarea
+          id="agent-input"
+          rows={2}
+          value={text}
+          placeholder={t("agent.placeholder")}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === "Enter" && !e.shiftKey) {
+              e.preventDefault();
+              void submit();
+            }
+          }}
+        />
+        <button type="submit" disabled={!idle || !text.trim()}>
+          {t("agent.send")}
+        </button>
+      </form>
+    </div>
+  );
+}
+
+function actorOf(message: UIMessage): string | null {
+  const metadata = message.metadata as { actor?: string } | undefined;
+  return metadata?.actor ?? null;
+}
+
+function describeOutput(output: unknown): string {
+  const o = output as { applied?: boolean; approvedBy?: string | null } | undefined;
+  if (o?.applied) return o.approvedBy ? `Applied, approved by ${o.approvedBy}.` : "Applied.";
+  return "Done.";
+}

@@ -1,0 +1,90 @@
+import { useMemo, useState } from "react";
+import type { UserManager } from "oidc-client-ts";
+import { signIn } from "../auth";
+import { ServicesContext, type AppServices } from "../context";
+import { I18nContext, LOCALES, translator, useI18n, type Locale } from "../i18n";
+import { usePlace } from "../route";
+import { Home } from "./Home";
+import { TripPage } from "./TripPage";
+
+const LOCALE_KEY = "tripagent.locale";
+
+function useLocaleState() {
+  const [locale, setLocaleState] = useState<Locale>(
+    () => (window.localStorage.getItem(LOCALE_KEY) as Locale | null) ?? "en",
+  );
+  return useMemo(
+    () => ({
+      locale,
+      t: translator(locale),
+      setLocale: (next: Locale) => {
+        window.localStorage.setItem(LOCALE_KEY, next);
+        setLocaleState(next);
+      },
+    }),
+    [locale],
+  );
+}
+
+function LanguageSwitch() {
+  const { locale, setLocale, t } = useI18n();
+  return (
+    <label className="language">
+      <span>{t("app.language")}</span>
+      <select value={locale} onChange={(e) => setLocale(e.target.value as Locale)}>
+        {LOCALES.map((l) => (
+          <option key={l.id} value={l.id}>
+            {l.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export function App({ services }: { services: AppServices }) {
+  const i18n = useLocaleState();
+  const place = usePlace();
+  const { t } = i18n;
+  return (
+    <I18nContext.Provider value={i18n}>
+      <ServicesContext.Provider value={services}>
+        <header className="topbar">
+          <a href="#/" className="brand">
+            {t("app.title")}
+          </a>
+          <div className="topbar-end">
+            <LanguageSwitch />
+            <span className="who">{t("app.signedInAs", { user: services.session.userId })}</span>
+            <button type="button" onClick={() => void services.session.signOut()}>
+              {t("app.signOut")}
+            </button>
+          </div>
+        </header>
+        <main id="main">{place.page === "trip" ? <TripPage key={place.tripId} tripId={place.tripId} /> : <Home />}</main>
+      </ServicesContext.Provider>
+    </I18nContext.Provider>
+  );
+}
+
+export function SignedOut({ manager }: { manager: UserManager }) {
+  const i18n = useLocaleState();
+  const { t } = i18n;
+  return (
+    <I18nContext.Provider value={i18n}>
+      <header className="topbar">
+        <span className="brand">{t("app.title")}</span>
+        <div className="topbar-end">
+          <LanguageSwitch />
+        </div>
+      </header>
+      <main id="main" className="signed-out">
+        <h1>{t("app.title")}</h1>
+        <p>{t("app.tagline")}</p>
+        <button type="button" className="primary" onClick={() => void signIn(manager)}>
+          {t("app.signIn")}
+        </button>
+      </main>
+    </I18nContext.Provider>
+  );
+}

@@ -1,0 +1,169 @@
+// The brief chat: the conversation is the client's (the endpoint is stateless), kept in sessionStorage
+// so a reload does not lose it; what has been collected is the server's last answer.
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { unwrap, type BriefReply, type Schemas } from "../api/client";
+import { useServices } from "../context";
+import { sentenceFor } from "../errors";
+import { useI18n } from "../i18n";
+import { tripHref } from "../route";
+
+type Turn = Schemas["ChatTurn"];
+interface Conversation {
+  turns: Turn[];
+  last: BriefReply | null;
+}
+
+const STORE_KEY = "tripagent.brief";
+const SLOTS: (keyof Schemas["Collected"])[] = [
+  "start", "end", "via", "durationDays", "profile", "startDate", "dailyDistanceKm", "roundTrip", "accommodation",
+];
+const SLOT_LABELS: Record<string, string> = {
+  start: "Start", end: "End", via: "Via", durationDays: "Days", profile: "Bike", startDate: "Date",
+  dailyDistanceKm: "km/day", roundTrip: "Round trip", accommodation: "Stay",
+};
+
+function loadConversation(): Conversation {
+  try {
+    return (JSON.parse(window.sessionStorage.getItem(STORE_KEY) ?? "") as Conversation) ?? { turns: [], last: null };
+  } catch {
+    return { turns: [], last: null };
+  }
+}
+
+// Each reply ends with the chat's signed state as a Markdown comment: sent back, never shown.
+const STATE_MARK = /\n*\[\/\/\]: # \(tripagent-state:[A-Za-z0-9_\-.]+\)\s*$/;
+const shown = (content: string): string => content.replace(STATE_MARK, "");
+
+function chipValue(value: unknown): string | null {
+  if (value === null || value === undefined || value === false || value === "") return null;
+  if (Array.isArray(value)) return value.length ? value.join(" → ") : null;
+  return value === true ? "yes" : String(value);
+}
+
+export function BriefChat() {
+  const { api } = useServices();
+  const { t } = useI18n();
+  // The assistant speaks English or French (the chrome may be in Chinese): follow the browser.
+  const locale = navigator.language.startsWith("fr") ? "fr" : "en";
+  const [conversation, setConversation] = useState<Conversation>(loadConversation);
+  const [draft, setDraft] = useState("");
+  const [busy, setBusy] = useState<"chat" | "generate" | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const input = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => window.sessionStorage.setItem(STORE_KEY, JSON.stringify(conversation)), [conversation]);
+
+  const send = async (text: string) => {
+    if (!text.trim() || busy) return;
+    const turns: Turn[] = [...conversation.turns, { role: "user", content: text.trim() }];
+    setConversation({ ...conversation, turns });
+    setDraft("");
+    setBusy("chat");
+    setError(null);
+    try {
+      const reply = await unwrap(api.POST("/trips/ai-chat", { body: { messages: turns, locale } }));
+      setConversation({ turns: [...turns, { role: "assistant", content: reply.reply }], last: reply });
+    } catch (e) {
+      setError(sentenceFor(e));
+    } finally {
+      setBusy(null);
+      input.current?.focus();
+    }
+  };
+
+  const generate = async () => {
+    const last = conversation.last;
+    if (!last || busy) return;
+    setBusy("generate");
+    setError(null);
+    try {
+      const answer = await unwrap(
+        api.POST("/trips/ai-generate", {
+          body: { brief: last.brief, locale, collected: last.collected },
+          headers: { "Idempotency-Key": crypto.randomUUID() },
+        }),
+      );
+      window.sessionStorage.removeItem(STORE_KEY);
+      window.location.hash = tripHref(answer.trip.tripId);
+    } catch (e) {
+      setError(sentenceFor(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void send(draft);
+  };
+  const last = conversation.last;
+  const chips = last ? SLOTS.map((slot) => [slot, chipValue(last.collected[slot])] as const).filter(([, v]) => v) : [];
+
+  return (
+    <div className="brief">
+      <ol className="messages" aria-live="polite" aria-label="Conversation">
+        {conversation.turns.map((turn, i) => (
+          <li key={i} className={`message ${turn.role}`}>
+            <span className="speaker">{turn.role === "user" ? t("brief.you") : t("brief.assistant")}</span>
+            <p>{shown(turn.content)}</p>
+          </li>
+        ))}
+      </ol>
+      {last?.clarification && (
+        <div className="clarify" role="group" aria-label={last.clarification.question}>
+          {last.clarification.options.map((option) => (
+            <button key={option.index} type="button" disabled={!!busy} onClick={() => void send(String(option.index))}>
+              {option.index}. {option.label}
+            </button>
+          ))}
+        </div>
+      )}
+      {chips.length > 0 && (
+        <div className="chips" aria-label={t("brief.collected")}>
+          <span className="muted">{t("brief.collected")}:</span>
+          {chips.map(([slot, value]) => (
+            <span key={slot} className="chip">
+              <b>{SLOT_LABELS[slot]}</b> {value}
+            </span>
+          ))}
+        </div>
+      )}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      <form onSubmit={onSubmit} className="composer">
+        <label htmlFor="brief-input" className="visually-hidden">
+          {t("brief.placeholder")}
+        </label>
+        <textarea
+          id="brief-input"
+          ref={input}
+          rows={2}
+          value={draft}
+          placeholder={t("brief.placeholder")}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === "Enter" && !e.shiftKey) {
+              e.preventDefault();
+              void send(draft);
+            }
+          }}
+        />
+        <button type="submit" disabled={!!busy || !draft.trim()}>
+          {t("brief.send")}
+        </button>
+      </form>
+      {last?.readyToGenerate && (
+        <button type="button" className="primary" disabled={!!busy} onClick={() => void generate()}>
+          {busy === "generate" ? t("brief.generating") : t("brief.generate")}
+        </button>
+      )}
+      {busy === "generate" && (
+        <p role="status" className="progress">
+          <span className="spinner" aria-hidden="true" /> {t("brief.generating")}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+// Change the trip through any operation of the registry, with the version the member is looking at:
+// a 409 reloads the trip and says so, and nothing is applied twice.
+import { useState } from "react";
+import { ApiError, unwrap, type Operation, type Role, type Trip } from "../api/client";
+import { useServices } from "../context";
+import { sentenceFor } from "../errors";
+import { useI18n } from "../i18n";
+import { SchemaForm, type JsonSchema } from "./SchemaForm";
+
+const RANK: Record<Role, number> = { viewer: 0, editor: 1, owner: 2 };
+
+export function mayRun(role: Role, required: Role): boolean {
+  return RANK[role] >= RANK[required];
+}
+
+export function OpsPanel({
+  trip,
+  role,
+  ops,
+  onTrip,
+  reload,
+}: {
+  trip: Trip;
+  role: Role;
+  ops: Operation[];
+  onTrip: (trip: Trip) => void;
+  reload: () => Promise<void>;
+}) {
+  const { api } = useServices();
+  const { t } = useI18n();
+  const allowed = ops.filter((op) => mayRun(role, op.requiredRole));
+  const [name, setName] = useState(allowed[0]?.name ?? "");
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  if (!allowed.length) return null;
+  const op = allowed.find((o) => o.name === name) ?? allowed[0];
+  const apply = async (args: Record<string, unknown>) => {
+    setBusy(true);
+    setNotice(null);
+    try {
+      const answer = await unwrap(
+        api.POST("/trips/{tripId}/ops", {
+          params: { path: { tripId: trip.tripId } },
+          body: { op: op.name as never, args, expectedVersion: trip.version },
+        }),
+      );
+      onTrip(answer.trip);
+      setNotice({ kind: "ok", text: `${op.summary}: done (version ${answer.trip.version}).` });
+    } catch (e) {
+      if (e instanceof ApiError && (e.code === "version_conflict" || e.code === "write_conflict")) await reload();
+      setNotice({ kind: "error", text: sentenceFor(e) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section aria-labelledby="ops-title" className="card">
+      <h2 id="ops-title">{t("trip.edit")}</h2>
+      <label htmlFor="op-choice">Operation</label>
+      <select id="op-choice" value={op.name} onChange={(e) => setName(e.target.value)}>
+        {allowed.map((o) => (
+          <option key={o.name} value={o.name}>
+            {o.summary}
+          </option>
+        ))}
+      </select>
+      <SchemaForm key={op.name} schema={op.argsSchema as JsonSchema} submitLabel={op.summary} busy={busy} onSubmit={(a) => void apply(a)} />
+      {notice && (
+        <p role={notice.kind === "error" ? "alert" : "status"} className={notice.kind === "error" ? "error" : "ok"}>
+          {notice.text}
+        </p>
+      )}
+    </section>
+  );
+}

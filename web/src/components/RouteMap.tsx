@@ -1,0 +1,53 @@
+// The route on a map, drawn from the stages' polylines: Leaflet with no basemap unless a tile URL is
+// configured (these machines are offline; the line and the day markers need no tiles).
+import { useEffect, useRef } from "react";
+import L from "leaflet";
+import "leaflet/dist/leaflet.css";
+import type { Trip } from "../api/client";
+import { useServices } from "../context";
+import { useI18n } from "../i18n";
+import { decodePolyline6 } from "../polyline";
+
+const DAY_COLOURS = ["#1f5fbf", "#c2410c", "#15803d", "#7e22ce", "#b91c1c", "#0e7490"];
+
+export function RouteMap({ trip }: { trip: Trip }) {
+  const { config } = useServices();
+  const { t } = useI18n();
+  const element = useRef<HTMLDivElement>(null);
+  const map = useRef<L.Map | null>(null);
+  useEffect(() => {
+    if (!element.current) return;
+    const m = L.map(element.current, { zoomControl: true, attributionControl: !!config.tileUrl });
+    if (config.tileUrl) {
+      L.tileLayer(config.tileUrl, { attribution: config.tileAttribution ?? "", maxZoom: 18 }).addTo(m);
+    }
+    map.current = m;
+    return () => {
+      m.remove();
+      map.current = null;
+    };
+  }, [config.tileUrl, config.tileAttribution]);
+  useEffect(() => {
+    const m = map.current;
+    if (!m) return;
+    const layer = L.featureGroup().addTo(m);
+    (trip.days ?? []).forEach((day, i) => {
+      if (!day.stage?.polyline6) return;
+      const points = decodePolyline6(day.stage.polyline6);
+      if (!points.length) return;
+      L.polyline(points, { color: DAY_COLOURS[i % DAY_COLOURS.length], weight: 4, className: "route-line" })
+        .bindTooltip(`Day ${day.dayIndex + 1}: ${day.stage.from} → ${day.stage.to}`)
+        .addTo(layer);
+      L.circleMarker(points[0], { radius: 5, color: "#1d2430", fillOpacity: 1 }).addTo(layer);
+      if (i === (trip.days?.length ?? 0) - 1) {
+        L.circleMarker(points[points.length - 1], { radius: 5, color: "#1d2430", fillOpacity: 1 }).addTo(layer);
+      }
+    });
+    if (layer.getLayers().length) m.fitBounds(layer.getBounds(), { padding: [16, 16] });
+    else m.setView([42.5, 1.55], 9);
+    return () => {
+      layer.remove();
+    };
+  }, [trip]);
+  return <div ref={element} className="map" role="img" aria-label={t("trip.map")} data-testid="route-map" />;
+}

@@ -1,0 +1,70 @@
+// The reviewer's suggestions as toasts: Approve / Discuss / Deny (labels from the backend's catalogs).
+// Their state is the server's: listed on open, then moved by the trip's pushes; a decision by someone
+// else turns the toast into "approved by X".
+import type { Suggestion } from "../api/client";
+import { useI18n } from "../i18n";
+
+export interface ToastState {
+  suggestion: Suggestion;
+  /** A sentence of our own about the last answer (for example "already decided by alice"). */
+  notice?: string;
+  busy?: boolean;
+}
+
+export function Toasts({
+  toasts,
+  canApprove,
+  onAnswer,
+  onDiscuss,
+  onDismiss,
+}: {
+  toasts: ToastState[];
+  canApprove: boolean;
+  onAnswer: (suggestionId: string, approved: boolean) => void;
+  onDiscuss: (suggestion: Suggestion) => void;
+  onDismiss: (suggestionId: string) => void;
+}) {
+  const { t } = useI18n();
+  return (
+    <section className="toasts" aria-label="Suggestions" aria-live="polite">
+      {toasts.map(({ suggestion: s, notice, busy }) => {
+        const open = s.status === "pending";
+        return (
+          <article key={s.suggestionId} className={`toast ${s.severity}`} data-testid="toast" data-suggestion={s.suggestionId} aria-label={s.reason}>
+            <p className="toast-reason">
+              <b>{s.reason}</b>
+            </p>
+            <p>{s.suggestion}</p>
+            {open ? (
+              <div className="toast-actions">
+                {canApprove && (
+                  <button type="button" className="primary" disabled={busy} onClick={() => onAnswer(s.suggestionId, true)}>
+                    {t("agent.toast.approve")}
+                  </button>
+                )}
+                <button type="button" onClick={() => onDiscuss(s)}>
+                  {t("agent.toast.discuss")}
+                </button>
+                <button type="button" disabled={busy} onClick={() => onAnswer(s.suggestionId, false)}>
+                  {t("agent.toast.deny")}
+                </button>
+              </div>
+            ) : (
+              <p className="toast-decided" role="status">
+                {s.status === "applied"
+                  ? t("toast.approvedBy", { user: s.decidedBy ?? "?" })
+                  : t("toast.decided", { status: s.status, user: s.decidedBy ?? "system" })}
+              </p>
+            )}
+            {notice && <p className="toast-notice">{notice}</p>}
+            {!open && (
+              <button type="button" className="link" onClick={() => onDismiss(s.suggestionId)}>
+                {t("toast.close")}
+              </button>
+            )}
+          </article>
+        );
+      })}
+    </section>
+  );
+}

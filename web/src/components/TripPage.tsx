@@ -1,0 +1,206 @@
+// One trip: what it is (days, map, effort, stops, expenses, members), how to change it, its agent, and
+// what the others do to it, heard over the trip's channel.
+import { useCallback, useEffect, useRef, useState } from "react";
+import { ApiError, unwrap, type Operation, type Suggestion, type Trip } from "../api/client";
+import { useServices } from "../context";
+import { sentenceFor } from "../errors";
+import { useI18n } from "../i18n";
+import { useTripChannel, type Push } from "../live";
+import { AgentPanel } from "./AgentPanel";
+import { EffortChart } from "./EffortChart";
+import { Members } from "./Members";
+import { OpsPanel, mayRun } from "./OpsPanel";
+import { RouteMap } from "./RouteMap";
+import { Toasts, type ToastState } from "./Toasts";
+import { DaysList, Expenses } from "./TripDetails";
+
+type Load = { state: "loading" } | { state: "missing" } | { state: "failed"; message: string } | { state: "ready"; trip: Trip };
+
+export function TripPage({ tripId }: { tripId: string }) {
+  const { api, config, session } = useServices();
+  const { t } = useI18n();
+  const [load, setLoad] = useState<Load>({ state: "loading" });
+  const [ops, setOps] = useState<Operation[]>([]);
+  const [toasts, setToasts] = useState<ToastState[]>([]);
+  const [agentOpen, setAgentOpen] = useState(false);
+  const [agentDraft, setAgentDraft] = useState("");
+  const [agentRefresh, setAgentRefresh] = useState(0);
+  const [notice, setNotice] = useState<string | null>(null);
+  const path = { tripId };
+  const shownVersion = useRef(0);
+  useEffect(() => {
+    shownVersion.current = load.state === "ready" ? load.trip.version : 0;
+  }, [load]);
+
+  const reload = useCallback(async () => {
+    try {
+      const trip = await unwrap(api.GET("/trips/{tripId}", { params: { path: { tripId } } }));
+      setLoad({ state: "ready", trip });
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) setLoad({ state: "missing" });
+      else setLoad({ state: "failed", message: sentenceFor(e) });
+    }
+  }, [api, tripId]);
+
+  useEffect(() => {
+    void reload();
+    unwrap(api.GET("/trips/{tripId}/ops", { params: { path: { tripId } } }))
+      .then((catalog) => setOps(catalog.ops))
+      .catch(() => setOps([]));
+    unwrap(api.GET("/trips/{tripId}/agent/suggestions", { params: { path: { tripId } } }))
+      .then((answer) => setToasts(answer.suggestions.map((suggestion) => ({ suggestion }))))
+      .catch(() => undefined);
+  }, [api, tripId, reload]);
+
+  const updateToast = (id: string, change: (toast: ToastState) => ToastState) =>
+    setToasts((all) => all.map((toast) => (toast.suggestion.suggestionId === id ? change(toast) : toast)));
+
+  const onPush = useCallback(
+    (push: Push) => {
+      if (push.tripId !== tripId) return;
+      if (push.type === "trip.updated") {
+        if (Number(push.version) > shownVersion.current) void reload();
+      } else if (push.type === "agent.message") {
+        setAgentRefresh((n) => n + 1);
+      } else if (push.type === "suggestion.created") {
+        const suggestion = push.suggestion as Suggestion;
+        setToasts((all) =>
+          all.some((x) => x.suggestion.suggestionId === suggestion.suggestionId) ? all : [{ suggestion }, ...all],
+        );
+      } else if (push.type === "suggestion.updated") {
+        const id = String(push.suggestionId);
+        if (push.hidden) {
+          setToasts((all) => all.filter((x) => x.suggestion.suggestionId !== id));
+          return;
+        }
+        updateToast(id, (toast) => ({
+          ...toast,
+          suggestion: {
+            ...toast.suggestion,
+            status: push.status as Suggestion["status"],
+            decidedBy: (push.decidedBy as string | null) ?? null,
+            decidedAt: (push.decidedAt as string | null) ?? null,
+          },
+        }));
+      }
+    },
+    [tripId, reload],
+  );
+  const live = useTripChannel(config.webSocketUrl, tripId, session.token, onPush);
+
+  const answer = async (suggestionId: string, approved: boolean) => {
+    updateToast(suggestionId, (toast) => ({ ...toast, busy: true, notice: undefined }));
+    try {
+      const result = await unwrap(
+        api.POST("/trips/{tripId}/agent/suggestions/{suggestionId}/approve", {
+          params: { path: { ...path, suggestionId } },
+          body: { id: suggestionId, approved },
+        }),
+      );
+      if (approved) updateToast(suggestionId, (toast) => ({ ...toast, busy: false, suggestion: result.suggestion }));
+      else setToasts((all) => all.filter((x) => x.suggestion.suggestionId !== suggestionId));
+      if (approved) void reload();
+    } catch (e) {
+      const decided = e instanceof ApiError && e.code === "already_decided";
+      updateToast(suggestionId, (toast) => ({
+        ...toast,
+        busy: false,
+        notice: sentenceFor(e),
+        suggestion:
+          decided && typeof e.body.decision === "string" && e.body.decision !== "pending"
+            ? { ...toast.suggestion, status: e.body.decision as Suggestion["status"], decidedBy: String(e.body.decidedBy ?? "") }
+            : toast.suggestion,
+      }));
+    }
+  };
+
+  const downloadGpx = async (trip: Trip) => {
+    setNotice(null);
+    const response = await fetch(`${config.apiUrl}/trips/${trip.tripId}/gpx`, {
+      headers: { Authorization: `Bearer ${session.token()}` },
+    }).catch(() => null);
+    if (!response?.ok) {
+      setNotice("The GPX file could not be downloaded. Try again.");
+      return;
+    }
+    const url = URL.createObjectURL(await response.blob());
+    const link = document.createElement("a");
+    link.href = url;
+    link.download = `${trip.title.replace(/[^\w-]+/g, "-") || "trip"}.gpx`;
+    link.click();
+    URL.revokeObjectURL(url);
+  };
+
+  if (load.state === "loading") return <p role="status">…</p>;
+  if (load.state === "missing")
+    return (
+      <section className="card">
+        <h1>{t("trip.notFound")}</h1>
+        <a href="#/">{t("trip.back")}</a>
+      </section>
+    );
+  if (load.state === "failed") return <p role="alert">{load.message}</p>;
+  const trip = load.trip;
+  const role = trip.members.find((m) => m.userId === session.userId)?.role ?? "viewer";
+  const km = trip.route?.distanceKm;
+  return (
+    <div className={`trip-page ${agentOpen ? "with-agent" : ""}`}>
+      <div className="trip-main">
+        <nav>
+          <a href="#/">← {t("trip.back")}</a>
+        </nav>
+        <header className="trip-head card">
+          <h1>{trip.title}</h1>
+          <p className="muted">
+            {trip.startDate ?? ""} {trip.profile ? `· ${trip.profile}` : ""} {km ? `· ${km} km` : ""}
+            {trip.route?.ascentM ? ` · ↑ ${trip.route.ascentM} m` : ""} · {t("trip.version", { version: trip.version })} · {role}{" "}
+            <span className={`live ${live ? "on" : "off"}`} role="status">
+              {live ? t("trip.live") : t("trip.offline")}
+            </span>
+          </p>
+          <div className="trip-actions">
+            <button type="button" onClick={() => void downloadGpx(trip)} disabled={!trip.days?.some((d) => d.stage)}>
+              {t("trip.gpx")}
+            </button>
+            <button type="button" onClick={() => setAgentOpen(!agentOpen)} aria-expanded={agentOpen} aria-controls="agent-panel">
+              {agentOpen ? t("agent.close") : t("agent.open")}
+            </button>
+          </div>
+          {notice && <p role="alert">{notice}</p>}
+        </header>
+        <Toasts
+          toasts={toasts}
+          canApprove={mayRun(role, "editor")}
+          onAnswer={(id, approved) => void answer(id, approved)}
+          onDiscuss={(s) => {
+            setAgentDraft(`About the suggestion “${s.suggestion}” (${s.reason}): `);
+            setAgentOpen(true);
+          }}
+          onDismiss={(id) => setToasts((all) => all.filter((x) => x.suggestion.suggestionId !== id))}
+        />
+        <section className="card" aria-labelledby="map-title">
+          <h2 id="map-title">{t("trip.map")}</h2>
+          <RouteMap trip={trip} />
+          <h3>{t("trip.effort")}</h3>
+          <EffortChart days={trip.days ?? []} />
+        </section>
+        <DaysList trip={trip} />
+        <Expenses trip={trip} />
+        <Members trip={trip} role={role} onChanged={() => void reload()} />
+        <OpsPanel trip={trip} role={role} ops={ops} onTrip={(next) => setLoad({ state: "ready", trip: next })} reload={reload} />
+      </div>
+      {agentOpen && (
+        <div id="agent-panel">
+          <AgentPanel
+            tripId={tripId}
+            role={role}
+            ops={ops}
+            refreshKey={agentRefresh + trip.version}
+            draft={agentDraft}
+            onClose={() => setAgentOpen(false)}
+          />
+        </div>
+      )}
+    </div>
+  );
+}

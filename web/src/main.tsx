@@ -1,0 +1,25 @@
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { createApi } from "./api/client";
+import { restoreSession, userManager } from "./auth";
+import { App, SignedOut } from "./components/App";
+import { loadConfig } from "./config";
+import "./styles.css";
+
+async function start(): Promise<void> {
+  const root = createRoot(document.getElementById("root")!);
+  const config = await loadConfig();
+  const manager = userManager(config.oidc);
+  const session = await restoreSession(manager).catch(() => null);
+  root.render(
+    <StrictMode>
+      {session ? (
+        <App services={{ config, session, api: createApi(config.apiUrl, session.token) }} />
+      ) : (
+        <SignedOut manager={manager} />
+      )}
+    </StrictMode>,
+  );
+}
+
+void start();
