@@ -10,7 +10,7 @@ const result = await build({
   entryPoints: { app: "src/main.tsx" },
   bundle: true,
   format: "esm",
-  minify: true,
+  minify: process.env.WEB_MINIFY !== "0",
   sourcemap: true,
   target: ["es2022"],
   outdir: path.join(dist, "assets"),
@@ -18,7 +18,7 @@ const result = await build({
   assetNames: "[name]-[hash]",
   loader: { ".png": "file", ".svg": "file" },
   metafile: true,
-  define: { "process.env.NODE_ENV": '"production"' },
+  define: { "process.env.NODE_ENV": process.env.WEB_MINIFY === "0" ? '"development"' : '"production"' },
   legalComments: "linked",
   logLevel: "warning",
 });

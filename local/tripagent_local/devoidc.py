@@ -28,7 +28,7 @@ from tripagent_local import devauth
 CLIENT_ID = devauth.AUDIENCE
 CODE_TTL_S = 60
 USER_NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
-LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")  # as urlsplit().hostname gives them
 
 
 @dataclass(frozen=True)
@@ -87,9 +87,7 @@ class DevOpenIdProvider:
         if params.get("client_id") != CLIENT_ID:
             return f"Unknown client_id (this provider knows {CLIENT_ID!r})."
         redirect = urlsplit(params.get("redirect_uri", ""))
-        if redirect.scheme not in ("http", "https") or redirect.hostname not in (
-            h.strip("[]") for h in LOOPBACK_HOSTS
-        ):
+        if redirect.scheme not in ("http", "https") or redirect.hostname not in LOOPBACK_HOSTS:
             return "redirect_uri must be a loopback http(s) URL."
         if params.get("response_type") != "code":
             return "Only response_type=code is supported."
@@ -159,7 +157,7 @@ class DevOpenIdProvider:
 
     async def logout(self, request: Request) -> Response:
         target = request.query_params.get("post_logout_redirect_uri", "/")
-        if urlsplit(target).hostname not in (None, *(h.strip("[]") for h in LOOPBACK_HOSTS)):
+        if urlsplit(target).hostname not in (None, *LOOPBACK_HOSTS):
             target = "/"
         return RedirectResponse(target, status_code=302)
 
@@ -172,16 +170,26 @@ def _token_error(code: str, description: str) -> Response:
     )
 
 
+_STYLE = """
+body { font: 16px system-ui, sans-serif; max-width: 26rem; margin: 4rem auto; padding: 0 1rem;
+  color: #1d2430 }
+label { display: block; margin: 1rem 0 .3rem; font-weight: 600 }
+input[type=text] { width: 100%; padding: .6rem; font: inherit; border: 1px solid #8a94a6; border-radius: 6px;
+  box-sizing: border-box }
+button { margin-top: 1rem; padding: .6rem 1.2rem; font: inherit; background: #1f5fbf; color: #fff; border: 0;
+  border-radius: 6px }
+[role=alert] { color: #a11a1a }
+small { color: #4b5565 }
+"""
+
+
 def _page(title: str, body: str) -> str:
     return f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{html.escape(title)} · Tripagent (development sign-in)</title>
 <link rel="icon" href="data:,">
-<style>body{{font:16px system-ui,sans-serif;max-width:26rem;margin:4rem auto;padding:0 1rem;color:#1d2430}}
-label{{display:block;margin:1rem 0 .3rem;font-weight:600}}input[type=text]{{width:100%;padding:.6rem;font:inherit;
-border:1px solid #8a94a6;border-radius:6px;box-sizing:border-box}}button{{margin-top:1rem;padding:.6rem 1.2rem;
-font:inherit;background:#1f5fbf;color:#fff;border:0;border-radius:6px}}[role=alert]{{color:#a11a1a}}
-small{{color:#4b5565}}</style></head>
+<style>{_STYLE}</style></head>
 <body><main><h1>{html.escape(title)}</h1>{body}</main></body></html>"""
 
 

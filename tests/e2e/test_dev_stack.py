@@ -11,6 +11,7 @@ from pathlib import Path
 
 import boto3
 import httpx
+import pytest
 from tripagent_local.engines import port_is_free
 from tripagent_local.paths import REPO_ROOT
 
@@ -127,3 +128,29 @@ def test_ctrl_c_stops_every_process(tmp_path: Path) -> None:
     for port in server.ports.values():
         assert port_is_free(port), port
     assert "every process stopped" in server.log.read_text()
+
+
+@pytest.mark.parametrize("path", ["/trips", "/trips/trp_x/agent/chat"])
+def test_a_preflight_passes_from_the_apps_origin_only(dev_server: DevServer, path: str) -> None:
+    """The API and the streamed chat allow the web app's origin (locally, the gateway's own) and no other."""
+    ask = {"Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization"}
+    ours = httpx.options(f"{dev_server.url}{path}", headers={"Origin": dev_server.url, **ask})
+    assert ours.status_code == 204
+    assert ours.headers["access-control-allow-origin"] == dev_server.url
+    assert "authorization" in ours.headers["access-control-allow-headers"].lower()
+    theirs = httpx.options(f"{dev_server.url}{path}", headers={"Origin": "https://evil.example", **ask})
+    assert "access-control-allow-origin" not in theirs.headers
+
+
+def test_the_web_app_and_its_runtime_configuration_are_served(dev_server: DevServer) -> None:
+    page = httpx.get(f"{dev_server.url}/")
+    assert page.status_code == 200
+    assert '<div id="root">' in page.text
+    asset = page.text.split('src="', 1)[1].split('"', 1)[0]
+    assert httpx.get(f"{dev_server.url}{asset}").headers["content-type"].startswith("text/javascript")
+    config = httpx.get(f"{dev_server.url}/config.json").json()
+    assert config["apiUrl"] == dev_server.url
+    assert config["webSocketUrl"] == dev_server.url.replace("http", "ws") + "/live"
+    discovery = httpx.get(config["oidc"]["metadataUrl"]).json()
+    assert discovery["issuer"] == config["oidc"]["authority"]
+    assert httpx.get(f"{dev_server.url}/../../etc/passwd").status_code == 404

@@ -265,4 +265,5 @@ def test_an_expired_suggestion_is_pushed_as_expired(local_stack: LocalStack, tri
         assert update["status"] == "expired"
         assert update["decidedBy"] == "system"
         stored = store.get(trip_id, "sug_expiring")
-        assert stored is not None and stored.status == "expired"
+        assert stored is not None
+        assert stored.status == "expired"

@@ -14,6 +14,7 @@ from tripagent.adapters.llm.rules import RulesProvider
 from tripagent.adapters.places.gazetteer import Gazetteer
 from tripagent.adapters.signing import HmacSigner
 from tripagent.application.brief_chat import STATE_MARK, BriefChat, BriefLimits, BriefReply, ChatTurn
+from tripagent.domain.places import Found
 from tripagent.errors import AiNotConfigured
 
 from tests.fixtures.events import FakeLambdaContext, http_event
@@ -310,7 +311,11 @@ def test_a_clarification_answered_by_number_or_name(gazetteer: Gazetteer, answer
     n = _village_index(gazetteer)
     words = {1: ("first", "première"), 2: ("second", "deuxième")}[n]
     reply = _ask(gazetteer, answer.format(n=n, ordinal=words[0], ordinal_fr=words[1]))
-    assert reply.collected.start == "Santa Coloma"
+    # The name alone is ambiguous: the slot keeps the label, which generation finds again as this place.
+    assert reply.collected.start == "Santa Coloma (village, Andorra)"
+    found = gazetteer.search(reply.collected.start)
+    assert isinstance(found, Found)
+    assert found.place.country == "Andorra"
     assert reply.clarification is None
     assert reply.canLaunch
     assert reply.readyToGenerate
@@ -321,7 +326,7 @@ def test_the_choice_holds_on_later_turns(gazetteer: Gazetteer) -> None:
     replies = converse(
         chat(gazetteer), ["from Santa Coloma to Canillo", str(n), "2 days", "gravel"], step_s=200
     )  # later turns come long after the answer: the choice stays
-    assert replies[-1].collected.start == "Santa Coloma"
+    assert replies[-1].collected.start == "Santa Coloma (village, Andorra)"
     assert replies[-1].readyToGenerate
 
 

@@ -147,3 +147,15 @@ def test_projection_tells_how_far_off_and_how_far_along() -> None:
     where = project((42.01, 1.15), line)
     assert where.offset_km == pytest.approx(1.11, abs=0.02)
     assert where.along_km == pytest.approx(line_length_km(line) * 0.75, rel=0.01)
+
+
+@pytest.mark.parametrize("label", ["Santa Coloma (village, Andorra)", "santa coloma (Village, andorra)"])
+def test_a_label_we_handed_out_finds_exactly_its_place(gazetteer: Gazetteer, label: str) -> None:
+    assert isinstance(gazetteer.search("Santa Coloma"), Ambiguous)
+    found = gazetteer.search(label)
+    assert isinstance(found, Found)
+    assert (found.place.name, found.place.country) == ("Santa Coloma", "Andorra")
+
+
+def test_a_label_of_no_place_is_not_found(gazetteer: Gazetteer) -> None:
+    assert not isinstance(gazetteer.search("Santa Coloma (city, Peru)"), Found)

@@ -173,7 +173,7 @@ class BriefChat:
             chosen = None if expired else answer_index(last, state.pending.options)
             if chosen is not None:
                 option = next(o for o in state.pending.options if int(o["index"]) == chosen)
-                state.resolved[state.pending.slot] = option["name"]
+                state.resolved[state.pending.slot] = self._unambiguous(option)
             state.pending = None  # answered, unrelated, or too old: a new message either way
 
         collected = Collected()
@@ -223,6 +223,17 @@ class BriefChat:
             clarification=clarification,
             brief=consolidated_brief(collected, [m.content for m in history if m.role == "user"]),
             model=model_id,
+        )
+
+    def _unambiguous(self, option: dict[str, Any]) -> str:
+        """What the chosen place is called from now on: its name when the name alone finds it, else its
+        label, so that generation (which reads the collected slots again) finds the same place."""
+        name = str(option["name"])
+        found = self.finder.search(name)
+        return (
+            name
+            if isinstance(found, Found) and found.place.label == option["label"]
+            else str(option["label"])
         )
 
     def _resolve_places(

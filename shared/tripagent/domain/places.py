@@ -46,6 +46,17 @@ class Place:
         return f"{self.name} ({kind}, {self.country})" if self.country else f"{self.name} ({kind})"
 
 
+_LABEL = re.compile(r"^(?P<name>.+?)\s*\((?P<kind>[^(),]+)(?:,\s*(?P<country>[^()]+))?\)\s*$")
+
+
+def label_name(text: str) -> str | None:
+    """The name inside one of our own labels (``"Santa Coloma (village, Andorra)"`` → ``"Santa Coloma"``),
+    or None when the text is not shaped like one. A label handed to a person (a numbered option, a
+    suggestion) must find exactly that place when it comes back."""
+    found = _LABEL.match(text)
+    return found.group("name") if found else None
+
+
 @dataclass(frozen=True, slots=True)
 class Candidate:
     place: Place

@@ -96,7 +96,9 @@ function AgentChat({
   });
   const [text, setText] = useState(draft);
   const [notice, setNotice] = useState<string | null>(null);
-  useEffect(() => setText(draft), [draft]);
+  useEffect(() => {
+    setText(draft);
+  }, [draft]);
   const idle = status === "ready" || status === "error";
   const reload = useCallback(async () => {
     const answer = await unwrap(api.GET("/trips/{tripId}/agent/messages", { params: { path: { tripId } } }));
@@ -112,7 +114,10 @@ function AgentChat({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [refreshKey]);
   const list = useRef<HTMLOListElement>(null);
-  useEffect(() => list.current?.lastElementChild?.scrollIntoView({ block: "nearest" }), [messages]);
+  useEffect(() => {
+    // Braced: scrollIntoView returns a promise in recent Chromium, and an effect may return only a cleanup.
+    void list.current?.lastElementChild?.scrollIntoView({ block: "nearest" });
+  }, [messages]);
 
   const required = (toolName: string): Role => ops.find((o) => o.name === toolName)?.requiredRole ?? "editor";
   const submit = async (event?: FormEvent) => {
@@ -137,9 +142,9 @@ function AgentChat({
 
   return (
     <div className="agent-chat">
-      <ol className="messages" ref={list} aria-live="polite" aria-label="Agent conversation">
+      <ol className="messages" ref={list} aria-live="polite" aria-label="Agent conversation" tabIndex={0}>
         {messages.map((message) => (
-          <li key={message.id} className={`message ${message.role}`}>
+          <li key={message.id} className={`message ${message.role}${eventOf(message) ? " event" : ""}`}>
             <span className="speaker">
               {message.role === "user" ? actorOf(message) ?? t("brief.you") : t("agent.title")}
             </span>
@@ -229,6 +234,12 @@ function AgentChat({
       </form>
     </div>
   );
+}
+
+/** A turn the trip itself wrote (an operation, a decision), not something a member said. */
+function eventOf(message: UIMessage): string | null {
+  const metadata = message.metadata as { event?: string } | undefined;
+  return metadata?.event ?? null;
 }
 
 function actorOf(message: UIMessage): string | null {

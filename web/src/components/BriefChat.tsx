@@ -50,7 +50,9 @@ export function BriefChat() {
   const [busy, setBusy] = useState<"chat" | "generate" | null>(null);
   const [error, setError] = useState<string | null>(null);
   const input = useRef<HTMLTextAreaElement>(null);
-  useEffect(() => window.sessionStorage.setItem(STORE_KEY, JSON.stringify(conversation)), [conversation]);
+  useEffect(() => {
+    window.sessionStorage.setItem(STORE_KEY, JSON.stringify(conversation));
+  }, [conversation]);
 
   const send = async (text: string) => {
     if (!text.trim() || busy) return;
@@ -100,7 +102,7 @@ export function BriefChat() {
 
   return (
     <div className="brief">
-      <ol className="messages" aria-live="polite" aria-label="Conversation">
+      <ol className="messages" aria-live="polite" aria-label="Conversation" tabIndex={0}>
         {conversation.turns.map((turn, i) => (
           <li key={i} className={`message ${turn.role}`}>
             <span className="speaker">{turn.role === "user" ? t("brief.you") : t("brief.assistant")}</span>

@@ -49,5 +49,5 @@ export function RouteMap({ trip }: { trip: Trip }) {
       layer.remove();
     };
   }, [trip]);
-  return <div ref={element} className="map" role="img" aria-label={t("trip.map")} data-testid="route-map" />;
+  return <div ref={element} className="map" role="region" aria-label={t("trip.map")} data-testid="route-map" />;
 }

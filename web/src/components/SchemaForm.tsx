@@ -156,10 +156,10 @@ export function SchemaForm({
         }
         return (
           <div className="field" key={field.name}>
-            <label htmlFor={inputId}>
-              {field.label}
+            <span className="label-row">
+              <label htmlFor={inputId}>{field.label}</label>
               {field.required && <span aria-hidden="true"> *</span>}
-            </label>
+            </span>
             {control}
             {field.description && (
               <small id={`${inputId}-help`} className="muted">

@@ -58,7 +58,11 @@ export function TripPage({ tripId }: { tripId: string }) {
   const onPush = useCallback(
     (push: Push) => {
       if (push.tripId !== tripId) return;
-      if (push.type === "trip.updated") {
+      if (push.type === "subscribed") {
+        // (Re)subscribed: what was pushed while the channel was down is missed, so catch up on it.
+        if (Number(push.version) !== shownVersion.current) void reload();
+        setAgentRefresh((n) => n + 1);
+      } else if (push.type === "trip.updated") {
         if (Number(push.version) > shownVersion.current) void reload();
       } else if (push.type === "agent.message") {
         setAgentRefresh((n) => n + 1);

@@ -19,11 +19,13 @@ from typing import Any
 from tripagent.domain.places import (
     MATCH_FLOOR,
     Candidate,
+    Found,
     NotFound,
     Place,
     SearchOutcome,
     candidate,
     decide,
+    label_name,
     normalize,
     quality,
 )
@@ -161,9 +163,26 @@ class Gazetteer:
         if key not in self._answers:
             if len(self._answers) > 4096:
                 self._answers.clear()
-            found = decide(query, self.candidates(query, near=near, categories=categories))
+            found = self._labelled(query, near, categories) or decide(
+                query, self.candidates(query, near=near, categories=categories)
+            )
             self._answers[key] = found or self._not_found(query, categories)
         return self._answers[key]
+
+    def _labelled(
+        self, query: str, near: tuple[float, float] | None, categories: tuple[str, ...]
+    ) -> Found | None:
+        """One of our own labels names exactly one place: the candidate of its name with that label."""
+        name = label_name(query)
+        if name is None:
+            return None
+        wanted = normalize(query)
+        same = [
+            c
+            for c in self.candidates(name, near=near, categories=categories)
+            if normalize(c.place.label) == wanted
+        ]
+        return Found(same[0].place, 1.0) if len(same) == 1 else None
 
     def _not_found(self, query: str, categories: tuple[str, ...]) -> NotFound:
         norm = normalize(query)

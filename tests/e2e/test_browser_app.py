@@ -1,0 +1,250 @@
+"""The web app in headless Chromium against `tripagent dev` (the `rules` provider), as people use it:
+sign in, plan and generate, see and edit the trip, two members at once with the reviewer's toasts, the
+agent's approval cards, a stranger at the door. Every page ends with no console error and no serious or
+critical accessibility violation. Screenshots go to .local/screenshots/."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, WebSocketRoute, expect, sync_playwright
+
+from tests.e2e.browser import SHOTS, Person, launch, person, trip_id_of
+from tests.e2e.conftest import DevServer
+
+BRIEF = "2 days by road bike from Sant Julià de Lòria to Soldeu"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = launch(playwright)
+        yield chromium
+        chromium.close()
+    print(f"\nscreenshots of the browser suite: {SHOTS}")
+
+
+@pytest.fixture(scope="module")
+def shared_trip(dev_server: DevServer) -> str:
+    """A routed trip of alice's with bob as editor and vic as viewer."""
+    created = httpx.post(
+        f"{dev_server.url}/trips/ai-generate",
+        headers=dev_server.auth("alice"),
+        json={"brief": BRIEF},
+        timeout=60,
+    )
+    assert created.status_code == 201, created.text
+    trip_id: str = created.json()["trip"]["tripId"]
+    for user, role in (("bob", "editor"), ("vic", "viewer")):
+        added = httpx.post(
+            f"{dev_server.url}/trips/{trip_id}/members",
+            headers=dev_server.auth("alice"),
+            json={"userId": user, "role": role},
+        )
+        assert added.status_code == 201, added.text
+    return trip_id
+
+
+def trip(dev_server: DevServer, trip_id: str) -> dict[str, Any]:
+    response = httpx.get(f"{dev_server.url}/trips/{trip_id}", headers=dev_server.auth("alice"))
+    assert response.status_code == 200
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def assert_clean(*people: Person) -> None:
+    for someone in people:
+        assert someone.problems == [], someone.user
+        assert someone.accessibility_violations() == [], someone.user
+
+
+def test_sign_in_plan_with_a_clarification_generate_and_download_the_gpx(
+    dev_server: DevServer, browser: Browser
+) -> None:
+    with person(browser, dev_server.url, "alice", signed_in=False) as alice:
+        page = alice.page
+        page.goto(f"{dev_server.url}/")
+        alice.shot("01-signed-out")
+        page.get_by_role("button", name="Sign in").click()
+        page.get_by_label("User name").wait_for()
+        assert alice.accessibility_violations() == []
+        alice.shot("02-development-sign-in")
+        page.get_by_label("User name").fill("alice")
+        page.get_by_role("button", name="Sign in").click()
+        page.get_by_text("Signed in as alice").wait_for()
+
+        chat = page.get_by_label("Describe your trip")
+        chat.fill("from Santa Coloma to Canillo, 2 days, gravel")
+        chat.press("Enter")
+        village = page.get_by_role("button", name="Santa Coloma (village, Andorra)")
+        village.wait_for()
+        alice.shot("03-brief-clarification")
+        village.click()
+        expect(page.locator(".chip", has_text="Start")).to_contain_text("Santa Coloma")
+        expect(page.locator(".chip", has_text="End")).to_contain_text("Canillo")
+        expect(page.locator(".chip", has_text="Bike")).to_contain_text("gravel")
+        alice.shot("04-brief-ready")
+        page.get_by_role("button", name="Generate the trip").click()
+        page.get_by_test_id("days").wait_for(timeout=60_000)
+        trip_id = trip_id_of(page)
+        expect(page.locator(".day")).to_have_count(2)
+        # The route is drawn: one line per day's stage, on a map with no basemap (offline).
+        expect(page.locator("path.route-line")).to_have_count(2)
+        page.wait_for_timeout(300)  # the map fits its bounds
+        alice.shot("05-trip")
+        stored = trip(dev_server, trip_id)
+        assert [d["stage"]["to"] for d in stored["days"]][-1] == "Canillo"
+
+        with page.expect_download() as download:
+            page.get_by_role("button", name="Download GPX").click()
+        gpx = download.value.path().read_text()
+        assert gpx.startswith("<?xml")
+        assert "<gpx" in gpx
+        assert "<trkpt" in gpx
+        assert_clean(alice)
+
+
+def test_a_failed_generation_reads_as_a_sentence_with_what_to_do(
+    dev_server: DevServer, browser: Browser
+) -> None:
+    with person(browser, dev_server.url, "alice") as alice:
+        page = alice.page
+        page.evaluate("sessionStorage.removeItem('tripagent.brief')")
+        chat = page.get_by_label("Describe your trip")
+        chat.fill("from Barcelona to Andorra la Vella, 2 days, road bike")
+        chat.press("Enter")
+        page.get_by_role("button", name="Generate the trip").click()
+        alert = page.get_by_role("alert")
+        expect(alert).to_contain_text("outside the area we can route")
+        expect(alert).not_to_contain_text("out_of_coverage")
+        alice.shot("06-out-of-coverage")
+
+
+def test_two_members_hear_a_suggestion_and_the_first_approval_wins(
+    dev_server: DevServer, browser: Browser, shared_trip: str
+) -> None:
+    with (
+        person(browser, dev_server.url, "alice") as alice,
+        person(browser, dev_server.url, "bob") as bob,
+        person(browser, dev_server.url, "bob") as late_bob,
+    ):
+        alice.open_trip(dev_server.url, shared_trip)
+        bob.open_trip(dev_server.url, shared_trip)
+
+        # A second tab of bob's that never hears decisions: its approval comes after alice's.
+        def withhold_decisions(ws: WebSocketRoute) -> None:
+            server = ws.connect_to_server()
+            ws.on_message(server.send)
+            server.on_message(
+                lambda message: None if "suggestion.updated" in str(message) else ws.send(message)
+            )
+
+        late_bob.page.route_web_socket("**/live", withhold_decisions)
+        late_bob.open_trip(dev_server.url, shared_trip)
+        for someone in (alice, bob, late_bob):
+            expect(someone.page.get_by_text("Live", exact=True)).to_be_visible()
+
+        before = trip(dev_server, shared_trip)
+        planned = len(before["stops"])
+        for attempt in range(2):  # the same stop twice on day 1, once already planned
+            page = bob.page
+            page.get_by_label("Operation", exact=True).select_option(label="Add a stop to a day")
+            page.get_by_label("Day Index", exact=True).fill("0")
+            page.get_by_label("Name", exact=True).fill("Café del Centre")
+            page.get_by_label("Kind", exact=True).select_option("food")
+            page.get_by_role("button", name="Add a stop to a day").click()
+            expect(page.get_by_role("status").filter(has_text="done")).to_contain_text(
+                f"version {before['version'] + attempt + 1}"
+            )
+        expect(alice.page.locator(".stops li", has_text="Café del Centre")).to_have_count(2)  # no reload
+
+        toasts = [
+            someone.page.get_by_test_id("toast").filter(has_text="twice")
+            for someone in (alice, bob, late_bob)
+        ]
+        for toast in toasts:
+            expect(toast).to_be_visible(timeout=30_000)
+        alice.shot("07-toast-alice")
+        bob.shot("08-toast-bob")
+        toasts[0].get_by_role("button", name="Approve").click()
+        expect(toasts[0]).to_contain_text("Approved by alice")
+        expect(toasts[1]).to_contain_text("Approved by alice")
+        bob.shot("09-toast-bob-approved-by-alice")
+        for someone in (alice, bob):  # both trips refreshed without a reload
+            expect(someone.page.locator(".stops li", has_text="Café del Centre")).to_have_count(1)
+        assert len(trip(dev_server, shared_trip)["stops"]) == planned + 1
+
+        toasts[2].get_by_role("button", name="Approve").click()
+        expect(toasts[2]).to_contain_text("already decided by alice")
+        expect(toasts[2]).to_contain_text("Approved by alice")
+        late_bob.shot("10-second-approval-already-decided")
+        assert len(trip(dev_server, shared_trip)["stops"]) == planned + 1
+        assert_clean(alice, bob)
+
+
+def open_agent(page: Page) -> None:
+    page.get_by_role("button", name="Open the agent").click()
+    page.get_by_label("Ask the agent").wait_for()
+
+
+def test_the_agent_proposes_a_change_that_is_approved_once(
+    dev_server: DevServer, browser: Browser, shared_trip: str
+) -> None:
+    with (
+        person(browser, dev_server.url, "alice") as alice,
+        person(browser, dev_server.url, "vic") as vic,
+    ):
+        alice.open_trip(dev_server.url, shared_trip)
+        open_agent(alice.page)
+        before = trip(dev_server, shared_trip)
+        ask = alice.page.get_by_label("Ask the agent")
+        ask.fill("add a lunch stop in Canillo on day 1")
+        ask.press("Enter")
+        card = alice.page.get_by_test_id("tool-card").filter(has_text="add stop").last
+        expect(card).to_have_attribute("data-state", "approval-requested")
+        expect(card.get_by_role("button", name="Approve")).to_be_visible()
+        assert trip(dev_server, shared_trip)["version"] == before["version"]  # nothing before an answer
+
+        # A viewer sees the same card, without the buttons; reloads keep it pending.
+        vic.open_trip(dev_server.url, shared_trip)
+        open_agent(vic.page)
+        vic_card = vic.page.get_by_test_id("tool-card").filter(has_text="add stop").last
+        expect(vic_card).to_have_attribute("data-state", "approval-requested")
+        expect(vic_card.get_by_role("button")).to_have_count(0)
+        expect(vic_card).to_contain_text("Waiting for a member who may approve it")
+        vic.shot("11-agent-viewer-read-only")
+        alice.page.reload()
+        open_agent(alice.page)
+        card = alice.page.get_by_test_id("tool-card").filter(has_text="add stop").last
+        expect(card).to_have_attribute("data-state", "approval-requested")
+        alice.shot("12-agent-approval-card")
+
+        card.get_by_role("button", name="Approve").click()
+        expect(card).to_have_attribute("data-state", "output-available")
+        expect(card).to_contain_text("approved by alice")
+        after = trip(dev_server, shared_trip)
+        assert after["version"] == before["version"] + 1
+        assert len(after["stops"]) == len(before["stops"]) + 1
+        expect(alice.page.locator(".stops li", has_text="Lunch in Canillo")).to_have_count(1)
+        expect(vic_card).to_have_attribute("data-state", "output-available")  # heard, no reload
+        alice.shot("13-agent-applied")
+        assert_clean(alice, vic)
+
+
+def test_a_stranger_sees_not_found_the_same_as_for_no_trip(
+    dev_server: DevServer, browser: Browser, shared_trip: str
+) -> None:
+    with person(browser, dev_server.url, "mallory") as mallory:
+        mallory.open_trip(dev_server.url, shared_trip)
+        stranger = mallory.page.get_by_role("heading", level=1).inner_text()
+        mallory.shot("14-stranger")
+        mallory.open_trip(dev_server.url, "trp_doesnotexist00000000")
+        missing = mallory.page.get_by_role("heading", level=1).inner_text()
+        assert stranger == missing
+        assert "Not found" in stranger
+        # The 404s are the answers expected here, not errors of the app.
+        mallory.problems = [p for p in mallory.problems if "404" not in p]
+        assert_clean(mallory)
