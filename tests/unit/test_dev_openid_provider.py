@@ -72,7 +72,9 @@ def test_discovery_names_the_tokens_issuer_and_this_gateways_endpoints(client: T
     assert metadata["code_challenge_methods_supported"] == ["S256"]
 
 
-def test_the_code_with_its_verifier_gives_tokens_the_gateway_accepts(client: TestClient, tmp_path: Path) -> None:
+def test_the_code_with_its_verifier_gives_tokens_the_gateway_accepts(
+    client: TestClient, tmp_path: Path
+) -> None:
     tokens = exchange(client, code_of(authorize(client))).json()
     claims = devauth.verifier(tmp_path).verify_header(f"Bearer {tokens['access_token']}")
     assert claims["sub"] == "alice"
