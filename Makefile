@@ -21,7 +21,7 @@ export SAM_CLI_TELEMETRY := 0
 export AWS_DEFAULT_REGION ?= eu-west-1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: web browser soak gazetteer help dev test test-unit test-infra test-integration test-e2e lint format build bench token tiles venv tools engines clean
+.PHONY: web publish-web browser soak gazetteer help dev test test-unit test-infra test-integration test-e2e lint format build bench token tiles venv tools engines clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -105,6 +105,9 @@ $(WEB_BUILT): $(STAMP) $(WEB_STAMP) $(WEB_SOURCES)
 	$(BIN)/python -m tripagent_local.webapp openapi web/openapi.json
 	cd web && node_modules/.bin/openapi-typescript openapi.json -o src/api/schema.d.ts --silent
 	cd web && node_modules/.bin/tsc --noEmit && node build.mjs
+
+publish-web: web ## after sam deploy: upload web/dist and its config.json to the stack (STACK=tripagent)
+	$(BIN)/tripagent publish-web --stack $(or $(STACK),tripagent)
 
 browser: ## Chromium from Debian for the browser suite (Playwright's own download cannot work offline)
 	@test -x $(CHROMIUM) || { echo "installing Chromium for the browser suite"; \

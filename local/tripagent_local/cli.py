@@ -52,6 +52,10 @@ def main(argv: list[str] | None = None) -> int:
     engine.add_argument("name", choices=("dynamodb", "valhalla"))
     engine.add_argument("--url", default=f"http://127.0.0.1:{os.environ.get('PORT', '3000')}")
 
+    publish = sub.add_parser("publish-web", help="upload web/dist and its config.json to a deployed stack")
+    publish.add_argument("--stack", default="tripagent")
+    publish.add_argument("--tile-url", default=os.environ.get("TILE_URL") or None)
+
     tiles = sub.add_parser("tiles", help="build Valhalla tiles")
     tiles.add_argument("--force", action="store_true")
 
@@ -70,9 +74,22 @@ def main(argv: list[str] | None = None) -> int:
         return _purge(args.idle_days)
     if args.command == "engine":
         return _engine(args.url, args.action, args.name)
+    if args.command == "publish-web":
+        return _publish_web(args.stack, args.tile_url)
     if args.command == "put-event":
         return _put_event(args.url, args.source, args.detail_type, args.detail)
     return _dev(args.port, args.persist, args.quiet)
+
+
+def _publish_web(stack_name: str, tile_url: str | None) -> int:
+    import boto3
+
+    from tripagent_local.publish_web import publish, stack_outputs
+
+    outputs = stack_outputs(boto3.client("cloudformation"), stack_name)
+    keys = publish(boto3.client("s3"), boto3.client("cloudfront"), outputs, tile_url=tile_url)
+    print(f"published {len(keys)} files; the app is at {outputs['WebUrl']}")
+    return 0
 
 
 def _invoke(function_id: str, event_path: Path) -> int:

@@ -369,7 +369,7 @@ class Template:
             return sep.join(str(self.resolve(i, context)) for i in values)
         if key == "Fn::Sub":
             text = arg if isinstance(arg, str) else arg[0]
-            return re.sub(r"\$\{([\w:.]+)\}", lambda m: str(context.ref(m.group(1))), text)
+            return re.sub(r"\$\{([\w:.]+)\}", lambda m: str(context.sub(m.group(1))), text)
         return {key: self.resolve(arg, context)}
 
     def condition(self, name: str, context: ResolveContext) -> bool:
@@ -392,6 +392,13 @@ class ResolveContext:
         if name == "AWS::NoValue":
             return None
         raise KeyError(f"the local stack has no value for Ref {name}")
+
+    def sub(self, name: str) -> Any:
+        """A ``${...}`` of Fn::Sub: a Ref, or ``Resource.Attribute`` for a GetAtt."""
+        if "." in name and not name.startswith("AWS::"):
+            resource, attribute = name.split(".", 1)
+            return self.get_att(resource, attribute)
+        return self.ref(name)
 
     def get_att(self, resource: str, attribute: str) -> Any:
         try:

@@ -26,23 +26,47 @@ NOT_BUILT = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title
 or <code>make web</code>.</p></main></body></html>"""
 
 
-def runtime_config(base_url: str, websocket_path: str | None) -> dict[str, Any]:
-    ws_base = base_url.replace("http://", "ws://", 1).replace("https://", "wss://", 1)
+def runtime_config(
+    *,
+    api_url: str,
+    agent_url: str,
+    websocket_url: str | None,
+    authority: str,
+    client_id: str,
+    metadata_url: str | None = None,
+    tile_url: str | None = None,
+    tile_attribution: str | None = None,
+) -> dict[str, Any]:
+    """The one shape of ``config.json`` (``web/src/config.ts`` reads it), locally and in AWS."""
     return {
-        "apiUrl": base_url,
-        # In AWS the streamed agent chat is a Function URL of its own; locally the gateway serves it.
-        "agentUrl": base_url,
-        "webSocketUrl": f"{ws_base}{websocket_path}" if websocket_path else None,
+        "apiUrl": api_url.rstrip("/"),
+        "agentUrl": agent_url.rstrip("/"),
+        "webSocketUrl": websocket_url,
         "oidc": {
-            "authority": devauth.ISSUER,
-            "metadataUrl": f"{base_url}/.well-known/openid-configuration",
-            "clientId": devauth.AUDIENCE,
+            "authority": authority,
+            "metadataUrl": metadata_url,
+            "clientId": client_id,
             "scope": "openid profile",
         },
         # A raster tile URL template ({z}/{x}/{y}); none by default, as these machines are offline.
-        "tileUrl": os.environ.get("TILE_URL") or None,
-        "tileAttribution": os.environ.get("TILE_ATTRIBUTION") or None,
+        "tileUrl": tile_url,
+        "tileAttribution": tile_attribution,
     }
+
+
+def local_runtime_config(base_url: str, websocket_path: str | None) -> dict[str, Any]:
+    ws_base = base_url.replace("http://", "ws://", 1).replace("https://", "wss://", 1)
+    return runtime_config(
+        api_url=base_url,
+        agent_url=base_url,  # in AWS the streamed chat is a Function URL of its own
+        websocket_url=f"{ws_base}{websocket_path}" if websocket_path else None,
+        authority=devauth.ISSUER,
+        client_id=devauth.AUDIENCE,
+        # The tokens' issuer is not a URL of this machine: discovery is the gateway's.
+        metadata_url=f"{base_url}/.well-known/openid-configuration",
+        tile_url=os.environ.get("TILE_URL") or None,
+        tile_attribution=os.environ.get("TILE_ATTRIBUTION") or None,
+    )
 
 
 def serve_static(path: str, dist: Path = WEB_DIST) -> Response | None:
@@ -64,7 +88,7 @@ def serve_static(path: str, dist: Path = WEB_DIST) -> Response | None:
 
 
 def config_response(base_url: str, websocket_path: str | None) -> Response:
-    return JSONResponse(runtime_config(base_url, websocket_path), headers={"cache-control": "no-cache"})
+    return JSONResponse(local_runtime_config(base_url, websocket_path), headers={"cache-control": "no-cache"})
 
 
 def write_openapi(path: Path) -> None:

@@ -1,7 +1,8 @@
 """Bearer-token verification with the checks API Gateway's JWT authorizer makes.
 
 Used by the local gateway in front of every protected route and, on paths with no authorizer in front
-(a Lambda Function URL), by the function itself: signature against the issuer's keys, ``iss``, ``aud``,
+(a Lambda Function URL), by the function itself: signature against the issuer's keys, ``iss``, ``aud``
+(or, for a token without one, ``client_id``, as API Gateway accepts Cognito's access tokens),
 ``exp`` (and ``nbf``), a ``sub``; ``alg: none`` and symmetric algorithms are refused.
 """
 
@@ -55,17 +56,21 @@ class TokenVerifier:
             if header.get("alg") not in ALGORITHMS:
                 raise Unauthorized("The token's algorithm is not accepted.")
             key = self._key_for_kid(header.get("kid"))
+            # As API Gateway: ``aud`` when the token has one, else ``client_id`` (Cognito's access tokens).
+            has_aud = "aud" in jwt.decode(token, options={"verify_signature": False})
             claims: dict[str, Any] = jwt.decode(
                 token,
                 key=key,
                 algorithms=list(ALGORITHMS),
-                audience=self._audiences,
+                audience=self._audiences if has_aud else None,
                 issuer=self._issuer,
                 leeway=self._leeway_s,
-                options={"require": ["exp", "iss", "aud", "sub"]},
+                options={"require": ["exp", "iss", "sub"], "verify_aud": has_aud},
             )
         except Unauthorized:
             raise
         except (jwt.PyJWTError, ValueError, KeyError) as exc:
             raise Unauthorized(f"The token is not valid ({type(exc).__name__}).") from exc
+        if not has_aud and claims.get("client_id") not in self._audiences:
+            raise Unauthorized("The token is not valid (no accepted aud or client_id).")
         return claims

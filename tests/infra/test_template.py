@@ -197,3 +197,64 @@ def test_the_websocket_api_routes_to_its_function_and_only_connect_is_open(templ
     assert {k for k, r in api.routes.items() if r.two_way} == {"subscribe", "unsubscribe", "$default"}
     env = template.functions()["RealtimeFunction"].environment
     assert {"JWT_ISSUER", "JWT_AUDIENCE", "WEBSOCKET_MANAGEMENT_URL"} <= set(env)
+
+
+def test_the_web_app_bucket_is_private_and_read_only_by_its_distribution(template: Template) -> None:
+    bucket = template.resources["WebBucket"]["Properties"]
+    assert all(bucket["PublicAccessBlockConfiguration"].values())
+    origin = template.resources["WebDistribution"]["Properties"]["DistributionConfig"]["Origins"][0]
+    assert origin["OriginAccessControlId"] == {"Fn::GetAtt": ["WebOriginAccessControl", "Id"]}
+    (statement,) = template.resources["WebBucketPolicy"]["Properties"]["PolicyDocument"]["Statement"]
+    assert statement["Principal"] == {"Service": "cloudfront.amazonaws.com"}
+    assert statement["Action"] == "s3:GetObject"
+    assert "${WebDistribution}" in statement["Condition"]["StringEquals"]["AWS:SourceArn"]["Fn::Sub"]
+
+
+def _deployed(template: Template, **parameters: Any) -> Any:
+    """The template's values as CloudFormation would resolve them for these parameters."""
+    from tripagent_local.template import ResolveContext
+
+    defaults = {name: spec.get("Default", "") for name, spec in template.raw["Parameters"].items()}
+    return ResolveContext(
+        {**defaults, **parameters, "AWS::Region": "eu-west-1"},
+        {"WebAppClient": "client123", "UserPool": "eu-west-1_pool"},
+        {
+            ("WebDistribution", "DomainName"): "d111.cloudfront.net",
+            ("UserPool", "ProviderURL"): "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_pool",
+        },
+    )
+
+
+@pytest.mark.parametrize(
+    ("parameters", "issuer", "audience", "origins"),
+    [
+        (  # nothing given: the stack's own user pool and web app
+            {},
+            "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_pool",
+            ["client123"],
+            ["https://d111.cloudfront.net"],
+        ),
+        (  # an issuer of the team's own, and the app served from elsewhere
+            {
+                "JwtIssuer": "https://id.example/",
+                "JwtAudience": ["app"],
+                "CorsAllowOrigins": ["https://app.example"],
+            },
+            "https://id.example/",
+            ["app"],
+            ["https://app.example"],
+        ),
+    ],
+)
+def test_the_authorizer_and_cors_follow_the_parameters(
+    template: Template, parameters: dict[str, Any], issuer: str, audience: list[str], origins: list[str]
+) -> None:
+    context = _deployed(template, **parameters)
+    api = template.resources["HttpApi"]["Properties"]
+    jwt = template.resolve(api["Auth"]["Authorizers"]["JwtAuthorizer"]["JwtConfiguration"], context)
+    assert (jwt["issuer"], jwt["audience"]) == (issuer, audience)
+    assert template.resolve(api["CorsConfiguration"]["AllowOrigins"], context) == origins
+    url = template.resources["AgentChatStreamFunction"]["Properties"]["FunctionUrlConfig"]
+    assert template.resolve(url["Cors"]["AllowOrigins"], context) == origins
+    assert "*" not in origins
+    assert template.condition("UseStackUserPool", context) is (not parameters)

@@ -73,11 +73,19 @@ def test_a_valid_token_yields_its_claims() -> None:
             ),
         ),
         ("garbage", lambda: "not-a-token"),
+        ("no audience at all", lambda: token(aud=None)),
+        ("no aud, another client_id", lambda: token(aud=None, client_id="someone-else")),
+        ("wrong aud, right client_id", lambda: token(aud="someone-else", client_id=AUDIENCE)),
     ],
 )
 def test_invalid_tokens_are_refused(label: str, make: Any) -> None:
     with pytest.raises(Unauthorized):
         verifier().verify(make())
+
+
+def test_a_token_without_aud_is_checked_on_its_client_id_as_api_gateway_does() -> None:
+    """Cognito's access tokens carry ``client_id`` and no ``aud``; the authorizer accepts them so."""
+    assert verifier().verify(token(aud=None, client_id=AUDIENCE))["sub"] == "alice"
 
 
 def test_hs256_signed_with_the_public_key_is_refused() -> None:
