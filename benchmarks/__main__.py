@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
-from benchmarks import agent, cold_import, generation, places, review
+from benchmarks import agent, cold_import, generation, places, review, web
 
 
 def main() -> int:
@@ -32,6 +32,7 @@ def main() -> int:
         ok &= generation.report(f"http://127.0.0.1:{stack.config.valhalla_port}")
         ok &= agent.report()
         ok &= review.report(approvals)
+        ok &= web.report(stack)
     finally:
         stack.stop()
     return 0 if ok else 1

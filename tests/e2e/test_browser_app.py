@@ -177,9 +177,13 @@ def test_two_members_hear_a_suggestion_and_the_first_approval_wins(
             expect(someone.page.locator(".stops li", has_text="Café del Centre")).to_have_count(1)
         assert len(trip(dev_server, shared_trip)["stops"]) == planned + 1
 
-        toasts[2].get_by_role("button", name="Approve").click()
+        # The late tab reads Chinese: the toast's labels come from the backend's catalogs.
+        late_bob.page.get_by_label("Language").select_option(label="中文")
+        for label in ("讨论", "拒绝"):
+            expect(toasts[2].get_by_role("button", name=label)).to_be_visible()
+        toasts[2].get_by_role("button", name="批准").click()
         expect(toasts[2]).to_contain_text("already decided by alice")
-        expect(toasts[2]).to_contain_text("Approved by alice")
+        expect(toasts[2]).to_contain_text("已由 alice 批准")
         late_bob.shot("10-second-approval-already-decided")
         assert len(trip(dev_server, shared_trip)["stops"]) == planned + 1
         assert_clean(alice, bob)
@@ -216,13 +220,16 @@ def test_the_agent_proposes_a_change_that_is_approved_once(
         expect(vic_card.get_by_role("button")).to_have_count(0)
         expect(vic_card).to_contain_text("Waiting for a member who may approve it")
         vic.shot("11-agent-viewer-read-only")
+        expect(vic.page.get_by_role("heading", name="Change the trip")).to_have_count(0)  # no edit controls
+        expect(vic.page.get_by_role("button", name="Invite")).to_have_count(0)
         alice.page.reload()
         open_agent(alice.page)
         card = alice.page.get_by_test_id("tool-card").filter(has_text="add stop").last
         expect(card).to_have_attribute("data-state", "approval-requested")
         alice.shot("12-agent-approval-card")
 
-        card.get_by_role("button", name="Approve").click()
+        card.get_by_role("button", name="Approve").focus()  # by keyboard, as anyone may
+        alice.page.keyboard.press("Enter")
         expect(card).to_have_attribute("data-state", "output-available")
         expect(card).to_contain_text("approved by alice")
         after = trip(dev_server, shared_trip)

@@ -1,4 +1,4 @@
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import type { UserManager } from "oidc-client-ts";
 import { signIn } from "../auth";
 import { ServicesContext, type AppServices } from "../context";
@@ -13,6 +13,9 @@ function useLocaleState() {
   const [locale, setLocaleState] = useState<Locale>(
     () => (window.localStorage.getItem(LOCALE_KEY) as Locale | null) ?? "en",
   );
+  useEffect(() => {
+    document.documentElement.lang = locale; // screen readers pronounce the page in its language
+  }, [locale]);
   return useMemo(
     () => ({
       locale,

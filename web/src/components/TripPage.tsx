@@ -30,6 +30,10 @@ export function TripPage({ tripId }: { tripId: string }) {
   const shownVersion = useRef(0);
   useEffect(() => {
     shownVersion.current = load.state === "ready" ? load.trip.version : 0;
+    // The moment the trip is on screen and usable, for `make bench` (navigation → interactive).
+    if (load.state === "ready" && !performance.getEntriesByName("trip-interactive").length) {
+      performance.mark("trip-interactive");
+    }
   }, [load]);
 
   const reload = useCallback(async () => {

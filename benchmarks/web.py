@@ -1,0 +1,94 @@
+"""The web app: the first page's weight, and how long a trip page takes to become usable.
+
+Goals: the first page's files (HTML, script, styles) ≤ 250 KB gzipped; the time from navigation to an
+interactive trip page ≤ 1.5× the time of the API calls on its critical path, as the page itself timed
+them (Resource Timing: config.json, then the slowest of the trip's parallel reads). Measured in headless
+Chromium against the local stack, the median of 10 visits by a signed-in member.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+import statistics
+from typing import Any
+
+import httpx
+from tripagent_local import devauth, webapp
+from tripagent_local.server import BackgroundGateway
+from tripagent_local.stack import LocalStack
+
+BUNDLE_GOAL_KB = 250
+INTERACTIVE_GOAL = 1.5
+VISITS = 10
+
+# The trip page's reads (parallel, after config.json): the trip, the ops registry, the open suggestions.
+TRIP_READS = re.compile(r"/trips/[\w-]+(/ops|/agent/suggestions)?$")
+
+
+def first_page_kb() -> float:
+    index = (webapp.WEB_DIST / "index.html").read_text()
+    names = re.findall(r'/assets/([\w.-]+)"', index)
+    files = [webapp.WEB_DIST / "index.html", *(webapp.WEB_DIST / "assets" / n for n in names)]
+    return sum(len(gzip.compress(f.read_bytes(), 9)) for f in files) / 1024
+
+
+def _visit(page: Any, url: str) -> tuple[float, float]:
+    page.goto("about:blank")
+    page.goto(url)
+    page.get_by_test_id("days").wait_for()
+    timing = page.evaluate(
+        """() => ({
+            interactive: performance.getEntriesByName("trip-interactive")[0]?.startTime,
+            resources: performance.getEntriesByType("resource").map(r => ({
+                name: new URL(r.name).pathname, start: r.startTime, end: r.responseEnd})),
+        })"""
+    )
+    resources = timing["resources"]
+    config = next(r for r in resources if r["name"] == "/config.json")
+    reads = [r for r in resources if TRIP_READS.search(r["name"]) and r["start"] >= config["end"]]
+    api_ms = (config["end"] - config["start"]) + max(r["end"] - r["start"] for r in reads)
+    return float(timing["interactive"]), api_ms
+
+
+def interactive_trip_page(stack: LocalStack) -> tuple[float, float]:
+    from playwright.sync_api import sync_playwright
+
+    from tests.e2e.browser import launch, sign_in
+
+    base = stack.url
+    auth = {"Authorization": f"Bearer {devauth.mint_token('bench-web', state_dir=stack.config.state_dir)}"}
+    created = httpx.post(
+        f"{base}/trips/ai-generate",
+        headers=auth,
+        json={"brief": "2 days by road bike from Sant Julià de Lòria to Soldeu"},
+        timeout=60,
+    )
+    created.raise_for_status()
+    trip_url = f"{base}/#/trips/{created.json()['trip']['tripId']}"
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        page = browser.new_page()
+        sign_in(page, base, "bench-web")
+        _visit(page, trip_url)  # warm: the functions' first invocations are cold starts
+        visits = [_visit(page, trip_url) for _ in range(VISITS)]
+        browser.close()
+    return statistics.median(v[0] for v in visits), statistics.median(v[1] for v in visits)
+
+
+def report(stack: LocalStack) -> bool:
+    size = first_page_kb()
+    with BackgroundGateway(stack):
+        interactive_ms, api_ms = interactive_trip_page(stack)
+    ratio = interactive_ms / api_ms
+    print("web app")
+    print(f"  first page, gzipped      {size:8.1f} KB   (goal ≤ {BUNDLE_GOAL_KB} KB)   {_verdict(size <= BUNDLE_GOAL_KB)}")
+    print(
+        f"  trip page interactive    {interactive_ms:8.1f} ms   its API calls {api_ms:.1f} ms: "
+        f"{ratio:.2f}× (goal ≤ {INTERACTIVE_GOAL}×)   {_verdict(ratio <= INTERACTIVE_GOAL)}"
+    )
+    return size <= BUNDLE_GOAL_KB and ratio <= INTERACTIVE_GOAL
+
+
+def _verdict(ok: bool) -> str:
+    return "ok" if ok else "MISSED"
