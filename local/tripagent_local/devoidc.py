@@ -156,8 +156,11 @@ class DevOpenIdProvider:
         )
 
     async def logout(self, request: Request) -> Response:
-        target = request.query_params.get("post_logout_redirect_uri", "/")
-        if urlsplit(target).hostname not in (None, *LOOPBACK_HOSTS):
+        target = request.query_params.get("post_logout_redirect_uri", "")
+        parts = urlsplit(target)
+        # Only an absolute http(s) URL on a loopback host: "///evil.example" or "https:evil.example" have
+        # no hostname either, and a browser would follow them off this machine.
+        if parts.scheme not in ("http", "https") or parts.hostname not in LOOPBACK_HOSTS:
             target = "/"
         return RedirectResponse(target, status_code=302)
 

@@ -77,8 +77,11 @@ def serve_static(path: str, dist: Path = WEB_DIST) -> Response | None:
             return HTMLResponse(NOT_BUILT, status_code=503)
         return FileResponse(index, headers={"cache-control": "no-cache"})
     relative = path.lstrip("/")
-    candidate = (dist / relative).resolve()
-    if not relative or not candidate.is_file() or not candidate.is_relative_to(dist.resolve()):
+    try:
+        candidate = (dist / relative).resolve()
+        if not relative or not candidate.is_file() or not candidate.is_relative_to(dist.resolve()):
+            return None
+    except (ValueError, OSError):  # a NUL byte, a name too long: not a file of the app
         return None
     media_type = mimetypes.guess_type(candidate.name)[0] or "application/octet-stream"
     # Hashed asset names never change content: cache them; everything else revalidates.

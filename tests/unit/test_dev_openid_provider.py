@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import warnings
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -12,14 +13,15 @@ import jwt
 import pytest
 from starlette.applications import Starlette
 from starlette.routing import Route
-from starlette.testclient import TestClient
+
+with warnings.catch_warnings():  # Starlette warns, on import, that httpx will give way to httpx2
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
 from tripagent_local import devauth
 from tripagent_local.devoidc import CLIENT_ID, DevOpenIdProvider
 
 REDIRECT = "http://127.0.0.1:3000/"
 VERIFIER = "a-verifier-of-at-least-forty-three-characters-0123456789"
-# Starlette's TestClient warns that httpx will give way to httpx2; the requests it makes are the same.
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 CHALLENGE = base64.urlsafe_b64encode(hashlib.sha256(VERIFIER.encode()).digest()).rstrip(b"=").decode()
 
 
@@ -115,3 +117,19 @@ def test_a_malformed_user_name_is_asked_again(client: TestClient) -> None:
     response = authorize(client, username="Not A Name!")
     assert response.status_code == 400
     assert 'role="alert"' in response.text
+
+
+@pytest.mark.parametrize(
+    ("target", "location"),
+    [
+        ("http://127.0.0.1:3000/", "http://127.0.0.1:3000/"),
+        ("///evil.example/", "/"),
+        ("https:evil.example", "/"),
+        ("https://evil.example/", "/"),
+        ("javascript:alert(1)", "/"),
+    ],
+)
+def test_sign_out_returns_only_to_this_machine(client: TestClient, target: str, location: str) -> None:
+    response = client.get("/oauth2/logout", params={"post_logout_redirect_uri": target})
+    assert response.status_code == 302
+    assert response.headers["location"] == location

@@ -37,8 +37,12 @@ function sessionOf(manager: UserManager, user: User): Session {
     userId: user.profile.sub,
     token: () => current.access_token,
     signOut: async () => {
-      await manager.removeUser();
-      await manager.signoutRedirect().catch(() => window.location.assign("/"));
+      // signoutRedirect forgets the user itself, after reading the id_token_hint it needs. A provider
+      // without an end-session endpoint: forget the user here and start again.
+      await manager.signoutRedirect().catch(async () => {
+        await manager.removeUser();
+        window.location.assign("/");
+      });
     },
   };
 }
@@ -46,11 +50,19 @@ function sessionOf(manager: UserManager, user: User): Session {
 /** The signed-in session, finishing a sign-in redirect first; null when nobody is signed in. */
 export async function restoreSession(manager: UserManager): Promise<Session | null> {
   const params = new URLSearchParams(window.location.search);
-  if (params.has("code") && params.has("state")) {
-    const user = await manager.signinRedirectCallback();
-    const state = typeof user.state === "string" ? user.state : "";
-    window.history.replaceState(null, "", `${CALLBACK_PATH}${state}`);
-    return sessionOf(manager, user);
+  if ((params.has("code") || params.has("error")) && params.has("state")) {
+    let back = "";
+    try {
+      const user = await manager.signinRedirectCallback();
+      back = typeof user.state === "string" ? user.state : "";
+      return sessionOf(manager, user);
+    } catch {
+      await manager.clearStaleState(); // a refused or replayed sign-in: start again from the sign-in page
+      return null;
+    } finally {
+      // The code is single use: never leave it in the URL for a reload to replay.
+      window.history.replaceState(null, "", `${CALLBACK_PATH}${back}`);
+    }
   }
   const user = await manager.getUser();
   if (user && !user.expired) return sessionOf(manager, user);

@@ -30,6 +30,7 @@ export function useTripChannel(
       socket.onmessage = (event) => {
         const push = JSON.parse(String(event.data)) as Push;
         if (push.type === "subscribed") setConnected(true);
+        if (push.type === "error") stopped = true; // not a member (or no such trip): retrying cannot help
         handler.current(push);
       };
       socket.onclose = () => {

@@ -1,7 +1,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { createApi } from "./api/client";
-import { restoreSession, userManager } from "./auth";
+import { restoreSession, signIn, userManager } from "./auth";
 import { App, SignedOut } from "./components/App";
 import { loadConfig } from "./config";
 import "./styles.css";
@@ -14,7 +14,13 @@ async function start(): Promise<void> {
   root.render(
     <StrictMode>
       {session ? (
-        <App services={{ config, session, api: createApi(config.apiUrl, session.token) }} />
+        <App
+          services={{
+            config,
+            session,
+            api: createApi(config.apiUrl, session.token, () => void manager.removeUser().then(() => signIn(manager))),
+          }}
+        />
       ) : (
         <SignedOut manager={manager} />
       )}

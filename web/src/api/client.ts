@@ -29,12 +29,17 @@ export class ApiError extends Error {
 
 export type ApiClient = ReturnType<typeof createApi>;
 
-export function createApi(baseUrl: string, token: () => string) {
+export function createApi(baseUrl: string, token: () => string, onUnauthorized: () => void) {
   const client = createClient<paths>({ baseUrl });
   const auth: Middleware = {
     onRequest({ request }) {
       request.headers.set("Authorization", `Bearer ${token()}`);
       return request;
+    },
+    onResponse({ response }) {
+      // The authorizer refused the token (expired, revoked): sign in again rather than fail every call.
+      if (response.status === 401) onUnauthorized();
+      return response;
     },
   };
   client.use(auth);

@@ -88,11 +88,16 @@ function AgentChat({
       }),
     [config.agentUrl, tripId, session],
   );
+  // The shared history is the server's: read again after every stream (it also holds what others said
+  // meanwhile), and whenever the trip's channel says something landed, once no stream is running.
+  const reloadRef = useRef<() => void>(() => undefined);
   const { messages, setMessages, sendMessage, addToolApprovalResponse, status, error } = useChat({
     id: `trip-${tripId}`,
     messages: initial,
     transport,
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    onFinish: () => reloadRef.current(),
+    onError: () => reloadRef.current(),
   });
   const [text, setText] = useState(draft);
   const [notice, setNotice] = useState<string | null>(null);
@@ -104,15 +109,27 @@ function AgentChat({
     const answer = await unwrap(api.GET("/trips/{tripId}/agent/messages", { params: { path: { tripId } } }));
     setMessages(answer.messages as unknown as UIMessage[]);
   }, [api, tripId, setMessages]);
-  const first = useRef(true);
+  reloadRef.current = () => void reload().catch(() => undefined);
+  const seenRefresh = useRef(refreshKey);
   useEffect(() => {
-    if (first.current) {
-      first.current = false;
-      return;
+    if (idle && seenRefresh.current !== refreshKey) {
+      seenRefresh.current = refreshKey;
+      reloadRef.current();
     }
-    if (idle) void reload().catch(() => undefined);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [refreshKey]);
+  }, [refreshKey, idle]);
+
+  /** Answer a proposal. The SDK continues the last message; in a shared session the card may sit under
+   * later turns (events, other members), so the chat is cut back to its message first: the
+   * continuation goes on in that message, and the reload after it brings the later turns back. */
+  const decide = (messageId: string, approvalId: string, approved: boolean) => {
+    const index = messages.findIndex((m) => m.id === messageId);
+    if (index >= 0 && index < messages.length - 1) setMessages(messages.slice(0, index + 1));
+    void addToolApprovalResponse({ id: approvalId, approved });
+  };
+  const input = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    input.current?.focus(); // opening the panel (or Discuss) puts you in its composer
+  }, []);
   const list = useRef<HTMLOListElement>(null);
   useEffect(() => {
     // Braced: scrollIntoView returns a promise in recent Chromium, and an effect may return only a cleanup.
@@ -142,7 +159,7 @@ function AgentChat({
 
   return (
     <div className="agent-chat">
-      <ol className="messages" ref={list} aria-live="polite" aria-label="Agent conversation" tabIndex={0}>
+      <ol className="messages" ref={list} aria-label="Agent conversation" tabIndex={0}>
         {messages.map((message) => (
           <li key={message.id} className={`message ${message.role}${eventOf(message) ? " event" : ""}`}>
             <span className="speaker">
@@ -165,14 +182,16 @@ function AgentChat({
                             type="button"
                             className="primary"
                             disabled={!idle}
-                            onClick={() => void addToolApprovalResponse({ id: part.approval.id, approved: true })}
+                            aria-label={`${t("agent.approve")}: ${name.replaceAll("_", " ")}`}
+                            onClick={() => decide(message.id, part.approval.id, true)}
                           >
                             {t("agent.approve")}
                           </button>
                           <button
                             type="button"
                             disabled={!idle}
-                            onClick={() => void addToolApprovalResponse({ id: part.approval.id, approved: false })}
+                            aria-label={`${t("agent.deny")}: ${name.replaceAll("_", " ")}`}
+                            onClick={() => decide(message.id, part.approval.id, false)}
                           >
                             {t("agent.deny")}
                           </button>
@@ -180,7 +199,7 @@ function AgentChat({
                       ) : (
                         <p className="muted">{t("agent.readOnly")}</p>
                       ))}
-                    {part.state === "approval-responded" && <p className="muted">…</p>}
+                    {part.state === "approval-responded" && <p className="muted">{part.approval.approved ? "Applying…" : "Denying…"}</p>}
                     {part.state === "output-available" && <p className="ok">{describeOutput(part.output)}</p>}
                     {part.state === "output-denied" && <p className="muted">Denied.</p>}
                     {part.state === "output-error" && <p className="error">{part.errorText}</p>}
@@ -204,7 +223,14 @@ function AgentChat({
           </li>
         ))}
       </ol>
-      {status === "submitted" && <p role="status" className="muted">…</p>}
+      {status === "submitted" && (
+        <p role="status" className="muted">
+          The agent is thinking…
+        </p>
+      )}
+      <p className="visually-hidden" aria-live="polite">
+        {idle ? lastReply(messages) : ""}
+      </p>
       {error && (
         <p role="alert" className="error">
           {error.message}
@@ -217,6 +243,7 @@ function AgentChat({
         </label>
         <textarea
           id="agent-input"
+          ref={input}
           rows={2}
           value={text}
           placeholder={t("agent.placeholder")}
@@ -234,6 +261,12 @@ function AgentChat({
       </form>
     </div>
   );
+}
+
+/** The agent's last finished words, for screen readers (announced once, not every streamed piece). */
+function lastReply(messages: UIMessage[]): string {
+  const last = [...messages].reverse().find((m) => m.role === "assistant");
+  return last?.parts.flatMap((p) => (isTextUIPart(p) ? [p.text] : [])).join(" ") ?? "";
 }
 
 /** A turn the trip itself wrote (an operation, a decision), not something a member said. */

@@ -11,6 +11,8 @@ type Turn = Schemas["ChatTurn"];
 interface Conversation {
   turns: Turn[];
   last: BriefReply | null;
+  /** One key per ready brief: a retried Generate (after a timeout) is the same request, not a second trip. */
+  generationKey?: string;
 }
 
 const STORE_KEY = "tripagent.brief";
@@ -54,8 +56,10 @@ export function BriefChat() {
     window.sessionStorage.setItem(STORE_KEY, JSON.stringify(conversation));
   }, [conversation]);
 
+  const inFlight = useRef(false); // state updates too late to stop a double Enter
   const send = async (text: string) => {
-    if (!text.trim() || busy) return;
+    if (!text.trim() || inFlight.current) return;
+    inFlight.current = true;
     const turns: Turn[] = [...conversation.turns, { role: "user", content: text.trim() }];
     setConversation({ ...conversation, turns });
     setDraft("");
@@ -67,6 +71,7 @@ export function BriefChat() {
     } catch (e) {
       setError(sentenceFor(e));
     } finally {
+      inFlight.current = false;
       setBusy(null);
       input.current?.focus();
     }
@@ -74,14 +79,17 @@ export function BriefChat() {
 
   const generate = async () => {
     const last = conversation.last;
-    if (!last || busy) return;
+    if (!last || inFlight.current) return;
+    inFlight.current = true;
+    const generationKey = conversation.generationKey ?? crypto.randomUUID();
+    setConversation({ ...conversation, generationKey });
     setBusy("generate");
     setError(null);
     try {
       const answer = await unwrap(
         api.POST("/trips/ai-generate", {
           body: { brief: last.brief, locale, collected: last.collected },
-          headers: { "Idempotency-Key": crypto.randomUUID() },
+          headers: { "Idempotency-Key": generationKey },
         }),
       );
       window.sessionStorage.removeItem(STORE_KEY);
@@ -89,6 +97,7 @@ export function BriefChat() {
     } catch (e) {
       setError(sentenceFor(e));
     } finally {
+      inFlight.current = false;
       setBusy(null);
     }
   };

@@ -37,38 +37,23 @@ export function Members({ trip, role, onChanged }: { trip: Trip; role: Role; onC
           <li key={m.userId}>
             <span>{m.userId}</span>{" "}
             {owner && m.userId !== session.userId ? (
-              <>
-                <label className="visually-hidden" htmlFor={`role-${m.userId}`}>
-                  {t("members.role")} ({m.userId})
-                </label>
-                <select
-                  id={`role-${m.userId}`}
-                  value={m.role}
-                  onChange={(e) =>
-                    void run(
-                      unwrap(
-                        api.PATCH("/trips/{tripId}/members/{userId}", {
-                          params: { path: { ...path, userId: m.userId } },
-                          body: { role: e.target.value as Role },
-                        }),
-                      ),
-                    )
-                  }
-                >
-                  {ROLES.map((r) => (
-                    <option key={r}>{r}</option>
-                  ))}
-                </select>
-                <button
-                  type="button"
-                  className="link"
-                  onClick={() =>
-                    void run(unwrap(api.DELETE("/trips/{tripId}/members/{userId}", { params: { path: { ...path, userId: m.userId } } })))
-                  }
-                >
-                  {t("members.remove")}
-                </button>
-              </>
+              <RoleEditor
+                userId={m.userId}
+                role={m.role}
+                onChange={(next) =>
+                  void run(
+                    unwrap(
+                      api.PATCH("/trips/{tripId}/members/{userId}", {
+                        params: { path: { ...path, userId: m.userId } },
+                        body: { role: next },
+                      }),
+                    ),
+                  )
+                }
+                onRemove={() =>
+                  void run(unwrap(api.DELETE("/trips/{tripId}/members/{userId}", { params: { path: { ...path, userId: m.userId } } })))
+                }
+              />
             ) : (
               <span className="muted">{m.role}</span>
             )}
@@ -94,5 +79,40 @@ export function Members({ trip, role, onChanged }: { trip: Trip; role: Role; onC
         </p>
       )}
     </section>
+  );
+}
+
+/** A member's role, changed only on "Change" (arrowing through a closed select fires a change per
+ * option in some browsers: a keyboard user must not promote someone to owner on the way). */
+function RoleEditor({
+  userId,
+  role,
+  onChange,
+  onRemove,
+}: {
+  userId: string;
+  role: Role;
+  onChange: (role: Role) => void;
+  onRemove: () => void;
+}) {
+  const { t } = useI18n();
+  const [chosen, setChosen] = useState<Role>(role);
+  return (
+    <>
+      <label className="visually-hidden" htmlFor={`role-${userId}`}>
+        {t("members.role")} ({userId})
+      </label>
+      <select id={`role-${userId}`} value={chosen} onChange={(e) => setChosen(e.target.value as Role)}>
+        {ROLES.map((r) => (
+          <option key={r}>{r}</option>
+        ))}
+      </select>
+      <button type="button" disabled={chosen === role} onClick={() => onChange(chosen)} aria-label={`${t("members.change")} (${userId})`}>
+        {t("members.change")}
+      </button>
+      <button type="button" className="link" onClick={onRemove} aria-label={`${t("members.remove")} ${userId}`}>
+        {t("members.remove")}
+      </button>
+    </>
   );
 }

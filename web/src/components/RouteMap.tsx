@@ -10,6 +10,13 @@ import { decodePolyline6 } from "../polyline";
 
 const DAY_COLOURS = ["#1f5fbf", "#c2410c", "#15803d", "#7e22ce", "#b91c1c", "#0e7490"];
 
+/** Leaflet puts a string tooltip in as HTML; place names are members' text, so give it a text node. */
+function textElement(text: string): HTMLElement {
+  const element = document.createElement("span");
+  element.textContent = text;
+  return element;
+}
+
 export function RouteMap({ trip }: { trip: Trip }) {
   const { config } = useServices();
   const { t } = useI18n();
@@ -36,7 +43,7 @@ export function RouteMap({ trip }: { trip: Trip }) {
       const points = decodePolyline6(day.stage.polyline6);
       if (!points.length) return;
       L.polyline(points, { color: DAY_COLOURS[i % DAY_COLOURS.length], weight: 4, className: "route-line" })
-        .bindTooltip(`Day ${day.dayIndex + 1}: ${day.stage.from} → ${day.stage.to}`)
+        .bindTooltip(textElement(`Day ${day.dayIndex + 1}: ${day.stage.from} → ${day.stage.to}`))
         .addTo(layer);
       L.circleMarker(points[0], { radius: 5, color: "#1d2430", fillOpacity: 1 }).addTo(layer);
       if (i === (trip.days?.length ?? 0) - 1) {

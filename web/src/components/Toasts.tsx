@@ -45,9 +45,11 @@ export function Toasts({
                 <button type="button" onClick={() => onDiscuss(s)}>
                   {t("agent.toast.discuss")}
                 </button>
-                <button type="button" disabled={busy} onClick={() => onAnswer(s.suggestionId, false)}>
-                  {t("agent.toast.deny")}
-                </button>
+                {canApprove && ( // a viewer's answer is refused (403): only discussing is theirs
+                  <button type="button" disabled={busy} onClick={() => onAnswer(s.suggestionId, false)}>
+                    {t("agent.toast.deny")}
+                  </button>
+                )}
               </div>
             ) : (
               <p className="toast-decided" role="status">

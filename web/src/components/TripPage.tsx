@@ -36,25 +36,38 @@ export function TripPage({ tripId }: { tripId: string }) {
     }
   }, [load]);
 
+  // Reloads may land out of order: the newest version wins. A failed reload keeps the trip on screen
+  // (and the agent panel and forms with it); only a first load that fails shows the failure.
+  const showTrip = useCallback((trip: Trip) => {
+    setLoad((current) => (current.state === "ready" && current.trip.version > trip.version ? current : { state: "ready", trip }));
+  }, []);
   const reload = useCallback(async () => {
     try {
-      const trip = await unwrap(api.GET("/trips/{tripId}", { params: { path: { tripId } } }));
-      setLoad({ state: "ready", trip });
+      showTrip(await unwrap(api.GET("/trips/{tripId}", { params: { path: { tripId } } })));
     } catch (e) {
       if (e instanceof ApiError && e.status === 404) setLoad({ state: "missing" });
-      else setLoad({ state: "failed", message: sentenceFor(e) });
+      else setLoad((current) => (current.state === "ready" ? current : { state: "failed", message: sentenceFor(e) }));
     }
-  }, [api, tripId]);
+  }, [api, tripId, showTrip]);
+  const mergeToasts = useCallback((suggestions: Suggestion[]) => {
+    setToasts((all) => {
+      const known = new Set(all.map((x) => x.suggestion.suggestionId));
+      return [...suggestions.filter((s) => !known.has(s.suggestionId)).map((suggestion) => ({ suggestion })), ...all];
+    });
+  }, []);
+  const loadSuggestions = useCallback(() => {
+    unwrap(api.GET("/trips/{tripId}/agent/suggestions", { params: { path: { tripId } } }))
+      .then((answer) => mergeToasts(answer.suggestions))
+      .catch(() => undefined);
+  }, [api, tripId, mergeToasts]);
 
   useEffect(() => {
     void reload();
     unwrap(api.GET("/trips/{tripId}/ops", { params: { path: { tripId } } }))
       .then((catalog) => setOps(catalog.ops))
       .catch(() => setOps([]));
-    unwrap(api.GET("/trips/{tripId}/agent/suggestions", { params: { path: { tripId } } }))
-      .then((answer) => setToasts(answer.suggestions.map((suggestion) => ({ suggestion }))))
-      .catch(() => undefined);
-  }, [api, tripId, reload]);
+    loadSuggestions();
+  }, [api, tripId, reload, loadSuggestions]);
 
   const updateToast = (id: string, change: (toast: ToastState) => ToastState) =>
     setToasts((all) => all.map((toast) => (toast.suggestion.suggestionId === id ? change(toast) : toast)));
@@ -65,16 +78,14 @@ export function TripPage({ tripId }: { tripId: string }) {
       if (push.type === "subscribed") {
         // (Re)subscribed: what was pushed while the channel was down is missed, so catch up on it.
         if (Number(push.version) !== shownVersion.current) void reload();
+        loadSuggestions();
         setAgentRefresh((n) => n + 1);
       } else if (push.type === "trip.updated") {
         if (Number(push.version) > shownVersion.current) void reload();
       } else if (push.type === "agent.message") {
         setAgentRefresh((n) => n + 1);
       } else if (push.type === "suggestion.created") {
-        const suggestion = push.suggestion as Suggestion;
-        setToasts((all) =>
-          all.some((x) => x.suggestion.suggestionId === suggestion.suggestionId) ? all : [{ suggestion }, ...all],
-        );
+        mergeToasts([push.suggestion as Suggestion]);
       } else if (push.type === "suggestion.updated") {
         const id = String(push.suggestionId);
         if (push.hidden) {
@@ -92,7 +103,7 @@ export function TripPage({ tripId }: { tripId: string }) {
         }));
       }
     },
-    [tripId, reload],
+    [tripId, reload, loadSuggestions, mergeToasts],
   );
   const live = useTripChannel(config.webSocketUrl, tripId, session.token, onPush);
 
@@ -105,7 +116,7 @@ export function TripPage({ tripId }: { tripId: string }) {
           body: { id: suggestionId, approved },
         }),
       );
-      if (approved) updateToast(suggestionId, (toast) => ({ ...toast, busy: false, suggestion: result.suggestion }));
+      if (approved) updateToast(suggestionId, (toast) => ({ ...toast, busy: false, suggestion: result.suggestion as Suggestion }));
       else setToasts((all) => all.filter((x) => x.suggestion.suggestionId !== suggestionId));
       if (approved) void reload();
     } catch (e) {
@@ -195,7 +206,7 @@ export function TripPage({ tripId }: { tripId: string }) {
         <DaysList trip={trip} />
         <Expenses trip={trip} />
         <Members trip={trip} role={role} onChanged={() => void reload()} />
-        <OpsPanel trip={trip} role={role} ops={ops} onTrip={(next) => setLoad({ state: "ready", trip: next })} reload={reload} />
+        <OpsPanel trip={trip} role={role} ops={ops} onTrip={showTrip} reload={reload} />
       </div>
       {agentOpen && (
         <div id="agent-panel">
