@@ -82,7 +82,8 @@ def report(stack: LocalStack) -> bool:
         interactive_ms, api_ms = interactive_trip_page(stack)
     ratio = interactive_ms / api_ms
     print("web app")
-    print(f"  first page, gzipped      {size:8.1f} KB   (goal ≤ {BUNDLE_GOAL_KB} KB)   {_verdict(size <= BUNDLE_GOAL_KB)}")
+    verdict = _verdict(size <= BUNDLE_GOAL_KB)
+    print(f"  first page, gzipped      {size:8.1f} KB   (goal ≤ {BUNDLE_GOAL_KB} KB)   {verdict}")
     print(
         f"  trip page interactive    {interactive_ms:8.1f} ms   its API calls {api_ms:.1f} ms: "
         f"{ratio:.2f}× (goal ≤ {INTERACTIVE_GOAL}×)   {_verdict(ratio <= INTERACTIVE_GOAL)}"
