@@ -255,3 +255,45 @@ def test_a_stranger_sees_not_found_the_same_as_for_no_trip(
         # The 404s are the answers expected here, not errors of the app.
         mallory.problems = [p for p in mallory.problems if "404" not in p]
         assert_clean(mallory)
+
+
+def test_the_agent_asks_which_by_buttons_and_answers_a_mention(
+    dev_server: DevServer, browser: Browser
+) -> None:
+    auth = dev_server.auth("alice")
+    created = httpx.post(f"{dev_server.url}/trips", headers=auth, json={"title": "Museums"}).json()
+    version = created["version"]
+    for op, args in [
+        ("add_day", {}),
+        ("add_day", {}),
+        ("add_stop", {"dayIndex": 0, "name": "Museu del Tabac", "kind": "activity"}),
+        ("add_stop", {"dayIndex": 0, "name": "Museu Nacional de l'Automobil", "kind": "activity"}),
+    ]:
+        response = httpx.post(
+            f"{dev_server.url}/trips/{created['tripId']}/ops",
+            headers=auth,
+            json={"op": op, "args": args, "expectedVersion": version},
+        )
+        version = response.json()["trip"]["version"]
+    with person(browser, dev_server.url, "alice") as alice:
+        alice.open_trip(dev_server.url, created["tripId"])
+        open_agent(alice.page)
+        ask = alice.page.get_by_label("Ask the agent")
+        ask.fill("move the museum to day 2")
+        ask.press("Enter")
+        which = alice.page.get_by_role("button", name="2. Museu Nacional de l'Automobil (day 1)")
+        which.wait_for()
+        alice.shot("15-agent-clarification")
+        which.click()
+        card = alice.page.get_by_test_id("tool-card").filter(has_text="move stop").last
+        expect(card).to_have_attribute("data-state", "approval-requested")
+        card.get_by_role("button", name="Approve: move stop").click()
+        expect(card).to_have_attribute("data-state", "output-available")
+        day_two = alice.page.locator(".day").nth(1)
+        expect(day_two.locator(".stops li", has_text="Museu Nacional de l'Automobil")).to_have_count(1)
+
+        ask.fill("@agent how far is it in all?")
+        ask.press("Enter")
+        expect(alice.page.locator(".message.assistant", has_text="in all")).to_be_visible()
+        alice.shot("16-agent-mention")
+        assert_clean(alice)

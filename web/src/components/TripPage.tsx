@@ -197,12 +197,14 @@ export function TripPage({ tripId }: { tripId: string }) {
           }}
           onDismiss={(id) => setToasts((all) => all.filter((x) => x.suggestion.suggestionId !== id))}
         />
-        <section className="card" aria-labelledby="map-title">
-          <h2 id="map-title">{t("trip.map")}</h2>
-          <RouteMap trip={trip} />
-          <h3>{t("trip.effort")}</h3>
-          <EffortChart days={trip.days ?? []} />
-        </section>
+        {trip.days?.some((d) => d.stage) && (
+          <section className="card" aria-labelledby="map-title">
+            <h2 id="map-title">{t("trip.map")}</h2>
+            <RouteMap trip={trip} />
+            <h3>{t("trip.effort")}</h3>
+            <EffortChart days={trip.days ?? []} />
+          </section>
+        )}
         <DaysList trip={trip} />
         <Expenses trip={trip} />
         <Members trip={trip} role={role} onChanged={() => void reload()} />
