@@ -203,6 +203,7 @@ def _banner(stack: Any) -> str:
     ws = url.replace("http://", "ws://") + stack.websocket.path if stack.websocket else "(none)"
     return f"""
 Tripagent is running at {url}  (DynamoDB Local: {storage}; model provider: {provider})
+  web app    {url}/  (sign in with any user name: alice, bob, ...)
   API docs   {url}/docs
   health     {url}/health
   realtime   {ws}?token=$TOKEN  (then send {{"action": "subscribe", "tripId": "..."}})

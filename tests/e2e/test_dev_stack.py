@@ -23,6 +23,7 @@ TRIPAGENT = Path(sys.executable).with_name("tripagent")
 def test_the_banner_shows_the_url_a_token_and_curl_lines(dev_server: DevServer) -> None:
     banner = dev_server.log.read_text()
     assert dev_server.url in banner
+    assert f"web app    {dev_server.url}/" in banner
     assert "export TOKEN=ey" in banner
     assert banner.count("curl ") >= 2
 

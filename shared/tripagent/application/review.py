@@ -134,10 +134,7 @@ class Reviewer:
             self.ledger.done(trip_id, ids)
             return ReviewOutcome(trip_id, ids, None, None, False)
         try:
-            findings = self.findings(trip, events)
-            provider, model = self.model()
-            result = provider.chat(self._request(trip, events, findings, model))
-            decision = self._validated(result.text, trip)
+            decision = self.decide(trip, events)
             suggestion = None
             if decision.shouldNotify and decision.confidence >= self.threshold:
                 suggestion = self._raise(trip, decision, ids)
@@ -148,6 +145,14 @@ class Reviewer:
             raise
         self.ledger.done(trip_id, ids)
         return ReviewOutcome(trip_id, ids, decision, suggestion, True)
+
+    def decide(self, trip: Trip, events: list[TripOperationCommitted]) -> ReviewDecision:
+        """The facts of what changed, then the model's decision on them, validated against the trip
+        (``make eval`` asks this of its scenarios, with whatever provider is configured)."""
+        findings = self.findings(trip, events)
+        provider, model = self.model()
+        result = provider.chat(self._request(trip, events, findings, model))
+        return self._validated(result.text, trip)
 
     # ------------------------------------------------------------------ the query
     def findings(self, trip: Trip, events: list[TripOperationCommitted]) -> list[Finding]:

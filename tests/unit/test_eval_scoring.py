@@ -1,0 +1,63 @@
+"""make eval's scoring rules, and the corpus they read (every item well formed, the split stable)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from evaluation.scoring import SLOTS, BinaryTally, place_key, slot_right
+
+CORPUS = Path(__file__).resolve().parents[2] / "evaluation" / "corpus"
+
+
+def test_a_place_is_its_name_whatever_the_label_case_or_accents() -> None:
+    assert place_key("Santa Coloma (village, Andorra)") == place_key("santa coloma")
+    assert place_key("Sant Julià de Lòria") == place_key("sant julia de loria")
+    assert place_key("Andorra la Vella") != place_key("Andorra")
+
+
+def test_a_loop_may_leave_its_end_empty_or_name_its_start() -> None:
+    expected = {"start": "Encamp", "end": "Encamp", "roundTrip": True}
+    assert slot_right("end", expected, {"start": "Encamp", "end": None})
+    assert slot_right("end", expected, {"start": "Encamp", "end": "encamp"})
+    assert not slot_right("end", expected, {"start": "Encamp", "end": "Canillo"})
+
+
+def test_a_slot_said_and_missed_or_made_up_is_wrong() -> None:
+    assert not slot_right("profile", {"profile": "road"}, {"profile": None})
+    assert not slot_right("profile", {"profile": None}, {"profile": "gravel"})
+    assert slot_right("dailyDistanceKm", {"dailyDistanceKm": 40}, {"dailyDistanceKm": 40.0})
+    assert not slot_right("via", {"via": ["Canillo", "Encamp"]}, {"via": ["Encamp", "Canillo"]})  # in order
+
+
+def test_precision_and_recall_count_false_alarms_and_misses() -> None:
+    tally = BinaryTally()
+    for expected, got in [(True, True), (True, False), (False, True), (False, False), (True, True)]:
+        tally.add(expected, got, "x")
+    assert (tally.tp, tally.fp, tally.fn, tally.tn) == (2, 1, 1, 1)
+    assert tally.precision == pytest.approx(2 / 3)
+    assert tally.recall == pytest.approx(2 / 3)
+
+
+@pytest.mark.parametrize("part", ["dev", "heldout"])
+def test_the_corpus_is_well_formed(part: str) -> None:
+    chats = [json.loads(line) for line in (CORPUS / part / "brief_chat.jsonl").read_text().splitlines()]
+    assert all(set(c["expected"]) == set(SLOTS) and c["turns"] and c["locale"] in ("en", "fr") for c in chats)
+    briefs = [json.loads(line) for line in (CORPUS / part / "generation.jsonl").read_text().splitlines()]
+    assert all(b["expected"] != "generated" or b["days"] >= 1 for b in briefs)
+    reviews = [json.loads(line) for line in (CORPUS / part / "review.jsonl").read_text().splitlines()]
+    assert all(isinstance(r["notify"], bool) and r["operation"]["op"] for r in reviews)
+
+
+def test_the_held_out_part_shares_nothing_with_the_development_part() -> None:
+    for name in ("brief_chat", "generation", "review"):
+        ids = {
+            part: {
+                json.loads(line)["id"] for line in (CORPUS / part / f"{name}.jsonl").read_text().splitlines()
+            }
+            for part in ("dev", "heldout")
+        }
+        assert not ids["dev"] & ids["heldout"]
+        assert len(ids["heldout"]) >= 0.2 * (len(ids["dev"]) + len(ids["heldout"]))
