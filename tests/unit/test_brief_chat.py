@@ -175,8 +175,8 @@ def test_rules_transcripts_reach_ready_to_generate(
     assert last.model == "rules"
     got = last.collected.model_dump(mode="json")
     assert {k: got[k] for k in expected} == expected
-    for earlier in replies[:-1]:
-        assert not earlier.readyToGenerate
+    for earlier in replies[:-1]:  # ready exactly when no essential is missing
+        assert earlier.readyToGenerate == (not earlier.missing)
 
 
 def test_the_rules_engine_asks_for_the_next_essential_in_the_riders_language(gazetteer: Gazetteer) -> None:
@@ -494,3 +494,40 @@ def test_a_valid_turn_over_http(http: Any) -> None:
         "turnsLeft",
         "brief",
     }
+
+
+@pytest.mark.parametrize(
+    ("turns", "start", "end", "round_trip"),
+    [
+        (["Three days of mountain biking starting and finishing in Encamp."], "Encamp", None, True),
+        (["I'd start in Encamp.", "four days and come back to Encamp"], "Encamp", None, True),
+        (["Un long week-end en boucle depuis La Massana"], "La Massana", None, True),
+        (["Je voudrais une boucle de deux jours au départ d'Ordino"], "Ordino", None, True),
+        (["Ordino - Canillo, 2 jours"], "Ordino", "Canillo", False),
+        (["trois jours de canilo a ordino"], "Canillo", "Ordino", False),
+        (["Erts to Anyós through Sispony, two days"], "Erts", "Anyós", False),
+    ],
+)
+def test_starts_loops_and_ends_however_they_are_said(
+    gazetteer: Gazetteer, turns: list[str], start: str, end: str | None, round_trip: bool
+) -> None:
+    last = converse(chat(gazetteer), turns, "fr" if "jour" in turns[0] else "en")[-1]
+    assert (last.collected.start, last.collected.roundTrip) == (start, round_trip)
+    if end:
+        assert last.collected.end == end
+
+
+def test_every_via_of_a_list_in_order(gazetteer: Gazetteer) -> None:
+    (en,) = converse(chat(gazetteer), ["from Encamp to Soldeu through Canillo and El Tarter, 2 days"])
+    assert en.collected.via == ["Canillo", "el Tarter"]
+    (fr,) = converse(
+        chat(gazetteer), ["d'Encamp à Soldeu en passant par Canillo puis El Tarter, 2 jours"], "fr"
+    )
+    assert fr.collected.via == ["Canillo", "el Tarter"]
+
+
+def test_a_brief_without_a_bike_is_ready_and_says_what_it_will_assume(gazetteer: Gazetteer) -> None:
+    (reply,) = converse(chat(gazetteer), ["2 days from Ordino to Soldeu"])
+    assert reply.readyToGenerate
+    assert reply.missing == []
+    assert "touring bike" in reply.reply

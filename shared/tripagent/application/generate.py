@@ -25,7 +25,7 @@ from tripagent.application.places import (
 )
 from tripagent.application.structured import Parsed, parse_structured
 from tripagent.application.trips import TripWorkspace
-from tripagent.domain.brief import Collected, Profile
+from tripagent.domain.brief import DEFAULT_PROFILE, Collected, Profile
 from tripagent.domain.geo import bbox, decode_polyline, project
 from tripagent.domain.places import Ambiguous, Found, NotFound, Place, distance_km
 from tripagent.domain.stages import Sample, StopCandidate, plan_stages
@@ -60,7 +60,7 @@ class TripSpec(BaseModel):
     roundTrip: bool = False
     via: list[str] = Field(default_factory=list)
     durationDays: int = Field(ge=1, le=30)
-    profile: Profile = "touring"
+    profile: Profile = DEFAULT_PROFILE
     startDate: dt.date | None = None
     dailyDistanceKm: float | None = Field(default=None, gt=0, le=400)
     accommodation: str | None = None

@@ -19,7 +19,10 @@ from tripagent.domain.places import normalize
 
 Profile = Literal["road", "gravel", "mountain", "touring", "hybrid", "e-bike"]
 Locale = Literal["en", "fr"]
-ESSENTIALS = ("start", "end", "durationDays", "profile")  # "end" is satisfied by a round trip
+# What a trip cannot be planned without ("end" is satisfied by a round trip). The bike is not one: a brief
+# without it is planned for a touring bike (generation's default), and the reply says so.
+ESSENTIALS = ("start", "end", "durationDays")
+DEFAULT_PROFILE: Profile = "touring"
 
 
 class Collected(BaseModel):
@@ -97,6 +100,8 @@ PROFILE_WORDS: list[tuple[Profile, re.Pattern[str]]] = [
 ]
 ROUND_TRIP = re.compile(
     r"\bround ?trip|\bloop\b|\bboucle\b|\baller retour\b|\bback to (the )?start|\bcircuit\b"
+    r"|\bstart(?:ing)? and (?:finish|end)(?:ing)? (?:in|at)\b|\bback to where\b|\bcom(?:e|ing) back to\b"
+    r"|\b(?:revient|revenir|retour) au (?:point de )?depart\b|\bdepart et (?:arrivee|retour) (?:a|vers)\b"
 )
 ACCOMMODATION: list[tuple[str, re.Pattern[str]]] = [
     ("camping", re.compile(r"\bcamp(ing|site|ground)?s?\b|\btente\b|\btent\b")),
@@ -144,14 +149,19 @@ FRENCH = re.compile(
 )
 
 # Where a place phrase ends: a connector or punctuation (not an article: "Andorra la Vella" keeps its "la").
+_COUNTS = "|".join(n for n in NUMBERS if len(n) > 1 and n not in ("un", "une"))  # "to Encamp two days"
 _STOP = (
     r"(?=\s+(?:to|au|jusqu|vers|via|par|in|en|on|for|pour|with|avec|and|et|by|over|during|starting|then"
-    r"|puis|le|using|riding|please|svp|thanks|merci)\b|[.,;!?]|$)"
+    r"|puis|le|using|riding|please|svp|thanks|merci|through|passing|back|and back|et retour|loop|"
+    + _COUNTS
+    + r"|\d)\b|[.,;!?]|$)"
 )
 WEAK_TRIGGERS = {"de", "d", "par"}
 _START = (
     r"from|starting (?:in|at|from)|start(?:ing)? in|leaving|depart(?:ing)? from|depuis|au depart d"
     r"|au depart de|depart de|partant de|en partant de|pars d|pars de|de|d"
+    r"|start(?:ing)? and (?:finish|end)(?:ing)? (?:in|at)|loop (?:from|around|starting (?:in|at|from))"
+    r"|boucle (?:au depart )?(?:de|d|a|vers|autour de)|start(?:ing)? at"
 )
 _END = (
     r"to|towards|ending (?:in|at)|finish(?:ing)? (?:in|at)|arriving (?:in|at)|jusqu(?: vers)?|vers"
@@ -160,7 +170,12 @@ _END = (
 _VIA = r"via|through|by way of|passing (?:by|through)|par|en passant par"
 PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("start", re.compile(rf"\b({_START})\s+(.+?)" + _STOP)),
-    ("start", re.compile(r"^()(.+?)(?=\s+(?:to|vers|jusqu)\s)")),  # "Ordino to Soldeu": weak, must geocode
+    (
+        "start",
+        re.compile(r"^()(.+?)(?=\s+(?:back to|to|vers|jusqu|via|through)\s)"),
+    ),  # "Ordino to Soldeu": weak
+    ("start", re.compile(r"^boucle\s+()(.+?)" + _STOP)),  # "Boucle Ordino, 3 jours"
+    ("start", re.compile(r"^(?:an? )?()(.+?)(?=\s+(?:loop|round trip)\b)")),  # "Andorra la Vella loop"
     ("end", re.compile(rf"\b({_END})\s+(.+?)" + _STOP)),
     ("via", re.compile(rf"\b({_VIA})\s+(.+?)" + _STOP)),
 ]
@@ -244,6 +259,33 @@ NOT_PLACES = {
 }
 
 
+# A phrase starting with one of these is not a name: another trigger ("boucle depuis La Massana") or a count
+# ("une boucle de deux jours").
+NOT_A_NAME_START = {
+    "depuis", "from", "to", "vers", "via", "par", "au", "aux", "en", "sur", "pour", "dans", "in", "at", "on",
+    "with", "avec", "through", "starting", "start", "jusqu", *(n for n in NUMBERS if len(n) > 1),
+}  # fmt: skip
+# Route separators typed between names: "Ordino - Canillo", "Arinsal → Ordino → Canillo".
+_SEPARATOR = re.compile(r"\s+(?:-|–|—|->|→|>)\s+")
+
+
+def _every_match(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
+    """Every match, overlapping ones too: a trigger inside an earlier match still starts its own."""
+    found, at = [], 0
+    while (match := pattern.search(text, at)) is not None:
+        found.append(match)
+        at = match.start() + 1
+    return found
+
+
+def _routes_in_words(text: str) -> str:
+    """``A - B`` as ``A to B``; ``A → B → C`` as ``A via B to C``."""
+    parts = _SEPARATOR.split(text)
+    if len(parts) < 2:
+        return text
+    return parts[0] + "".join(f" via {p}" for p in parts[1:-1]) + f" to {parts[-1]}"
+
+
 @dataclass(frozen=True, slots=True)
 class PlacePhrase:
     text: str
@@ -299,10 +341,13 @@ def read_turn(text: str, *, today: dt.date, default_locale: Locale = "en") -> Re
     # place phrase, so each clause is read on its own.
     mentions: list[tuple[int, str, PlacePhrase]] = []
     offset = 0
-    for clause in re.split(r"[.,;!?\n]+", re.sub(r"(?<![\w])à(?![\w])", " vers ", text)):
+    marked = re.sub(r"(?<![\w])à(?![\w])", " vers ", "\n".join(_routes_in_words(c) for c in text.split("\n")))
+    if detect_locale(text, default_locale) == "fr":  # typed without its accent: "de Canillo a Ordino"
+        marked = re.sub(r"(?<![\w])a(?= [A-Za-zÀ-ÿ])", "vers", marked)
+    for clause in re.split(r"[.,;!?\n]+", marked):
         clause_norm = DAILY.sub(" ", normalize(clause))
         for slot, pattern in PLACE_PATTERNS:
-            for match in pattern.finditer(clause_norm):
+            for match in _every_match(pattern, clause_norm):
                 trigger, phrase = match.group(1), match.group(2).strip()
                 strong = bool(trigger) and trigger not in WEAK_TRIGGERS
                 # "de vélo de route de Canillo": after a weak "de", each later "de" may start the place.
@@ -312,20 +357,31 @@ def read_turn(text: str, *, today: dt.date, default_locale: Locale = "en") -> Re
                         (match.start(2) + m.end(), phrase[m.end() :], False)
                         for m in re.finditer(r"\b(?:de|d) ", phrase)
                     ]
+                if slot == "via":  # the rest of the list: "through A and B", "par A puis B"
+                    rest = clause_norm[match.end(2) :]
+                    for more in re.finditer(
+                        r"^\s+(?:and then|and|et puis|puis|et|then)\s+(.+?)" + _STOP, rest
+                    ):
+                        candidates.append((match.end(2) + more.start(1), more.group(1).strip(), strong))
+                        rest = rest[more.end() :]
                 for start, candidate, is_strong in candidates:
                     words = candidate.split()
                     if (
                         words
                         and candidate not in NOT_PLACES
                         and words[0] not in VERBS
+                        and words[0] not in NOT_A_NAME_START
                         and len(candidate) <= 60
                         and not re.search(r"\d", candidate)
                     ):
                         mentions.append((offset + start, slot, PlacePhrase(candidate, is_strong)))
         offset += len(clause) + 1
     places: dict[str, list[PlacePhrase]] = {}
-    for _, slot, phrase in sorted(mentions, key=lambda f: f[0]):
-        places.setdefault(slot, []).append(phrase)
+    seen: set[tuple[int, str, str]] = set()
+    for at, slot, phrase in sorted(mentions, key=lambda f: f[0]):
+        if (at, slot, phrase.text) not in seen:  # one phrase found by two overlapping triggers is one
+            seen.add((at, slot, phrase.text))
+            places.setdefault(slot, []).append(phrase)
     return Reading(
         Collected.model_validate(values),
         places,

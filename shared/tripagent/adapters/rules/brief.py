@@ -79,11 +79,20 @@ def answer_brief(request: ChatRequest) -> ChatResult:
         lead = ("Noté : " if fr else "Noted: ") + summary + ". " if summary else ""
         text = lead + question
     else:
+        bike = ""
+        if not collected.get("profile"):  # not essential: planned for a touring bike unless told
+            bike = (
+                " Sans autre précision, le parcours est prévu pour un vélo de randonnée (route, gravel, VTT,"
+                " hybride ou électrique ?)."
+                if fr
+                else " Unless you say otherwise it is planned for a touring bike (road, gravel, mountain,"
+                " hybrid or e-bike?)."
+            )
         text = (
-            f"Tout y est : {summary}. Dites « c'est bon » pour lancer le calcul, ou précisez la date, "
+            f"Tout y est : {summary}.{bike} Dites « c'est bon » pour lancer le calcul, ou précisez la date, "
             "la distance par jour ou l'hébergement."
             if fr
-            else f"All set: {summary}. Say “launch it” when you are ready, or tell me the start date, "
+            else f"All set: {summary}.{bike} Say “launch it” when you are ready, or tell me the start date, "
             "the daily distance or where you like to sleep."
         )
     # The same structured verdict a model is asked for, so one parser reads both.
