@@ -199,3 +199,17 @@ def test_the_gpx_is_gpx_1_1_with_a_track_per_day(gazetteer: Gazetteer, router: V
     first = gpx.tracks[0].segments[0].points[0]
     assert (first.latitude, first.longitude) == pytest.approx((42.4636, 1.4913), abs=0.01)
     assert gpx.tracks[0].length_2d() / 1000 == pytest.approx(trip.days[0].stage.distanceKm, rel=0.05)  # type: ignore[union-attr]
+
+
+def test_a_trip_where_valhalla_has_no_elevation_is_routed_without_climbing_figures(
+    gazetteer: Gazetteer, router: ValhallaClient
+) -> None:
+    """Helsinki has no elevation tile here: Valhalla answers null heights, which are unknown, not a failure
+    of the routing service (it was a 503 routing_unavailable for every Helsinki trip)."""
+    trip = generator(gazetteer, router).generate(
+        "alice", "2 days by city bike from Kluuvi to Siltasaari", None, RulesProvider(), "rules", today=TODAY
+    )
+    stages = [d.stage for d in trip.days]
+    assert len(stages) == 2
+    assert all(s is not None and s.distanceKm > 0 for s in stages)
+    assert all(s is not None and s.ascentM is None for s in stages)

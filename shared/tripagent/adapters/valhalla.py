@@ -77,14 +77,17 @@ class ValhallaClient:
                 legs=legs,
             )
 
-    def heights(self, shape: str, *, resample_m: int = 100) -> tuple[str, list[tuple[float, float]]]:
+    def heights(self, shape: str, *, resample_m: int = 100) -> tuple[str, list[tuple[float, float | None]]]:
         """Elevation along an encoded line, every ``resample_m``: the resampled line and its
-        ``(distance_m, height_m)`` pairs."""
+        ``(distance_m, height_m)`` pairs; ``height_m`` is None where Valhalla has no elevation tile
+        (it answers null there), so such a route has no climbing figures rather than no route."""
         answer = self._post(
             "height", {"encoded_polyline": shape, "range": True, "resample_distance": resample_m}
         )
         with _unexpected("height"):
-            return str(answer["encoded_polyline"]), [(float(d), float(h)) for d, h in answer["range_height"]]
+            return str(answer["encoded_polyline"]), [
+                (float(d), None if h is None else float(h)) for d, h in answer["range_height"]
+            ]
 
     def locate(
         self, points: list[tuple[float, float]], *, costing: str = "bicycle"

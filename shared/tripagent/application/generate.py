@@ -69,7 +69,9 @@ class TripSpec(BaseModel):
 class Router(ports.Router, Snapper, Protocol):
     """Generation also snaps points to the network and samples elevations along a route."""
 
-    def heights(self, shape: str, *, resample_m: int = 100) -> tuple[str, list[tuple[float, float]]]: ...
+    def heights(
+        self, shape: str, *, resample_m: int = 100
+    ) -> tuple[str, list[tuple[float, float | None]]]: ...
 
 
 @dataclass(frozen=True)

@@ -263,7 +263,8 @@ NOT_PLACES = {
 # ("une boucle de deux jours").
 NOT_A_NAME_START = {
     "depuis", "from", "to", "vers", "via", "par", "au", "aux", "en", "sur", "pour", "dans", "in", "at", "on",
-    "with", "avec", "through", "starting", "start", "jusqu", *(n for n in NUMBERS if len(n) > 1),
+    "with", "avec", "through", "starting", "start", "jusqu", "de", "d", "du", "des",
+    *(n for n in NUMBERS if len(n) > 1),
 }  # fmt: skip
 # Route separators typed between names: "Ordino - Canillo", "Arinsal → Ordino → Canillo".
 _SEPARATOR = re.compile(r"\s+(?:-|–|—|->|→|>)\s+")
