@@ -433,6 +433,40 @@ def test_impossible_timing_uses_the_routers_travel_time() -> None:
     assert slow[0].patch.args == {"stopId": b.stopId, "startTime": "13:50"}
 
 
+def test_times_are_compared_in_the_order_of_the_clock_not_of_the_list() -> None:
+    """A breakfast added last to a day whose lunch is already planned is not "before lunch ends"; a real
+    overlap is one whatever the list's order."""
+    w = make_world()
+    lunch = {"dayIndex": 0, "name": "Lunch", "kind": "food", "startTime": "12:00", "endTime": "13:00"}
+    trip = _trip_with(
+        w,
+        [
+            ("add_stop", lunch),
+            (
+                "add_stop",
+                {
+                    "dayIndex": 0,
+                    "name": "Breakfast",
+                    "kind": "food",
+                    "startTime": "08:30",
+                    "endTime": "09:00",
+                },
+            ),
+        ],
+    )
+    assert check_trip(trip, days={0}, ids=set()) == []
+    trip = _trip_with(
+        w,
+        [
+            (
+                "add_stop",
+                {"dayIndex": 0, "name": "Brunch", "kind": "food", "startTime": "11:30", "endTime": "12:30"},
+            )
+        ],
+    )
+    assert [f.code for f in check_trip(trip, days={0}, ids=set())] == ["overlapping_times"]
+
+
 def test_duplicates_weather_backtracking_and_expenses() -> None:
     from decimal import Decimal
 

@@ -85,8 +85,13 @@ def hhmm(total: int) -> str:
 
 
 def consecutive_timed(trip: Trip, day: int) -> list[tuple[Stop, Stop]]:
-    """Pairs of consecutive stops of a day where the first ends and the second starts at a given time."""
-    stops = [s for s in trip.stops_on(day) if s.startTime or s.endTime]
+    """Pairs of consecutive stops of a day where the first ends and the second starts at a given time,
+    in the order of their times: a breakfast added at 08:30 to the end of the day's list comes first,
+    and overlaps nothing that starts later."""
+    stops = sorted(
+        (s for s in trip.stops_on(day) if s.startTime or s.endTime),
+        key=lambda s: minutes(s.startTime or s.endTime) or 0,  # stable: equal times keep the day's order
+    )
     return [(a, b) for a, b in itertools.pairwise(stops) if (a.endTime or a.startTime) and b.startTime]
 
 
