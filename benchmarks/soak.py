@@ -9,11 +9,14 @@ At the end it prints, per route, the requests, p50 / p95 / p99 and the statuses 
 - no 5xx but the typed 503s of a failing dependency (and none at all without a fault);
 - every operation a member saw succeed is in its trip exactly once: the trip's version is its creation's
   plus one per operation that succeeded, and none of those that failed;
-- every committed whitelisted operation reached the bus exactly once (its ``TripOperationCommitted``).
+- every committed whitelisted operation reached the bus exactly once (its ``TripOperationCommitted``),
+  was recorded exactly once in its trip's session, and is in at most one suggestion (reviewed once);
+- every session's turns are numbered 1, 2, 3, ... in the order they were stored;
+- no suggestion has two winners, and no trip moved more than once for one.
 
 ``--fault valhalla`` stops Valhalla a third of the way in and starts it again at two thirds, and reports
-how long generation took to work again once it was back. Suggestions and WebSocket subscribers are not
-in the mix yet (#18).
+how long generation took to work again once it was back. Each member's trip also has a WebSocket
+subscriber for the whole soak, which must hear every suggestion of its trip decided, and never drop.
 """
 
 from __future__ import annotations
@@ -50,6 +53,13 @@ class Ledger:
         self.recovered_after_s: float | None = None
         self.winners: collections.Counter[str] = collections.Counter()
         self.moved_too_far = 0
+        self.suggestion_trip: dict[str, str] = {}
+        # Per trip, the suggestions its subscriber heard decided, and the subscribers' dropped connections.
+        self.heard_decided: dict[str, set[str]] = collections.defaultdict(set)
+        self.subscribed: set[str] = set()
+        self.dropped = 0
+        self.drop_reasons: collections.Counter[str] = collections.Counter()
+        self.listening = True
 
     def created(self, trip_id: str, version: int, auth: dict[str, str]) -> None:
         with self.lock:
@@ -63,8 +73,35 @@ class Ledger:
         """Two editors' answers to one suggestion: how many approvals won, and how far the trip moved."""
         with self.lock:
             self.winners[suggestion_id] += statuses.count(200)
+            self.suggestion_trip[suggestion_id] = trip_id
             self.trips[trip_id]["ok"] += moved
             self.moved_too_far += moved > 1
+
+    def listen(self, ws_url: str, trip_id: str, token: str) -> None:
+        """A member's open trip page: one WebSocket subscribed to the trip for the whole soak (a greenlet),
+        keeping which suggestions it heard decided."""
+        import json
+
+        import websocket
+
+        try:
+            # $connect and subscribe are invocations: a cold environment takes seconds under load.
+            ws = websocket.create_connection(ws_url, subprotocols=["tripagent", token], timeout=30)
+            ws.send(json.dumps({"action": "subscribe", "tripId": trip_id}))
+            ws.settimeout(2)  # then wake every 2 s to see whether the soak is over
+            while self.listening:
+                try:
+                    push = json.loads(ws.recv())
+                except websocket.WebSocketTimeoutException:
+                    continue
+                if push.get("type") == "subscribed":
+                    self.subscribed.add(trip_id)
+                elif push.get("type") == "suggestion.updated" and push.get("status") == "applied":
+                    self.heard_decided[trip_id].add(push["suggestionId"])
+            ws.close()
+        except Exception as exc:  # any failure of the channel is a dropped connection, counted
+            self.dropped += 1
+            self.drop_reasons[type(exc).__name__] += 1
 
 
 def _user_class(ledger: Ledger, tokens: dict[str, str]) -> type:
@@ -96,6 +133,8 @@ def _user_class(ledger: Ledger, tokens: dict[str, str]) -> type:
                     self.version = added.json()["trip"]["version"]
                     ledger.op(self.trip_id, True)
                 self.editors.append({"Authorization": f"Bearer {_token(editor)}"})
+            ws_url = str(self.host).replace("http://", "ws://") + "/live"
+            gevent.spawn(ledger.listen, ws_url, self.trip_id, tokens[self.name])
 
         def _post(self, path: str, body: dict[str, Any], name: str) -> Any:
             return self.client.post(path, json=body, headers=self.auth, name=name, catch_response=True)
@@ -250,6 +289,50 @@ def _token(user: str) -> str:
     return devauth.mint_token(user, state_dir=STATE_DIR)
 
 
+def _stored(dynamodb_port: int, trip_ids: list[str]) -> tuple[dict[str, list[Any]], dict[str, list[Any]]]:
+    """Each trip's session turns, in order, and its suggestions, read from the stack's table itself."""
+    from tripagent.adapters.aws import dynamodb_client
+    from tripagent.adapters.dynamodb.proposals import DynamoProposalStore
+    from tripagent.adapters.dynamodb.sessions import DynamoSessionStore
+
+    os.environ.setdefault("AWS_ACCESS_KEY_ID", "local")  # DynamoDB Local takes any credentials
+    os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "local")
+    client = dynamodb_client("eu-west-1", f"http://127.0.0.1:{dynamodb_port}")
+    (table,) = client.list_tables()["TableNames"]
+    sessions = DynamoSessionStore(client, table, retention_s=86_400)
+    proposals = DynamoProposalStore(client, table)
+    turns: dict[str, list[Any]] = {}
+    for trip_id in trip_ids:
+        turns[trip_id] = []
+        while page := sessions.turns(trip_id, after=turns[trip_id][-1].seq if turns[trip_id] else 0):
+            turns[trip_id] += page
+    return turns, {t: list(proposals.of_trip(t, "suggestion").values()) for t in trip_ids}
+
+
+def _session_invariants(
+    events: list[dict[str, Any]], turns: dict[str, list[Any]], suggestions: dict[str, list[Any]]
+) -> tuple[int, int, int, int]:
+    """Operations not recorded exactly once in their trip's session, sessions whose sequence numbers are
+    not 1, 2, 3, ..., operations raised in two suggestions, and suggestions of operations never committed."""
+    committed = {
+        (e["detail"]["tripId"], e["detail"]["operationId"]) for e in events if "operationId" in e["detail"]
+    }
+    recorded = collections.Counter(
+        (trip_id, t.data["operationId"])
+        for trip_id, ts in turns.items()
+        for t in ts
+        if t.data.get("operationId")
+    )
+    not_once = sum(1 for key in committed if key[0] in turns and recorded[key] != 1)
+    out_of_order = sum(1 for ts in turns.values() if [t.seq for t in ts] != list(range(1, len(ts) + 1)))
+    raised = collections.Counter(
+        (trip_id, op) for trip_id, ps in suggestions.items() for p in ps for op in p.operationIds
+    )
+    twice = sum(1 for n in raised.values() if n > 1)
+    unknown = sum(1 for key in raised if key not in committed)
+    return not_once, out_of_order, twice, unknown
+
+
 def _start_stack(log: Path) -> tuple[subprocess.Popen[bytes], str]:
     """``tripagent dev`` on free ports, a process of its own (Locust's gevent patches this one)."""
     import httpx
@@ -263,6 +346,7 @@ def _start_stack(log: Path) -> tuple[subprocess.Popen[bytes], str]:
             [tripagent, "dev", "--quiet"], env=env, stdout=out, stderr=subprocess.STDOUT
         )
     url = f"http://127.0.0.1:{ports['PORT']}"
+    os.environ["SOAK_DYNAMODB_PORT"] = str(ports["DYNAMODB_PORT"])  # for the invariants read from the table
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -306,6 +390,9 @@ def run(users: int, seconds: float, fault: str | None) -> bool:
         import httpx
 
         idle = bool(httpx.get(f"{url}/_local/idle?timeout=60", timeout=90).json()["idle"])
+        gevent.sleep(3)  # the last pushes on their way (the stream delivers after the table wrote)
+        ledger.listening = False
+        gevent.sleep(2.5)  # each listener's recv times out and it closes its socket
         return report(env, url, ledger, members, fault, idle)
     finally:
         process.send_signal(signal.SIGINT)
@@ -358,21 +445,35 @@ def report(env: Any, url: str, ledger: Ledger, members: int, fault: str | None, 
         if owner["version"] != expected:
             seen_now = {k: v for k, v in seen.items() if k != "auth"}
             print(f"  {trip_id}: saw {seen_now}, the trip is at version {owner['version']}")
-    events = collections.Counter(
-        e["detail"]["operationId"]
-        for e in httpx.get(f"{url}/_local/events", timeout=30).json()["events"]
-        if "operationId" in e["detail"]
-    )
+    bus = httpx.get(f"{url}/_local/events", timeout=30).json()["events"]
+    events = collections.Counter(e["detail"]["operationId"] for e in bus if "operationId" in e["detail"])
     twice = sum(1 for n in events.values() if n > 1)
     print(f"  operations: lost {lost}, doubled {doubled}; events on the bus twice: {twice}; drained: {idle}")
+    turns, suggestions = _stored(int(os.environ["SOAK_DYNAMODB_PORT"]), list(ledger.trips))
+    not_once, out_of_order, raised_twice, unknown = _session_invariants(bus, turns, suggestions)
+    stored = sum(len(t) for t in turns.values())
+    print(
+        f"  sessions: {stored} turns; operations not recorded exactly once: {not_once}; sessions out of "
+        f"sequence: {out_of_order}; operations in two suggestions: {raised_twice}; suggestions of no "
+        f"committed operation: {unknown}"
+    )
     answered, won = len(ledger.winners), sum(1 for n in ledger.winners.values() if n == 1)
     two_winners = sum(1 for n in ledger.winners.values() if n > 1)
     print(
         f"  suggestions answered by two editors at once: {answered}, applied {won}, with two winners "
         f"{two_winners}; a trip moved more than once by one: {ledger.moved_too_far}"
     )
+    applied = [sid for sid, n in ledger.winners.items() if n == 1]
+    unheard = [sid for sid in applied if sid not in ledger.heard_decided[ledger.suggestion_trip[sid]]]
+    print(
+        f"  subscribers: {len(ledger.subscribed)} of {len(ledger.trips)} trips, dropped {ledger.dropped}"
+        f"{' ' + str(dict(ledger.drop_reasons)) if ledger.dropped else ''}; "
+        f"applied suggestions their trip's subscriber did not hear decided: {len(unheard)}"
+    )
     ok = not unexpected and lost == 0 and doubled == 0 and twice == 0 and idle
+    ok &= not unheard and ledger.dropped == 0 and len(ledger.subscribed) == len(ledger.trips)
     ok &= two_winners == 0 and ledger.moved_too_far == 0
+    ok &= not_once == 0 and out_of_order == 0 and raised_twice == 0 and unknown == 0
     if ledger.recovered_after_s is not None:
         back = ledger.recovered_after_s
         print(f"  generation worked again {back:.1f} s after Valhalla came back (goal ≤ 10 s)")
