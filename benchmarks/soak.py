@@ -11,7 +11,7 @@ At the end it prints, per route, the requests, p50 / p95 / p99 and the statuses 
   plus one per operation that succeeded, and none of those that failed;
 - every committed whitelisted operation reached the bus exactly once (its ``TripOperationCommitted``),
   was recorded exactly once in its trip's session, and is in at most one suggestion (reviewed once);
-- every session's turns are numbered 1, 2, 3, ... in the order they were stored;
+- every session's turns have unique, increasing sequence numbers;
 - no suggestion has two winners, and no trip moved more than once for one.
 
 ``--fault valhalla`` stops Valhalla a third of the way in and starts it again at two thirds, and reports
@@ -324,7 +324,10 @@ def _session_invariants(
         if t.data.get("operationId")
     )
     not_once = sum(1 for key in committed if key[0] in turns and recorded[key] != 1)
-    out_of_order = sum(1 for ts in turns.values() if [t.seq for t in ts] != list(range(1, len(ts) + 1)))
+    not_once += sum(1 for key in recorded if key not in committed)  # recorded, yet never committed
+    # A deduplicated redelivery may leave a gap in the numbers (the counter moved before the dedupe
+    # condition refused it): the numbers must be unique and increasing, not contiguous.
+    out_of_order = sum(1 for ts in turns.values() if any(b.seq <= a.seq for a, b in itertools.pairwise(ts)))
     raised = collections.Counter(
         (trip_id, op) for trip_id, ps in suggestions.items() for p in ps for op in p.operationIds
     )
@@ -471,7 +474,10 @@ def report(env: Any, url: str, ledger: Ledger, members: int, fault: str | None, 
         f"applied suggestions their trip's subscriber did not hear decided: {len(unheard)}"
     )
     ok = not unexpected and lost == 0 and doubled == 0 and twice == 0 and idle
-    ok &= not unheard and ledger.dropped == 0 and len(ledger.subscribed) == len(ledger.trips)
+    # At least one suggestion applied, or "every subscriber heard every decision" says nothing.
+    ok &= (
+        bool(applied) and not unheard and ledger.dropped == 0 and len(ledger.subscribed) == len(ledger.trips)
+    )
     ok &= two_winners == 0 and ledger.moved_too_far == 0
     ok &= not_once == 0 and out_of_order == 0 and raised_twice == 0 and unknown == 0
     if ledger.recovered_after_s is not None:

@@ -14,6 +14,7 @@ from tripagent.adapters.llm.rules import RulesProvider
 from tripagent.adapters.places.gazetteer import Gazetteer
 from tripagent.adapters.signing import HmacSigner
 from tripagent.application.brief_chat import STATE_MARK, BriefChat, BriefLimits, BriefReply, ChatTurn
+from tripagent.domain.brief import read_turn
 from tripagent.domain.places import Found
 from tripagent.errors import AiNotConfigured
 
@@ -531,3 +532,24 @@ def test_a_brief_without_a_bike_is_ready_and_says_what_it_will_assume(gazetteer:
     assert reply.readyToGenerate
     assert reply.missing == []
     assert "touring bike" in reply.reply
+
+
+@pytest.mark.parametrize(
+    ("text", "places"),
+    [
+        (
+            "Ma femme a peur des descentes. De Canillo à Soldeu en 3 jours",
+            {"start": ["canillo"], "end": ["soldeu"]},
+        ),
+        ("Le départ a lieu le matin", {}),  # "a" the verb is not "à"
+        ("with a road bike", {}),
+        ("via Canillo and back", {"via": ["canillo"]}),
+        ("from Des Moines to Chicago", {"start": ["des moines"], "end": ["chicago"]}),
+        ("de Canillo à Soldeu sur 3 jours", {"start": ["canillo"], "end": ["soldeu"]}),
+        ("road bike - maybe gravel", {}),
+        ("3 days - from Ordino - loop", {"start": ["ordino"]}),
+    ],
+)
+def test_what_is_not_a_place_stays_out(text: str, places: dict[str, list[str]]) -> None:
+    reading = read_turn(text, today=TODAY)
+    assert {slot: [p.text for p in found] for slot, found in reading.places.items()} == places

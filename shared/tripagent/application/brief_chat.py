@@ -266,7 +266,7 @@ class BriefChat:
                     isinstance(outcome, Ambiguous) or (isinstance(outcome, NotFound) and phrase.strong)
                 ):
                     question = self._question(slot, key, phrase.text, outcome, state, now, locale)
-                    if slot != "via":
+                    if question is not None and slot != "via":  # no question to ask: read the next phrase
                         break
             if via:
                 collected.via = via

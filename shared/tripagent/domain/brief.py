@@ -169,15 +169,15 @@ _END = (
 )
 _VIA = r"via|through|by way of|passing (?:by|through)|par|en passant par"
 PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    ("start", re.compile(rf"\b({_START})\s+(.+?)" + _STOP)),
+    ("start", re.compile(rf"\b({_START})\s+(.{{1,60}}?)" + _STOP)),
     (
         "start",
-        re.compile(r"^()(.+?)(?=\s+(?:back to|to|vers|jusqu|via|through)\s)"),
+        re.compile(r"^()(.{1,60}?)(?=\s+(?:back to|to|vers|jusqu|via|through)\s)"),
     ),  # "Ordino to Soldeu": weak
-    ("start", re.compile(r"^boucle\s+()(.+?)" + _STOP)),  # "Boucle Ordino, 3 jours"
-    ("start", re.compile(r"^(?:an? )?()(.+?)(?=\s+(?:loop|round trip)\b)")),  # "Andorra la Vella loop"
-    ("end", re.compile(rf"\b({_END})\s+(.+?)" + _STOP)),
-    ("via", re.compile(rf"\b({_VIA})\s+(.+?)" + _STOP)),
+    ("start", re.compile(r"^boucle\s+()(.{1,60}?)" + _STOP)),  # "Boucle Ordino, 3 jours"
+    ("start", re.compile(r"^(?:an? )?()(.{1,60}?)(?=\s+(?:loop|round trip)\b)")),  # "Andorra la Vella loop"
+    ("end", re.compile(rf"\b({_END})\s+(.{{1,60}}?)" + _STOP)),
+    ("via", re.compile(rf"\b({_VIA})\s+(.{{1,60}}?)" + _STOP)),
 ]
 VERBS = {
     "ride",
@@ -263,9 +263,13 @@ NOT_PLACES = {
 # ("une boucle de deux jours").
 NOT_A_NAME_START = {
     "depuis", "from", "to", "vers", "via", "par", "au", "aux", "en", "sur", "pour", "dans", "in", "at", "on",
-    "with", "avec", "through", "starting", "start", "jusqu", "de", "d", "du", "des",
-    *(n for n in NUMBERS if len(n) > 1),
+    "with", "avec", "through", "starting", "start", "jusqu", "back", "retour", "home",
 }  # fmt: skip
+# After a weak trigger (or none) a phrase beginning with these is a French connector, not a name ("De
+# Santa Coloma à Soldeu"); after "from" it may be one (Des Moines, De Panne).
+WEAK_NOT_A_NAME_START = {"de", "d", "du", "des"}
+_COUNT_OF_DAYS = re.compile(rf"^{_NUM}[ -]?(days?|jours?|journees?|nights?|nuits?|weeks?|semaines?)\b")
+_TRAILING_CONNECTOR = re.compile(r"\s+(?:de|d|du|des|sur|en|at|of|about|pour|for)$")
 # Route separators typed between names: "Ordino - Canillo", "Arinsal → Ordino → Canillo".
 _SEPARATOR = re.compile(r"\s+(?:-|–|—|->|→|>)\s+")
 
@@ -279,11 +283,23 @@ def _every_match(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
     return found
 
 
-def _routes_in_words(text: str) -> str:
-    """``A - B`` as ``A to B``; ``A → B → C`` as ``A via B to C``."""
-    parts = _SEPARATOR.split(text)
+def _routes_in_words(clause: str) -> str:
+    """``A - B`` as ``A to B``; ``A → B → C`` as ``A via B to C`` — when every part could be a name (a few
+    words, no count, no bike or other slot word): "road bike - maybe gravel" stays as it is."""
+    parts = _SEPARATOR.split(clause)
     if len(parts) < 2:
-        return text
+        return clause
+    for part in parts:
+        norm = normalize(part)
+        words = norm.split()
+        if not 1 <= len(words) <= 5 or re.search(r"\d", norm) or words[0] in NOT_A_NAME_START | VERBS:
+            return clause
+        if (
+            any(p.search(norm) for _, p in PROFILE_WORDS)
+            or ROUND_TRIP.search(norm)
+            or _COUNT_OF_DAYS.search(norm)
+        ):
+            return clause
     return parts[0] + "".join(f" via {p}" for p in parts[1:-1]) + f" to {parts[-1]}"
 
 
@@ -308,7 +324,7 @@ def detect_locale(text: str, default: Locale = "en") -> Locale:
     return "fr" if hits >= 2 else default
 
 
-def read_turn(text: str, *, today: dt.date, default_locale: Locale = "en") -> Reading:  # noqa: PLR0912
+def read_turn(text: str, *, today: dt.date, default_locale: Locale = "en") -> Reading:
     norm = normalize(text)
     values: dict[str, object] = {}
     without_daily = DAILY.sub(" ", norm)  # "40 km a day" is a distance, not a duration
@@ -338,14 +354,25 @@ def read_turn(text: str, *, today: dt.date, default_locale: Locale = "en") -> Re
     start_date = _date(norm, today)
     if start_date:
         values["startDate"] = start_date
+    places = _place_phrases(text)
+    return Reading(
+        Collected.model_validate(values),
+        places,
+        bool(LAUNCH.match(norm)),
+        detect_locale(text, default_locale),
+    )
+
+
+def _place_phrases(text: str) -> dict[str, list[PlacePhrase]]:
+    """Each slot's place phrases of one turn, in the order of the text."""
     # French "à" is a destination; normalized it would be the English article "a". Punctuation ends a
     # place phrase, so each clause is read on its own.
     mentions: list[tuple[int, str, PlacePhrase]] = []
     offset = 0
-    marked = re.sub(r"(?<![\w])à(?![\w])", " vers ", "\n".join(_routes_in_words(c) for c in text.split("\n")))
-    if detect_locale(text, default_locale) == "fr":  # typed without its accent: "de Canillo a Ordino"
-        marked = re.sub(r"(?<![\w])a(?= [A-Za-zÀ-ÿ])", "vers", marked)
-    for clause in re.split(r"[.,;!?\n]+", marked):
+    marked = re.sub(r"(?<![\w])à(?![\w])", " vers ", text)
+    if detect_locale(text, "en") == "fr":  # French by its own words: "de Canillo a Ordino" lost its accent
+        marked = re.sub(r"(\b(?:de|d|du|depuis)[ '’][^,.;!?\n]{1,60}?)\s+a\s+(?=\w)", r"\1 vers ", marked)
+    for clause in (_routes_in_words(c) for c in re.split(r"[.,;!?\n]+", marked)):
         clause_norm = DAILY.sub(" ", normalize(clause))
         for slot, pattern in PLACE_PATTERNS:
             for match in _every_match(pattern, clause_norm):
@@ -361,17 +388,20 @@ def read_turn(text: str, *, today: dt.date, default_locale: Locale = "en") -> Re
                 if slot == "via":  # the rest of the list: "through A and B", "par A puis B"
                     rest = clause_norm[match.end(2) :]
                     for more in re.finditer(
-                        r"^\s+(?:and then|and|et puis|puis|et|then)\s+(.+?)" + _STOP, rest
+                        r"^\s+(?:and then|and|et puis|puis|et|then)\s+(.{1,60}?)" + _STOP, rest
                     ):
                         candidates.append((match.end(2) + more.start(1), more.group(1).strip(), strong))
                         rest = rest[more.end() :]
-                for start, candidate, is_strong in candidates:
+                for start, found, is_strong in candidates:
+                    candidate = _TRAILING_CONNECTOR.sub("", found)  # "Soldeu sur (3 jours)"
                     words = candidate.split()
                     if (
                         words
                         and candidate not in NOT_PLACES
                         and words[0] not in VERBS
                         and words[0] not in NOT_A_NAME_START
+                        and (is_strong or words[0] not in WEAK_NOT_A_NAME_START)
+                        and not _COUNT_OF_DAYS.match(candidate)
                         and len(candidate) <= 60
                         and not re.search(r"\d", candidate)
                     ):
@@ -383,12 +413,7 @@ def read_turn(text: str, *, today: dt.date, default_locale: Locale = "en") -> Re
         if (at, slot, phrase.text) not in seen:  # one phrase found by two overlapping triggers is one
             seen.add((at, slot, phrase.text))
             places.setdefault(slot, []).append(phrase)
-    return Reading(
-        Collected.model_validate(values),
-        places,
-        bool(LAUNCH.match(norm)),
-        detect_locale(text, default_locale),
-    )
+    return places
 
 
 def _date(norm: str, today: dt.date) -> dt.date | None:
