@@ -259,8 +259,8 @@ NOT_PLACES = {
 }
 
 
-# A phrase starting with one of these is not a name: another trigger ("boucle depuis La Massana") or a count
-# ("une boucle de deux jours").
+# A phrase starting with one of these is not a name but another trigger ("boucle depuis La Massana"); a
+# count of days is not one either ("une boucle de deux jours", _COUNT_OF_DAYS).
 NOT_A_NAME_START = {
     "depuis", "from", "to", "vers", "via", "par", "au", "aux", "en", "sur", "pour", "dans", "in", "at", "on",
     "with", "avec", "through", "starting", "start", "jusqu", "back", "retour", "home",
