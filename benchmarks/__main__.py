@@ -9,22 +9,12 @@ from benchmarks import agent, cold_import, generation, places, review, web
 
 
 def main() -> int:
-    from tripagent_local.engines import free_port
-    from tripagent_local.paths import STATE_DIR
     from tripagent_local.stack import LocalStack, StackConfig
 
     ok = cold_import.report()
     ok &= places.report()
     approvals = review.approvals()  # before the stack starts: its pollers and engines would share the cores
-    stack = LocalStack(
-        StackConfig(
-            port=free_port(),
-            dynamodb_port=free_port(),
-            valhalla_port=free_port(),
-            state_dir=STATE_DIR,
-            overrides={"POWERTOOLS_LOG_LEVEL": "WARNING"},  # the functions' INFO lines would bury the ratios
-        )
-    )
+    stack = LocalStack(StackConfig.on_free_ports())
     stack.start()
     # The agent and review benchmarks call the use cases in this process, as AgentChatFunction would.
     os.environ.update(stack.function_environment("AgentChatFunction"))

@@ -211,19 +211,9 @@ def report(part: str, chat: dict[str, Any], gen: dict[str, Any], rev: dict[str, 
 
 def _with_local_stack(run: Callable[[], None]) -> None:
     """Generation needs Valhalla and a table: a local stack of its own, on free ports."""
-    from tripagent_local.engines import free_port
-    from tripagent_local.paths import STATE_DIR
     from tripagent_local.stack import LocalStack, StackConfig
 
-    stack = LocalStack(
-        StackConfig(
-            port=free_port(),
-            dynamodb_port=free_port(),
-            valhalla_port=free_port(),
-            state_dir=STATE_DIR,
-            overrides={"POWERTOOLS_LOG_LEVEL": "WARNING"},
-        )
-    )
+    stack = LocalStack(StackConfig.on_free_ports())
     stack.start()
     provider = {
         k: os.environ[k] for k in ("AI_PROVIDER", "AI_MODEL", "AI_API_KEY", "AI_BASE_URL") if k in os.environ

@@ -54,6 +54,19 @@ class StackConfig:
             setattr(config, key, value)
         return config
 
+    @classmethod
+    def on_free_ports(cls) -> StackConfig:
+        """A stack of its own for a tool (``make bench``, ``make eval``): free ports, and the functions'
+        INFO lines left out, which would bury the figures."""
+        from tripagent_local.engines import free_port
+
+        return cls(
+            port=free_port(),
+            dynamodb_port=free_port(),
+            valhalla_port=free_port(),
+            overrides={"POWERTOOLS_LOG_LEVEL": "WARNING"},
+        )
+
 
 class LocalStack:
     def __init__(self, config: StackConfig) -> None:

@@ -12,7 +12,7 @@ import httpx
 import pytest
 from tripagent_local.paths import REPO_ROOT
 
-from tests.e2e.conftest import DevServer
+from tests.e2e.conftest import DevServer, routed_trip
 
 CLIENT = REPO_ROOT / "tests" / "e2e" / "js" / "ui_stream_client.mjs"
 
@@ -28,22 +28,7 @@ def node(script: Path, *args: str) -> Any:
 
 @pytest.fixture(scope="module")
 def trip_id(dev_server: DevServer) -> str:
-    response = httpx.post(
-        f"{dev_server.url}/trips/ai-generate",
-        headers=dev_server.auth("ana"),
-        timeout=30,
-        json={"brief": "2 days by road bike from Sant Julià de Lòria to Soldeu"},
-    )
-    assert response.status_code == 201, response.text
-    trip: str = response.json()["trip"]["tripId"]
-    for user, role in (("ben", "editor"), ("vic", "viewer")):
-        added = httpx.post(
-            f"{dev_server.url}/trips/{trip}/members",
-            headers=dev_server.auth("ana"),
-            json={"userId": user, "role": role},
-        )
-        assert added.status_code == 201, added.text
-    return trip
+    return routed_trip(dev_server, "ana", {"ben": "editor", "vic": "viewer"})
 
 
 @pytest.mark.parametrize("package", ["ai6", "ai7"])

@@ -13,9 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page, WebSocketRoute, expect, sync_playwright
 
 from tests.e2e.browser import SHOTS, Person, launch, person, trip_id_of
-from tests.e2e.conftest import DevServer
-
-BRIEF = "2 days by road bike from Sant Julià de Lòria to Soldeu"
+from tests.e2e.conftest import DevServer, routed_trip
 
 
 @pytest.fixture(scope="module")
@@ -30,22 +28,7 @@ def browser() -> Iterator[Browser]:
 @pytest.fixture(scope="module")
 def shared_trip(dev_server: DevServer) -> str:
     """A routed trip of alice's with bob as editor and vic as viewer."""
-    created = httpx.post(
-        f"{dev_server.url}/trips/ai-generate",
-        headers=dev_server.auth("alice"),
-        json={"brief": BRIEF},
-        timeout=60,
-    )
-    assert created.status_code == 201, created.text
-    trip_id: str = created.json()["trip"]["tripId"]
-    for user, role in (("bob", "editor"), ("vic", "viewer")):
-        added = httpx.post(
-            f"{dev_server.url}/trips/{trip_id}/members",
-            headers=dev_server.auth("alice"),
-            json={"userId": user, "role": role},
-        )
-        assert added.status_code == 201, added.text
-    return trip_id
+    return routed_trip(dev_server, "alice", {"bob": "editor", "vic": "viewer"})
 
 
 def trip(dev_server: DevServer, trip_id: str) -> dict[str, Any]:

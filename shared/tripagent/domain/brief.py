@@ -283,6 +283,9 @@ def _every_match(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
     return found
 
 
+_NOT_A_ROUTE_PART = NOT_A_NAME_START | VERBS
+
+
 def _routes_in_words(clause: str) -> str:
     """``A - B`` as ``A to B``; ``A → B → C`` as ``A via B to C`` — when every part could be a name (a few
     words, no count, no bike or other slot word): "road bike - maybe gravel" stays as it is."""
@@ -292,7 +295,7 @@ def _routes_in_words(clause: str) -> str:
     for part in parts:
         norm = normalize(part)
         words = norm.split()
-        if not 1 <= len(words) <= 5 or re.search(r"\d", norm) or words[0] in NOT_A_NAME_START | VERBS:
+        if not 1 <= len(words) <= 5 or re.search(r"\d", norm) or words[0] in _NOT_A_ROUTE_PART:
             return clause
         if (
             any(p.search(norm) for _, p in PROFILE_WORDS)

@@ -12,11 +12,12 @@ import {
   lastAssistantMessageIsCompleteWithApprovalResponses,
   type UIMessage,
 } from "ai";
-import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { unwrap, type Operation, type Role } from "../api/client";
 import { useServices } from "../context";
 import { sentenceFor } from "../errors";
 import { useI18n } from "../i18n";
+import { Composer } from "./Composer";
 import { mayRun } from "./OpsPanel";
 
 interface Clarify {
@@ -137,8 +138,7 @@ function AgentChat({
   }, [messages]);
 
   const required = (toolName: string): Role => ops.find((o) => o.name === toolName)?.requiredRole ?? "editor";
-  const submit = async (event?: FormEvent) => {
-    event?.preventDefault();
+  const submit = async () => {
     const message = text.trim();
     if (!message || !idle) return;
     setText("");
@@ -237,28 +237,16 @@ function AgentChat({
         </p>
       )}
       {notice && <p role="status">{notice}</p>}
-      <form onSubmit={(e) => void submit(e)} className="composer">
-        <label htmlFor="agent-input" className="visually-hidden">
-          {t("agent.placeholder")}
-        </label>
-        <textarea
-          id="agent-input"
-          ref={input}
-          rows={2}
-          value={text}
-          placeholder={t("agent.placeholder")}
-          onChange={(e) => setText(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === "Enter" && !e.shiftKey) {
-              e.preventDefault();
-              void submit();
-            }
-          }}
-        />
-        <button type="submit" disabled={!idle || !text.trim()}>
-          {t("agent.send")}
-        </button>
-      </form>
+      <Composer
+        id="agent-input"
+        label={t("agent.placeholder")}
+        sendLabel={t("agent.send")}
+        value={text}
+        disabled={!idle}
+        inputRef={input}
+        onChange={setText}
+        onSend={() => void submit()}
+      />
     </div>
   );
 }

@@ -1,11 +1,12 @@
 // The brief chat: the conversation is the client's (the endpoint is stateless), kept in sessionStorage
 // so a reload does not lose it; what has been collected is the server's last answer.
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState } from "react";
 import { unwrap, type BriefReply, type Schemas } from "../api/client";
 import { useServices } from "../context";
 import { sentenceFor } from "../errors";
 import { useI18n } from "../i18n";
 import { tripHref } from "../route";
+import { Composer } from "./Composer";
 
 type Turn = Schemas["ChatTurn"];
 interface Conversation {
@@ -102,10 +103,6 @@ export function BriefChat() {
     }
   };
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    void send(draft);
-  };
   const last = conversation.last;
   const chips = last ? SLOTS.map((slot) => [slot, chipValue(last.collected[slot])] as const).filter(([, v]) => v) : [];
 
@@ -143,28 +140,16 @@ export function BriefChat() {
           {error}
         </p>
       )}
-      <form onSubmit={onSubmit} className="composer">
-        <label htmlFor="brief-input" className="visually-hidden">
-          {t("brief.placeholder")}
-        </label>
-        <textarea
-          id="brief-input"
-          ref={input}
-          rows={2}
-          value={draft}
-          placeholder={t("brief.placeholder")}
-          onChange={(e) => setDraft(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === "Enter" && !e.shiftKey) {
-              e.preventDefault();
-              void send(draft);
-            }
-          }}
-        />
-        <button type="submit" disabled={!!busy || !draft.trim()}>
-          {t("brief.send")}
-        </button>
-      </form>
+      <Composer
+        id="brief-input"
+        label={t("brief.placeholder")}
+        sendLabel={t("brief.send")}
+        value={draft}
+        disabled={!!busy}
+        inputRef={input}
+        onChange={setDraft}
+        onSend={() => void send(draft)}
+      />
       {last?.readyToGenerate && (
         <button type="button" className="primary" disabled={!!busy} onClick={() => void generate()}>
           {busy === "generate" ? t("brief.generating") : t("brief.generate")}
