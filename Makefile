@@ -63,7 +63,7 @@ bench: venv engines tiles gazetteer build ## cold-import ratios per function, ag
 eval: venv engines tiles gazetteer ## the corpus against the configured provider (AI_PROVIDER=...; rules by default): EVAL_ARGS=-v lists what was wrong
 	$(BIN)/python -m evaluation $(EVAL_ARGS)
 
-soak: venv engines tiles gazetteer ## many members at once on a stack of its own: SOAK_USERS (16), SOAK_SECONDS (120), SOAK_FAULT (valhalla)
+soak: venv engines tiles gazetteer ## many members at once on a stack of its own: SOAK_USERS (16), SOAK_SECONDS (120), SOAK_FAULT (valhalla,dynamodb,consumers,model or all)
 	$(BIN)/python -m benchmarks.soak
 
 token: venv ## print a development token: make token USER=bob

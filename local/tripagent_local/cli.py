@@ -6,6 +6,7 @@ tripagent invoke FunctionId --event FILE    invoke one function with an event, a
 tripagent put-event --detail-type T --source S --detail JSON   put an event on the running local bus
 tripagent tiles [--force]                   build Valhalla tiles and elevation from valhalla/data
 tripagent engine stop|start dynamodb|valhalla   stop or start an engine of the running stack (faults)
+tripagent fault consumers RATE               make the stream, queue and bus consumers fail mid-batch (0 heals)
 """
 
 from __future__ import annotations
@@ -52,6 +53,11 @@ def main(argv: list[str] | None = None) -> int:
     engine.add_argument("name", choices=("dynamodb", "valhalla"))
     engine.add_argument("--url", default=f"http://127.0.0.1:{os.environ.get('PORT', '3000')}")
 
+    fault = sub.add_parser("fault", help="inject faults into the running stack's consumers")
+    fault.add_argument("target", choices=("consumers",))
+    fault.add_argument("rate", type=float, help="the share of invocations that fail mid-batch; 0 heals")
+    fault.add_argument("--url", default=f"http://127.0.0.1:{os.environ.get('PORT', '3000')}")
+
     publish = sub.add_parser("publish-web", help="upload web/dist and its config.json to a deployed stack")
     publish.add_argument("--stack", default="tripagent")
     publish.add_argument("--tile-url", default=os.environ.get("TILE_URL") or None)
@@ -74,6 +80,8 @@ def main(argv: list[str] | None = None) -> int:
         return _purge(args.idle_days)
     if args.command == "engine":
         return _engine(args.url, args.action, args.name)
+    if args.command == "fault":
+        return _fault(args.url, args.target, args.rate)
     if args.command == "publish-web":
         return _publish_web(args.stack, args.tile_url)
     if args.command == "put-event":
@@ -142,6 +150,14 @@ def _engine(url: str, action: str, name: str) -> int:
     return 0 if response.status_code == 200 else 1
 
 
+def _fault(url: str, target: str, rate: float) -> int:
+    import httpx
+
+    response = httpx.post(f"{url}/_local/faults/{target}", json={"rate": rate}, timeout=30)
+    print(response.text)
+    return 0 if response.status_code == 200 else 1
+
+
 def _put_event(url: str, source: str, detail_type: str, detail: str) -> int:
     import boto3
 
@@ -179,7 +195,8 @@ def _dev(port: int, persist: bool, quiet: bool) -> int:
     from tripagent_local.gateway import create_app
     from tripagent_local.stack import LocalStack, StackConfig
 
-    stack = LocalStack(StackConfig.from_env(port=port, persist=persist))
+    # --persist, or PERSIST / PERSIST_DIR in the environment
+    stack = LocalStack(StackConfig.from_env(port=port, **({"persist": True} if persist else {})))
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     try:
         stack.start()
@@ -198,7 +215,8 @@ def _dev(port: int, persist: bool, quiet: bool) -> int:
 def _banner(stack: Any) -> str:
     token = devauth.mint_token("alice", state_dir=stack.config.state_dir)
     url = stack.url
-    storage = f"persistent ({stack.config.state_dir / 'dynamodb'})" if stack.config.persist else "in memory"
+    where = stack.config.persist_dir or stack.config.state_dir / "dynamodb"
+    storage = f"persistent ({where})" if stack.config.persist else "in memory"
     provider = os.environ.get("AI_PROVIDER", "rules")
     ws = url.replace("http://", "ws://") + stack.websocket.path if stack.websocket else "(none)"
     return f"""

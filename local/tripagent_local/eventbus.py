@@ -2,8 +2,10 @@
 
 Matching uses moto's implementation of EventBridge patterns (prefix, anything-but, numeric, exists, $or,
 ...). Delivery is asynchronous, like EventBridge → Lambda: each matching rule's function is invoked on a
-worker thread; a failure is retried (``attempts`` in all, with backoff) and then written to the
-dead-letter log (``.local/dead-letters.jsonl``, and ``GET /_local/dead-letters`` on the gateway).
+worker thread; a failure is retried (``attempts`` in all: Lambda's two asynchronous retries, which AWS
+makes about one and two minutes later, come here after ``backoff_s`` and twice that, 10 s and 20 s) and
+then written to the dead-letter log (``.local/dead-letters.jsonl``, and ``GET /_local/dead-letters`` on
+the gateway).
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from moto.events.models import EventPattern
-from tripagent.adapters.retries import linear, retrying
 
 from tripagent_local.awsjson import AwsApiError
 from tripagent_local.deadletters import DeadLetterLog
@@ -55,7 +56,7 @@ class LocalEventBus:
         dead_letters: DeadLetterLog,
         *,
         attempts: int = 3,
-        backoff_s: float = 0.5,
+        backoff_s: float = 10.0,
     ) -> None:
         self.bus_names = bus_names | {"default"}
         self.rules = rules
@@ -68,6 +69,7 @@ class LocalEventBus:
         self._lock = threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="eventbus")
         self._pending: set[Future[None]] = set()
+        self._waiting = 0  # failed deliveries waiting for their retry
 
     # ------------------------------------------------------------------ EventBridge API
     def handle(self, target: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -128,29 +130,47 @@ class LocalEventBus:
             self.events.append({"bus": bus, **event})
         targets = [r for r in self.rules if r.bus_name == bus and r.matches(event)]
         for rule in targets:
-            future = self._pool.submit(self._deliver, rule, event)
-            with self._lock:
-                self._pending.add(future)
-            future.add_done_callback(self._done)
+            self._submit(rule, event, 1)
         return [r.function_id for r in targets]
+
+    def _submit(self, rule: LocalRule, event: dict[str, Any], attempt: int) -> None:
+        future = self._pool.submit(self._deliver, rule, event, attempt)
+        with self._lock:
+            self._pending.add(future)
+        future.add_done_callback(self._done)
 
     def _done(self, future: Future[None]) -> None:
         with self._lock:
             self._pending.discard(future)
 
-    def _deliver(self, rule: LocalRule, event: dict[str, Any]) -> None:
-        attempts = retrying(attempts=self.attempts, wait=linear(self.backoff_s), retry_on=lambda _: True)
+    def _deliver(self, rule: LocalRule, event: dict[str, Any], attempt: int) -> None:
+        """One attempt. A failure waits for its retry on a timer, not on a worker: while a dependency is
+        down, the other events keep their turn (Lambda's asynchronous retries come later, from a queue)."""
         try:
-            for attempt in attempts:
-                with attempt:
-                    self._invoke(rule.function_id, event)
+            self._invoke(rule.function_id, event)
         except Exception:
+            if attempt < self.attempts:
+                retry = threading.Timer(self.backoff_s * attempt, self._retry, (rule, event, attempt + 1))
+                retry.daemon = True
+                with self._lock:
+                    self._waiting += 1
+                retry.start()
+                return
             error = traceback.format_exc(limit=5)
-            self.dead_letters.add(self._record(rule, event, self.attempts, "failed", error))
+            self.dead_letters.add(self._record(rule, event, attempt, "failed", error))
             return
-        delivered = self._record(rule, event, attempts.statistics["attempt_number"], "delivered")
+        delivered = self._record(rule, event, attempt, "delivered")
         with self._lock:
             self.deliveries.append(delivered)
+
+    def _retry(self, rule: LocalRule, event: dict[str, Any], attempt: int) -> None:
+        try:
+            self._submit(rule, event, attempt)
+        except RuntimeError:  # the bus shut down while the retry waited
+            pass
+        finally:
+            with self._lock:
+                self._waiting -= 1
 
     @staticmethod
     def _record(
@@ -178,7 +198,7 @@ class LocalEventBus:
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             with self._lock:
-                if not self._pending:
+                if not self._pending and not self._waiting:
                     return True
             time.sleep(0.02)
         return False

@@ -47,6 +47,8 @@ from tripagent_local.paths import REPO_ROOT
 from tripagent_local.stack import LocalStack
 from tripagent_local.template import HttpRoute
 
+ENVIRONMENT_WAIT_HEADER = "x-local-environment-wait-ms"
+
 # What an ASGI app may read of the request's scope: plain data that crosses into the environment's process.
 ASGI_SCOPE_KEYS = (
     "type", "asgi", "http_version", "method", "scheme", "path", "raw_path", "query_string", "root_path",
@@ -155,12 +157,18 @@ class Gateway:
         """One invocation in an execution environment of the route's function; past its timeout the
         environment is killed (as Lambda does) and the client gets API Gateway's 503."""
         try:
-            result = await self._in_function_thread(self.stack.functions.invoke, route.function_id, event)
+            result, waited = await self._in_function_thread(
+                self.stack.functions.invoke_timed, route.function_id, event
+            )
         except FunctionTimeout:
             return _unavailable()
         except FunctionError:
             return self._failed(route, "failed")
-        return lambda_result_to_response(result)
+        response = lambda_result_to_response(result)
+        # Local only: how long the request waited for an execution environment of its function (the
+        # soak tells the function's time from the local stack's limit on environments).
+        response.headers[ENVIRONMENT_WAIT_HEADER] = f"{waited * 1000:.0f}"
+        return response
 
     async def serve_asgi(
         self, route: HttpRoute, event: dict[str, Any], body: bytes, scope: Scope, send: Send
@@ -216,6 +224,8 @@ class Gateway:
                 ("GET", "/_local/dead-letters"): self.dead_letters,
                 ("GET", "/_local/queues"): self.queue_activity,
                 ("GET", "/_local/idle"): self.idle,
+                ("GET", "/_local/faults"): self.faults,
+                ("POST", "/_local/faults/consumers"): self.faults,
             }
             | {
                 ("POST", f"/_local/engines/{name}/{action}"): self.engine
@@ -258,6 +268,18 @@ class Gateway:
         operation = stack.stop_engine if action == "stop" else stack.start_engine
         await self._in_function_thread(operation, name)
         return JSONResponse({"engine": name, "running": name in stack.engines})
+
+    async def faults(self, request: Request) -> Response:
+        """``POST {"rate": R}``: the share of consumer invocations that fail mid-batch (``tripagent fault``);
+        either way, what has been injected so far."""
+        faults = self.stack.faults
+        if request.method == "POST":
+            try:
+                body = json.loads(await request.body() or b"{}")
+                faults.set(float(body["rate"]))
+            except (ValueError, KeyError, TypeError) as exc:
+                return JSONResponse({"error": "validation_error", "message": f"rate: {exc}"}, status_code=400)
+        return JSONResponse(faults.describe())
 
     async def idle(self, request: Request) -> Response:
         """``?timeout=S``: whether the bus, queues and stream pollers went quiet within S seconds."""

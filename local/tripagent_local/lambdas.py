@@ -284,8 +284,15 @@ class FunctionRegistry:
             pool.release(instance, timed_out=timed_out)
 
     def invoke(self, logical_id: str, event: dict[str, Any]) -> Any:
+        return self.invoke_timed(logical_id, event)[0]
+
+    def invoke_timed(self, logical_id: str, event: dict[str, Any]) -> tuple[Any, float]:
+        """The result, and how long the event waited for an environment (a free one, or a cold start):
+        what Lambda, which scales out instead, would not make it wait beyond its init."""
+        asked = time.monotonic()
         with self.instance(logical_id) as instance:
-            return instance.invoke(event, self.specs[logical_id].timeout)
+            waited = time.monotonic() - asked
+            return instance.invoke(event, self.specs[logical_id].timeout), waited
 
     def stream(
         self, logical_id: str, scope: dict[str, Any], body: bytes, timeout_s: float

@@ -27,7 +27,11 @@ from tripagent_local.lambdas import ACCOUNT, REGION
 from tripagent_local.template import QueueSource, QueueSpec
 
 DEDUPLICATION_WINDOW_S = 300
-LOCAL_VISIBILITY_S = 1.0  # a failed message comes back quickly on a laptop
+# A failed message comes back after its visibility timeout: AWS's is minutes (the reviewer's queue: 360 s);
+# here 2 s after the first failure, doubling to 16 s, so a queue's receives outlast a dependency's
+# outage of about half a minute (a maxReceiveCount of 5 reaches its fifth receive 30 s after the first).
+LOCAL_VISIBILITY_S = 2.0
+LOCAL_VISIBILITY_CAP_S = 16.0
 
 
 class SqsError(AwsApiError):
@@ -130,7 +134,8 @@ class LocalQueue:
                     self.messages.remove(message)
                     exhausted.append(message)
                 else:
-                    message.visible_at = now + LOCAL_VISIBILITY_S
+                    back_off = LOCAL_VISIBILITY_S * 2 ** (message.receive_count - 1)
+                    message.visible_at = now + min(back_off, LOCAL_VISIBILITY_CAP_S)
         return exhausted
 
     def depth(self) -> int:

@@ -15,13 +15,14 @@ from typing import Any
 from tripagent_local import devauth, engines, tiles
 from tripagent_local.deadletters import DeadLetterLog
 from tripagent_local.eventbus import LocalEventBus, LocalRule
+from tripagent_local.faults import ConsumerFaults
 from tripagent_local.kms import LocalKms
 from tripagent_local.lambdas import ACCOUNT, REGION, FunctionRegistry
 from tripagent_local.paths import STATE_DIR, TEMPLATE
 from tripagent_local.queues import LocalQueues
 from tripagent_local.scheduler import LocalScheduler
 from tripagent_local.streams import StreamPoller
-from tripagent_local.template import ResolveContext, Template, WebSocketApi
+from tripagent_local.template import QueueSource, ResolveContext, StreamSource, Template, WebSocketApi
 from tripagent_local.wsapi import LocalWebSocketApi
 
 STACK_NAME = "tripagent-local"
@@ -35,7 +36,8 @@ class StackConfig:
     valhalla_port: int = 8002
     state_dir: Path = STATE_DIR
     template_path: Path = TEMPLATE
-    persist: bool = False  # keep DynamoDB Local's data in state_dir/dynamodb
+    persist: bool = False  # keep DynamoDB Local's data, in persist_dir (default state_dir/dynamodb)
+    persist_dir: Path | None = None
     start_engines: bool = True
     overrides: dict[str, str] = field(default_factory=dict)  # values for variables the functions declare
     max_instances: int = 4  # execution environments per function (2 cores: more only queue on the CPU)
@@ -48,7 +50,8 @@ class StackConfig:
             port=int(env.get("PORT", 3000)),
             dynamodb_port=int(env.get("DYNAMODB_PORT", 8011)),
             valhalla_port=int(env.get("VALHALLA_PORT", 8002)),
-            persist=env.get("PERSIST", "") not in ("", "0", "false"),
+            persist=env.get("PERSIST", "") not in ("", "0", "false") or bool(env.get("PERSIST_DIR")),
+            persist_dir=Path(env["PERSIST_DIR"]) if env.get("PERSIST_DIR") else None,
         )
         for key, value in kwargs.items():
             setattr(config, key, value)
@@ -100,16 +103,18 @@ class LocalStack:
         )
         self.scheduler = LocalScheduler(self.template.schedules(), self.functions.invoke)
         self.dead_letters = DeadLetterLog(config.state_dir / "dead-letters.jsonl")
+        # What the event sources invoke, with the faults `tripagent fault consumers` injects (none by default)
+        sources: list[StreamSource | QueueSource] = [
+            *self.template.stream_sources(),
+            *self.template.queue_sources(),
+        ]
+        self.faults = ConsumerFaults({s.function_id for s in sources if s.report_batch_item_failures})
+        consume = self.faults.wrap(self.functions.invoke)
         self.queues = LocalQueues(
-            self.queue_specs,
-            self.template.queue_sources(),
-            self.url,
-            self.functions.invoke,
-            self.dead_letters,
+            self.queue_specs, self.template.queue_sources(), self.url, consume, self.dead_letters
         )
-        self.bus = LocalEventBus(
-            set(self.bus_names.values()), self._rules(), self.functions.invoke, self.dead_letters
-        )
+        self.bus = LocalEventBus(set(self.bus_names.values()), self._rules(), consume, self.dead_letters)
+        self._consume = consume
         self.verifier = devauth.verifier(config.state_dir)
         self.kms = LocalKms(config.state_dir / "kms-master.key", set(self.kms_keys.values()))
         self.stream_pollers: list[StreamPoller] = []
@@ -136,6 +141,7 @@ class LocalStack:
                 "AiProvider": os.environ.get("AI_PROVIDER", "rules"),
                 "AiModel": os.environ.get("AI_MODEL", ""),
                 "AiBaseUrl": os.environ.get("AI_BASE_URL", ""),
+                "AiTimeoutSeconds": os.environ.get("AI_TIMEOUT_S") or params["AiTimeoutSeconds"],
                 # offline by default: no forecasts in reviews unless the developer names a service
                 "WeatherBaseUrl": os.environ.get("WEATHER_BASE_URL", ""),
                 "AWS::StackName": STACK_NAME,
@@ -281,7 +287,9 @@ class LocalStack:
             return
         log_dir = self.config.state_dir / "logs"
         if name == "dynamodb":
-            db_path = self.config.state_dir / "dynamodb" if self.config.persist else None
+            db_path = None
+            if self.config.persist:
+                db_path = self.config.persist_dir or self.config.state_dir / "dynamodb"
             self.engines[name] = engines.start_dynamodb_local(
                 self.config.dynamodb_port, log_dir, db_path=db_path
             )
@@ -318,7 +326,7 @@ class LocalStack:
                 streams,
                 stream_arn(),
                 source,
-                self.functions.invoke,
+                self._consume,
                 self.dead_letters,
                 stream_arn_of=stream_arn,
             )

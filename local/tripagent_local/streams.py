@@ -3,9 +3,10 @@ function the template names, as Lambda's event source mapping would.
 
 Records are shaped as Lambda delivers them (``{"Records": [...]}`` with ``eventSourceARN``), filtered by
 the mapping's ``FilterCriteria`` (the EventBridge pattern language, matched with moto's implementation),
-delivered in order per shard in batches of ``BatchSize``. A failed batch is retried; with
-``ReportBatchItemFailures`` only from the first failed record on. After the retries the records go to
-the dead-letter log, as the on-failure destination would receive them.
+delivered in order per shard in batches of ``BatchSize``. A failed batch is retried, backing off
+exponentially (0.5 s doubling, at most 5 s apart), up to the mapping's ``MaximumRetryAttempts`` (at most
+10 here); with ``ReportBatchItemFailures`` only from the first failed record on. After the retries the
+records go to the dead-letter log, as the on-failure destination would receive them.
 """
 
 from __future__ import annotations
@@ -21,13 +22,15 @@ from datetime import UTC, datetime
 from typing import Any
 
 from moto.events.models import EventPattern
-from tripagent.adapters.retries import TryAgain, linear, retrying
+from tripagent.adapters.retries import TryAgain, exponential, retrying
 
 from tripagent_local.deadletters import DeadLetterLog
 from tripagent_local.lambdas import REGION
 from tripagent_local.template import StreamSource
 
-LOCAL_MAX_RETRIES = 3  # keep a poisoned record from blocking the shard for long on a laptop
+# Enough to outlast an engine restarted within half a minute, and keep a poisoned record from blocking
+# the shard for longer than about 40 s on a laptop.
+LOCAL_MAX_RETRIES = 10
 
 
 class StreamPoller:
@@ -40,7 +43,8 @@ class StreamPoller:
         dead_letters: DeadLetterLog,
         *,
         poll_s: float = 0.1,
-        backoff_s: float = 0.2,
+        backoff_s: float = 0.5,
+        backoff_cap_s: float = 5.0,
         stream_arn_of: Callable[[], str] | None = None,
     ) -> None:
         self._client = streams_client
@@ -50,6 +54,7 @@ class StreamPoller:
         self.dead_letters = dead_letters
         self._poll_s = poll_s
         self._backoff_s = backoff_s
+        self._backoff_cap_s = backoff_cap_s
         self._patterns = [EventPattern.load(json.dumps(f)) for f in source.filters]
         self._iterators: dict[str, str | None] = {}
         self._read_up_to: dict[str, str] = {}  # shard → the last sequence number read: where to resume
@@ -152,7 +157,9 @@ class StreamPoller:
         retries = min(self.source.max_retries if self.source.max_retries >= 0 else 10_000, LOCAL_MAX_RETRIES)
         try:
             for attempt in retrying(
-                attempts=retries + 1, wait=linear(self._backoff_s), retry_on=lambda _: True
+                attempts=retries + 1,
+                wait=exponential(self._backoff_s, self._backoff_cap_s),
+                retry_on=lambda _: True,
             ):
                 with attempt:
                     result = self._invoke(self.source.function_id, {"Records": pending})

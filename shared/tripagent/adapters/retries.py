@@ -46,9 +46,13 @@ def linear(step_s: float) -> Wait:
     return wait_incrementing(start=step_s, increment=step_s)
 
 
-def exponential(base_s: float) -> Wait:
-    """base, 2 × base, 4 × base, ... without jitter (one caller waiting on one store)."""
-    return wait_exponential(multiplier=base_s)
+def exponential(base_s: float, cap_s: float | None = None) -> Wait:
+    """base, 2 × base, 4 × base, ... (at most ``cap_s``) without jitter (one caller waiting on one store)."""
+    return (
+        wait_exponential(multiplier=base_s)
+        if cap_s is None
+        else wait_exponential(multiplier=base_s, max=cap_s)
+    )
 
 
 class _AtLeastTheHint(wait_base):
