@@ -836,7 +836,7 @@ def _faults_healed(url: str, ledger: Ledger) -> bool:
     print(f"  dead letters: {len(dead)}")
     ok = not dead
     for name, back in ledger.recovered_after_s.items():
-        print(f"  {RECOVERY[name]} {back:.1f} s after the fault ended (goal ≤ 10 s)")
+        print(f"  {name}: {RECOVERY[name]} {back:.1f} s after the fault ended (goal ≤ 10 s)")
         ok &= back <= 10
     return ok
 

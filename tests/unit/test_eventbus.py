@@ -126,3 +126,24 @@ def test_put_events_takes_one_to_ten_entries(tmp_path: Path) -> None:
         bus.put_events([])
     with pytest.raises(PutEventsError):
         bus.put_events([entry()] * 11)
+
+
+def test_a_retry_waits_on_a_timer_so_other_events_are_not_held_up(tmp_path: Path) -> None:
+    """While a dependency is down, failed deliveries wait for their retry: more of them than the bus has
+    workers must not hold up an event whose target answers (a worker sleeping through the backoff did)."""
+    delivered = threading.Event()
+
+    def invoke(_: str, event: dict[str, Any]) -> None:
+        if event["detail"]["op"] == "stop.ok":
+            delivered.set()
+            return
+        raise RuntimeError("the store is down")
+
+    bus = make_bus(tmp_path, invoke, attempts=2)
+    bus.backoff_s = 2.0
+    bus.put_events([entry("stop.fails") for _ in range(6)])
+    bus.put_events([entry("stop.ok")])
+    assert delivered.wait(1.0), "the answering target waited behind the retries' backoff"
+    assert not bus.wait_idle(0.2)  # the retries are still waiting, and count as in flight
+    assert bus.wait_idle(5.0)
+    assert len(bus.dead_letters.records) == 6

@@ -159,3 +159,37 @@ def test_a_label_we_handed_out_finds_exactly_its_place(gazetteer: Gazetteer, lab
 
 def test_a_label_of_no_place_is_not_found(gazetteer: Gazetteer) -> None:
     assert not isinstance(gazetteer.search("Santa Coloma (city, Peru)"), Found)
+
+
+@pytest.mark.parametrize("town", ["Foix", "La Seu d'Urgell", "Ax-les-Thermes", "Hanko"])
+def test_a_small_town_abroad_is_known_so_it_is_outside_coverage_not_unknown(
+    gazetteer: Gazetteer, town: str
+) -> None:
+    """GeoNames' towns down to 500 people: a real town of 9,000 is "outside the area we route"."""
+    outcome = gazetteer.search(town)
+    assert isinstance(outcome, Found)
+    assert outcome.place.region is None
+    assert gazetteer.covered_region(outcome.place.lat, outcome.place.lon) is None
+
+
+def test_a_small_town_abroad_is_found_by_its_exact_name_only(gazetteer: Gazetteer) -> None:
+    """Not by a typo, nor by the start of its name: "Vila" is not a question of every Vila Nova."""
+    assert not isinstance(gazetteer.search("Fiox"), Found)
+    vila = gazetteer.search("Vila")
+    places = [c.place for c in vila.candidates] if isinstance(vila, Ambiguous) else [vila.place]  # type: ignore[union-attr]
+    assert places[0].label == "Vila (village, Andorra)"
+    assert not any(p.name.startswith("Vila ") for p in places)
+
+
+def test_a_village_we_route_is_asked_beside_a_larger_namesake_abroad(gazetteer: Gazetteer) -> None:
+    """Pal, Andorra (a village) and Pal, Senegal (a larger town): asked, not guessed, ours first."""
+    outcome = gazetteer.search("Pal")
+    assert isinstance(outcome, Ambiguous)
+    assert outcome.candidates[0].place.label == "Pal (village, Andorra)"
+    assert any(c.place.region is None for c in outcome.candidates)
+
+
+def test_a_town_abroad_whose_streets_we_route_is_in_the_region(gazetteer: Gazetteer) -> None:
+    outcome = gazetteer.search("Pas de la Casa")
+    assert isinstance(outcome, Found)
+    assert outcome.place.region == "andorra"

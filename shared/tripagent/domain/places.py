@@ -137,26 +137,27 @@ def decide(query: str, candidates: list[Candidate]) -> Found | Ambiguous | None:
     if not matching:
         return None
     top = matching[0]
-    top_quality = quality(norm, top.matched_name)
-    # A namesake that matches no better and is several times smaller is no rival (Barcelona, Spain over
-    # Barcelona, Venezuela); a place whose name matches better is one (Santa Coloma, the village).
-    rivals = [
-        c
-        for c in matching
-        if c is top
-        or (
-            quality(norm, c.matched_name) >= 0.9
-            and top.score - c.score <= AMBIGUITY_MARGIN
-            and not (
-                quality(norm, c.matched_name) <= top_quality
-                and top.place.importance - c.place.importance >= DOMINANCE
-            )
-        )
-    ]
+    rivals = [c for c in matching if c is top or _rival(norm, c, top)]
     distinct = _distinct(rivals)
-    if len(distinct) > 1:
+    if len(distinct) > 1:  # the places we route first: the question must not lose them past its fifth
+        distinct.sort(key=lambda c: c.place.region is None)
         return Ambiguous(query, tuple(distinct[:5]))
     return Found(top.place, top.score, tuple(matching[1:4]))
+
+
+def _rival(norm: str, c: Candidate, top: Candidate) -> bool:
+    """Whether ``c`` is too close to ``top`` to call. A namesake that matches no better and is several
+    times smaller is no rival (Barcelona, Spain over Barcelona, Venezuela); a place whose name matches
+    better is one (Santa Coloma, the village). But a place we route is always a rival of a larger one
+    abroad: that is asked, never guessed (a trip planned abroad would only be refused)."""
+    match = quality(norm, c.matched_name)
+    if match < 0.9:
+        return False
+    if top.place.region is None and c.place.region is not None:
+        return True
+    return top.score - c.score <= AMBIGUITY_MARGIN and not (
+        match <= quality(norm, top.matched_name) and top.place.importance - c.place.importance >= DOMINANCE
+    )
 
 
 def _bare(name: str) -> str:

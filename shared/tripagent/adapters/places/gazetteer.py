@@ -117,8 +117,9 @@ class Gazetteer:
         # Exact names and names the query begins (a B-tree range scan), then, only if those leave the
         # question open, names sharing the query's rarest trigrams.
         rows = self.db.execute(
-            "SELECT place_id, norm FROM names WHERE norm = ? OR (norm > ? AND norm < ?)",
-            (norm, norm + " ", norm + " \uffff"),
+            "SELECT place_id, norm FROM names WHERE norm = ? OR (norm > ? AND norm < ?) "
+            "UNION ALL SELECT place_id, norm FROM exact_names WHERE norm = ?",  # towns abroad: exact only
+            (norm, norm + " ", norm + " \uffff", norm),
         ).fetchall()
         if not any(name == norm for _, name in rows):
             rows += self._fuzzy(norm)
