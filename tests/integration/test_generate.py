@@ -17,7 +17,7 @@ from tripagent.adapters.valhalla import ValhallaClient
 from tripagent.application.generate import COSTING, Generator
 from tripagent.application.trips import TripWorkspace
 from tripagent.domain.gpx import trip_to_gpx
-from tripagent.domain.places import Found
+from tripagent.domain.places import Ambiguous, Found
 from tripagent.domain.trip import Stop
 from tripagent.entrypoints.http.statuses import status_of
 from tripagent.errors import AiUnparseable, OutOfCoverage, PlaceNotFound, RoutingUnavailable
@@ -106,6 +106,31 @@ def test_a_city_outside_the_data_is_out_of_coverage(gazetteer: Gazetteer, router
         )
     assert "Barcelona" in refused.value.message
     assert refused.value.details[0]["coveredRegions"] == ["Andorra", "central Helsinki"]
+
+
+def test_a_small_town_abroad_is_out_of_coverage_with_its_name(
+    gazetteer: Gazetteer, router: ValhallaClient
+) -> None:
+    """Foix (9,000 people, France) is a real place outside the routing data, not "no place called"."""
+    with pytest.raises(OutOfCoverage) as refused:
+        generator(gazetteer, router).generate(
+            "alice", "from Foix to Soldeu, 2 days, road bike", None, RulesProvider(), "rules", today=TODAY
+        )
+    assert "Foix" in refused.value.message
+
+
+def test_the_briefs_other_places_settle_a_name_that_could_be_several(
+    gazetteer: Gazetteer, router: ValhallaClient
+) -> None:
+    """ "Pal" alone asks (the Andorran village, or the larger Pal in Senegal); from Pal to Llorts it is
+    the village near Llorts."""
+    assert isinstance(gazetteer.search("Pal"), Ambiguous)
+    trip = generator(gazetteer, router).generate(
+        "alice", "2 days from Pal to Llorts by road bike", None, RulesProvider(), "rules", today=TODAY
+    )
+    first = trip.days[0].stage
+    assert first is not None
+    assert first.from_.startswith("Pal")
 
 
 def test_a_made_up_town_is_not_found_with_suggestions(gazetteer: Gazetteer, router: ValhallaClient) -> None:

@@ -226,6 +226,16 @@ def test_assistant_turns_are_history_not_facts(gazetteer: Gazetteer) -> None:
     assert not reply.readyToGenerate
 
 
+def test_a_name_the_briefs_other_places_settle_is_not_asked(gazetteer: Gazetteer) -> None:
+    """ "Pal" alone is a question (Andorra or Senegal); from Pal to Llorts it is the Andorran village,
+    kept by its label so that generation finds the same place."""
+    (reply,) = converse(chat(gazetteer), ["2 days from Pal to Llorts by road bike"])
+    assert reply.clarification is None
+    assert reply.collected.start == "Pal (village, Andorra)"
+    assert reply.collected.end == "Llorts"
+    assert reply.readyToGenerate
+
+
 def test_a_tampered_state_token_is_ignored(gazetteer: Gazetteer) -> None:
     brief = chat(gazetteer)
     first = converse(brief, ["from Santa Coloma to Canillo"])[0]

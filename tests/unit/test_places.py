@@ -6,7 +6,16 @@ import pytest
 from tripagent.adapters.places.gazetteer import Gazetteer
 from tripagent.application.places import pois_near
 from tripagent.domain.geo import decode_polyline, encode_polyline, line_length_km, project
-from tripagent.domain.places import Ambiguous, Candidate, Found, NotFound, Place, decide, normalize
+from tripagent.domain.places import (
+    Ambiguous,
+    Candidate,
+    Found,
+    NotFound,
+    Place,
+    decide,
+    normalize,
+    settled_by,
+)
 
 
 @pytest.fixture(scope="module")
@@ -193,3 +202,19 @@ def test_a_town_abroad_whose_streets_we_route_is_in_the_region(gazetteer: Gazett
     outcome = gazetteer.search("Pas de la Casa")
     assert isinstance(outcome, Found)
     assert outcome.place.region == "andorra"
+
+
+def test_the_other_places_of_a_brief_settle_a_name_far_from_its_namesakes(gazetteer: Gazetteer) -> None:
+    pal = gazetteer.search("Pal")
+    llorts, paris, canillo = (gazetteer.search(n) for n in ("Llorts", "Paris", "Canillo"))
+    assert isinstance(llorts, Found)
+    assert isinstance(paris, Found)
+    assert isinstance(canillo, Found)
+    settled = settled_by(pal, [llorts.place])
+    assert isinstance(settled, Found)
+    assert settled.place.label == "Pal (village, Andorra)"
+    assert settled_by(pal, [paris.place]) is pal  # near none of the Pals: still a question
+    assert settled_by(pal, []) is pal
+    # Santa Coloma de Gramenet is too close to Andorra to rule out: still asked
+    santa_coloma = gazetteer.search("Santa Coloma")
+    assert isinstance(settled_by(santa_coloma, [canillo.place]), Ambiguous)

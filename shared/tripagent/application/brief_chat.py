@@ -33,7 +33,7 @@ from tripagent.application.structured import Parsed, parse_structured
 from tripagent.domain.brief import Collected, Locale, PlacePhrase, read_turn
 from tripagent.domain.choice import Option as Choosable
 from tripagent.domain.choice import choose
-from tripagent.domain.places import Ambiguous, Candidate, Found, NotFound
+from tripagent.domain.places import Ambiguous, Candidate, Found, NotFound, Place, settled_by
 from tripagent.errors import RateLimited, ValidationFailed
 
 PLACE_SLOTS = ("start", "end", "via")
@@ -225,16 +225,17 @@ class BriefChat:
             model=model_id,
         )
 
-    def _unambiguous(self, option: dict[str, Any]) -> str:
-        """What the chosen place is called from now on: its name when the name alone finds it, else its
-        label, so that generation (which reads the collected slots again) finds the same place."""
-        name = str(option["name"])
-        found = self.finder.search(name)
-        return (
-            name
-            if isinstance(found, Found) and found.place.label == option["label"]
-            else str(option["label"])
+    def _unambiguous(self, place: Place | dict[str, Any]) -> str:
+        """What the chosen place (or option) is called from now on: its name when the name alone finds
+        it, else its label, so that generation (which reads the collected slots again) finds the same
+        place."""
+        name, label = (
+            (place.name, place.label)
+            if isinstance(place, Place)
+            else (str(place["name"]), str(place["label"]))
         )
+        found = self.finder.search(name)
+        return name if isinstance(found, Found) and found.place.label == label else label
 
     def _resolve_places(
         self,
@@ -248,14 +249,18 @@ class BriefChat:
         earlier one. An ambiguous place, or a place not found after a strong word ("from", "to"), becomes
         the numbered question."""
         question: Clarification | None = None
+        # The brief's places that name one place settle those that could be several (Pal, near Llorts)
+        named = [*state.resolved.values(), *(p.text for ps in phrases.values() for p in ps)]
+        context = [o.place for name in named if isinstance(o := self.finder.search(name), Found)]
         for slot in PLACE_SLOTS:
             via: list[str] = []
             for phrase in phrases.get(slot, []):
                 key = slot if slot != "via" else f"via:{phrase.text}"
                 chosen = state.resolved.get(key)
-                outcome = None if chosen else self.finder.search(phrase.text)
-                if isinstance(outcome, Found):
-                    chosen = outcome.place.name
+                searched = None if chosen else self.finder.search(phrase.text)
+                outcome = settled_by(searched, context) if searched is not None else None
+                if isinstance(outcome, Found):  # by its label when the name alone is still a question
+                    chosen = outcome.place.name if outcome is searched else self._unambiguous(outcome.place)
                 if chosen:
                     if slot == "via":
                         via.append(chosen)

@@ -145,6 +145,28 @@ def decide(query: str, candidates: list[Candidate]) -> Found | Ambiguous | None:
     return Found(top.place, top.score, tuple(matching[1:4]))
 
 
+CONTEXT_NEAR_KM = 60.0  # a candidate this close to another place of the same brief is the one meant...
+CONTEXT_FAR_KM = 300.0  # ...when every other candidate is at least this far from all of them
+
+
+def settled_by(outcome: SearchOutcome, context: list[Place]) -> SearchOutcome:
+    """An ambiguous name that the other places of the same brief settle: in "from Pal to Llorts" Pal is
+    the village near Llorts, since every other Pal is far from it. Anything else, as it was: Santa Coloma
+    near Canillo stays a question, Santa Coloma de Gramenet being too close to rule out."""
+    if not isinstance(outcome, Ambiguous) or not context:
+        return outcome
+
+    def reach(place: Place) -> float:
+        return min(distance_km(place.lat, place.lon, other.lat, other.lon) for other in context)
+
+    near = [c for c in outcome.candidates if reach(c.place) <= CONTEXT_NEAR_KM]
+    if len(near) == 1 and all(
+        reach(c.place) >= CONTEXT_FAR_KM for c in outcome.candidates if c is not near[0]
+    ):
+        return Found(near[0].place, near[0].score)
+    return outcome
+
+
 def _rival(norm: str, c: Candidate, top: Candidate) -> bool:
     """Whether ``c`` is too close to ``top`` to call. A namesake that matches no better and is several
     times smaller is no rival (Barcelona, Spain over Barcelona, Venezuela); a place whose name matches
