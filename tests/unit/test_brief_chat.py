@@ -563,3 +563,28 @@ def test_a_brief_without_a_bike_is_ready_and_says_what_it_will_assume(gazetteer:
 def test_what_is_not_a_place_stays_out(text: str, places: dict[str, list[str]]) -> None:
     reading = read_turn(text, today=TODAY)
     assert {slot: [p.text for p in found] for slot, found in reading.places.items()} == places
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end", "round_trip"),
+    [
+        ("4 day touring trip Encamp -> El Serrat, we'll have panniers", "Encamp", "el Serrat", False),
+        ("quick one: 2 days Canillo -> Ordino, mtb", "Canillo", "Ordino", False),
+        ("Andorra la Vella - Ordino en 2 jours", "Andorra la Vella", "Ordino", False),
+        ("two-day loop out of Soldeu over a weekend, road bikes", "Soldeu", None, True),
+        ("mon plan : depart soldeu, retour soldeu, 3 jours, gravel", "Soldeu", "Soldeu", True),
+        ("From Andorra la Vella to Andorra la Vella, 2 days", "Andorra la Vella", "Andorra la Vella", True),
+        ("départ La Massana, arrivée Soldeu, 3 jours de vélo de voyage", "La Massana", "Soldeu", False),
+        ("2 days from Ordino, finishing in Sant Julià de Lòria", "Ordino", "Sant Julià de Lòria", False),
+    ],
+)
+def test_routes_said_the_way_people_write_them(
+    gazetteer: Gazetteer, text: str, start: str, end: str | None, round_trip: bool
+) -> None:
+    """Arrows after the words that lead to them, a loop "out of" a town, a bare "départ" and "retour", the
+    same town at both ends (a loop), and no piece of a name ("de Lòria") read as another place."""
+    (reply,) = converse(chat(gazetteer), [text], locale="fr" if "jours" in text else "en")
+    assert reply.collected.start == start
+    assert reply.collected.end == end
+    assert reply.collected.roundTrip is round_trip
+    assert reply.clarification is None

@@ -275,6 +275,8 @@ class BriefChat:
                         break
             if via:
                 collected.via = via
+        if collected.start and collected.start == collected.end:  # "from Soldeu to Soldeu": a loop
+            collected.roundTrip = True
         return question
 
     def _question(  # noqa: PLR0917

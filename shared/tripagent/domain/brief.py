@@ -156,16 +156,16 @@ _STOP = (
     + _COUNTS
     + r"|\d)\b|[.,;!?]|$)"
 )
-WEAK_TRIGGERS = {"de", "d", "par"}
+WEAK_TRIGGERS = {"de", "d", "par", "depart", "retour"}
 _START = (
     r"from|starting (?:in|at|from)|start(?:ing)? in|leaving|depart(?:ing)? from|depuis|au depart d"
     r"|au depart de|depart de|partant de|en partant de|pars d|pars de|de|d"
-    r"|start(?:ing)? and (?:finish|end)(?:ing)? (?:in|at)|loop (?:from|around|starting (?:in|at|from))"
-    r"|boucle (?:au depart )?(?:de|d|a|vers|autour de)|start(?:ing)? at"
+    r"|start(?:ing)? and (?:finish|end)(?:ing)? (?:in|at)|loop (?:from|around|out of|starting (?:in|at|from))"
+    r"|boucle (?:au depart )?(?:de|d|a|vers|autour de)|start(?:ing)? at|depart"
 )
 _END = (
     r"to|towards|ending (?:in|at)|finish(?:ing)? (?:in|at)|arriving (?:in|at)|jusqu(?: vers)?|vers"
-    r"|arrivee vers|arrivee"
+    r"|arrivee vers|arrivee|retour"
 )
 _VIA = r"via|through|by way of|passing (?:by|through)|par|en passant par"
 PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
@@ -284,6 +284,13 @@ def _every_match(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
 
 
 _NOT_A_ROUTE_PART = NOT_A_NAME_START | VERBS
+# Up to the last word before a route's first name that cannot be in a name: a count, a slot word, a colon
+_ROUTE_TAIL = re.compile(r"\s+(?:en|in|for|pour|sur|on|over|with|avec|during)\s+.*$|\s*\d.*$", re.IGNORECASE)
+_ROUTE_LEAD = re.compile(
+    r"^.*(?:\d|:|\b(?:days?|jours?|nights?|nuits?|weeks?|semaines?|weekend|trip|tour|ride|loop|boucle|aller.retour|"
+    r"bike|bikes|velo|mtb|vtt|gravel|road|touring|hybrid)\b)\s*",
+    re.IGNORECASE,
+)
 
 
 def _routes_in_words(clause: str) -> str:
@@ -291,6 +298,19 @@ def _routes_in_words(clause: str) -> str:
     words, no count, no bike or other slot word): "road bike - maybe gravel" stays as it is."""
     parts = _SEPARATOR.split(clause)
     if len(parts) < 2:
+        return clause
+    # "4 day touring trip Encamp -> El Serrat", "quick one: 2 days Canillo -> Ordino": the words that
+    # lead to the first name are not part of it; nor, in "A - Toulouse en 6 jours", those after the last
+    lead = _ROUTE_LEAD.match(parts[0])
+    before = parts[0][: lead.end()] if lead and lead.end() < len(parts[0]) else ""
+    tail = _ROUTE_TAIL.search(parts[-1])
+    after = parts[-1][tail.start() :] if tail and tail.start() > 0 else ""
+    parts = [
+        parts[0].removeprefix(before),
+        *parts[1:-1],
+        parts[-1].removesuffix(after) if after else parts[-1],
+    ]
+    if len(parts) == 1:
         return clause
     for part in parts:
         norm = normalize(part)
@@ -303,7 +323,8 @@ def _routes_in_words(clause: str) -> str:
             or _COUNT_OF_DAYS.search(norm)
         ):
             return clause
-    return parts[0] + "".join(f" via {p}" for p in parts[1:-1]) + f" to {parts[-1]}"
+    route = parts[0] + "".join(f" via {p}" for p in parts[1:-1]) + f" to {parts[-1]}"
+    return f"{before} from {route}{after}" if before else route + after
 
 
 @dataclass(frozen=True, slots=True)
@@ -410,6 +431,13 @@ def _place_phrases(text: str) -> dict[str, list[PlacePhrase]]:
                     ):
                         mentions.append((offset + start, slot, PlacePhrase(candidate, is_strong)))
         offset += len(clause) + 1
+    # A weak phrase inside a strong one is a piece of its name: "de Lòria" of "to Sant Julià de Lòria"
+    spans = [(at, at + len(p.text)) for at, _, p in mentions if p.strong]
+    mentions = [
+        m
+        for m in mentions
+        if m[2].strong or not any(s <= m[0] and m[0] + len(m[2].text) <= e for s, e in spans)
+    ]
     places: dict[str, list[PlacePhrase]] = {}
     seen: set[tuple[int, str, str]] = set()
     for at, slot, phrase in sorted(mentions, key=lambda f: f[0]):

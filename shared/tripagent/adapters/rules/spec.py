@@ -43,4 +43,6 @@ class SpecRules:
                 continue
             named = next((text for text in texts if not isinstance(names.search(text), NotFound)), texts[0])
             spec.setdefault(slot, named)
+        if spec.get("start") and spec.get("start") == spec.get("end"):  # "from Soldeu to Soldeu": a loop
+            spec["roundTrip"] = True
         return rules_answer(json.dumps(spec, ensure_ascii=False))
