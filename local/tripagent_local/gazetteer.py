@@ -235,9 +235,9 @@ def build(output: Path = OUTPUT, data_dir: Path = VALHALLA_DATA, force: bool = F
     covered = {(x, y): region for region, x, y in coverage}
     for city in _world_cities():
         # A town the extracts lack but whose streets they route is in their region (Pas de la Casa)
-        region = covered.get((math.floor(city["lon"] / CELL_DEG), math.floor(city["lat"] / CELL_DEG)))
+        routed = covered.get((math.floor(city["lon"] / CELL_DEG), math.floor(city["lat"] / CELL_DEG)))
         if not any(s <= city["lat"] <= n and w <= city["lon"] <= e for s, n, w, e in boxes):
-            rows.append({**city, "region": region})
+            rows.append({**city, "region": routed})
             continue
         twin = next(
             (
@@ -253,7 +253,7 @@ def build(output: Path = OUTPUT, data_dir: Path = VALHALLA_DATA, force: bool = F
             twin["importance"] = max(twin["importance"], city["importance"])
             twin["names"] = list(dict.fromkeys(twin["names"] + city["names"]))
             continue
-        rows.append({**city, "region": region})
+        rows.append({**city, "region": routed})
     output.parent.mkdir(parents=True, exist_ok=True)
     tmp = output.with_suffix(".tmp")
     tmp.unlink(missing_ok=True)

@@ -588,3 +588,28 @@ def test_routes_said_the_way_people_write_them(
     assert reply.collected.end == end
     assert reply.collected.roundTrip is round_trip
     assert reply.clarification is None
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale"),
+    [
+        (["Five days from Sant Julià de Lòria to Ordino and back", "on a touring bike"], "en"),
+        (["Starting in Sant Julià de Lòria, I want to go up to Ordino and then back down.", "5 days"], "en"),
+        (["Je pars de Sant Julià de Lòria, je monte jusqu'à Ordino et je redescends", "5 jours"], "fr"),
+        (["Aller-retour Sant Julià de Lòria – Ordino sur cinq jours"], "fr"),
+    ],
+)
+def test_there_and_back_turns_at_the_far_end(gazetteer: Gazetteer, turns: list[str], locale: str) -> None:
+    """ "A to B and back": a loop from A that turns at B (B a via point, A the end), not a trip to B."""
+    reply = converse(chat(gazetteer), turns, locale=locale)[-1]
+    assert reply.collected.start == "Sant Julià de Lòria"
+    assert reply.collected.end == "Sant Julià de Lòria"
+    assert reply.collected.via == ["Ordino"]
+    assert reply.collected.roundTrip
+
+
+def test_and_back_to_another_town_is_not_a_loop(gazetteer: Gazetteer) -> None:
+    (reply,) = converse(chat(gazetteer), ["3 days from Ordino to Canillo and back to Encamp"])
+    assert reply.collected.start == "Ordino"
+    assert reply.collected.end != "Ordino"
+    assert not reply.collected.roundTrip

@@ -30,7 +30,7 @@ from tripagent.application.llm import ChatOptions, ChatRequest, Message, ModelPr
 from tripagent.application.places import PlaceFinder
 from tripagent.application.ports import RateLimiter
 from tripagent.application.structured import Parsed, parse_structured
-from tripagent.domain.brief import Collected, Locale, PlacePhrase, read_turn
+from tripagent.domain.brief import Collected, Locale, PlacePhrase, read_turn, turned_back
 from tripagent.domain.choice import Option as Choosable
 from tripagent.domain.choice import choose
 from tripagent.domain.places import Ambiguous, Candidate, Found, NotFound, Place, settled_by
@@ -186,6 +186,8 @@ class BriefChat:
             launch = reading.launch
             user_locale = reading.locale
             asked = self._resolve_places(collected, reading.places, state, now, user_locale)
+            if reading.out_and_back:
+                collected.end, collected.via = turned_back(collected.start, collected.end, collected.via)
             clarification = asked or clarification
         if clarification is not None and state.pending and getattr(collected, state.pending.slot, None):
             clarification, state.pending = None, None  # a later turn named the place after all

@@ -103,6 +103,12 @@ ROUND_TRIP = re.compile(
     r"|\bstart(?:ing)? and (?:finish|end)(?:ing)? (?:in|at)\b|\bback to where\b|\bcom(?:e|ing) back to\b"
     r"|\b(?:revient|revenir|retour) au (?:point de )?depart\b|\bdepart et (?:arrivee|retour) (?:a|vers)\b"
 )
+# "A to B and back", "up to B and then back down", "je monte jusqu'à B et je redescends": B is where a loop
+# from A turns (not "and back to C", "et retour à C": those name the end)
+OUT_AND_BACK = re.compile(
+    r"\b(?:and|then|et) (?:then |come |coming |ride |go |ride )?back\b(?! to\b)|\bback down\b"
+    r"|\bthere and back\b|\bet retour\b(?! (?:a|au|vers|jusqu)\b)|\bredescend|\baller retour\b"
+)
 ACCOMMODATION: list[tuple[str, re.Pattern[str]]] = [
     ("camping", re.compile(r"\bcamp(ing|site|ground)?s?\b|\btente\b|\btent\b")),
     ("hostel", re.compile(r"\bhostels?\b|\bauberges?\b|\bgites?\b")),
@@ -341,6 +347,14 @@ class Reading:
     places: dict[str, list[PlacePhrase]] = field(default_factory=dict)  # slot → phrases, in text order
     launch: bool = False
     locale: Locale = "en"
+    out_and_back: bool = False  # the turn's end is where a loop from its start turns back
+
+
+def turned_back(start: str | None, end: str | None, via: list[str]) -> tuple[str | None, list[str]]:
+    """The end and via points of "A to B and back": B becomes the last via point and A the end."""
+    if start and end and end != start:
+        return start, [*via, end]
+    return end, via
 
 
 def detect_locale(text: str, default: Locale = "en") -> Locale:
@@ -366,7 +380,7 @@ def read_turn(text: str, *, today: dt.date, default_locale: Locale = "en") -> Re
         if pattern.search(norm):
             values["profile"] = profile
             break
-    if ROUND_TRIP.search(norm):
+    if ROUND_TRIP.search(norm) or OUT_AND_BACK.search(norm):
         values["roundTrip"] = True
     for kind, pattern in ACCOMMODATION:
         if pattern.search(norm):
@@ -384,6 +398,7 @@ def read_turn(text: str, *, today: dt.date, default_locale: Locale = "en") -> Re
         places,
         bool(LAUNCH.match(norm)),
         detect_locale(text, default_locale),
+        bool(OUT_AND_BACK.search(norm)),
     )
 
 

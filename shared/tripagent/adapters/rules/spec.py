@@ -9,7 +9,7 @@ from typing import Any
 
 from tripagent.application.llm import ChatRequest, ChatResult, rules_answer
 from tripagent.application.places import PlaceFinder
-from tripagent.domain.brief import Collected, read_turn
+from tripagent.domain.brief import Collected, read_turn, turned_back
 from tripagent.domain.places import NotFound
 
 
@@ -27,8 +27,10 @@ class SpecRules:
         today = dt.date.fromisoformat(request.context.get("today") or dt.date.today().isoformat())
         collected = Collected()
         places: dict[str, list[str]] = {}
+        out_and_back = False
         for line in str(request.context.get("brief", "")).splitlines():
             reading = read_turn(line, today=today)
+            out_and_back |= reading.out_and_back
             collected = collected.merged(reading.slots)
             for slot, phrases in reading.places.items():
                 # phrases after "from", "to", "via" first: they say most plainly what is a place
@@ -43,6 +45,8 @@ class SpecRules:
                 continue
             named = next((text for text in texts if not isinstance(names.search(text), NotFound)), texts[0])
             spec.setdefault(slot, named)
+        if out_and_back:
+            spec["end"], spec["via"] = turned_back(spec.get("start"), spec.get("end"), spec.get("via", []))
         if spec.get("start") and spec.get("start") == spec.get("end"):  # "from Soldeu to Soldeu": a loop
             spec["roundTrip"] = True
         return rules_answer(json.dumps(spec, ensure_ascii=False))
