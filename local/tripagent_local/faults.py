@@ -12,8 +12,8 @@ one record):
   retries from there.
 
 A record fails by injection at most ``per_record`` times, fewer than any source's retries, so a healthy
-system loses nothing: what the soak checks. (A record that fails every time is dead-lettered; the
-pollers' own tests show that.)
+system loses nothing: what the soak checks. (A record that fails every time is dead-lettered, as the
+bus's and the gateway's tests show.)
 """
 
 from __future__ import annotations

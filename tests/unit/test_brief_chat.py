@@ -613,3 +613,35 @@ def test_and_back_to_another_town_is_not_a_loop(gazetteer: Gazetteer) -> None:
     assert reply.collected.start == "Ordino"
     assert reply.collected.end != "Ordino"
     assert not reply.collected.roundTrip
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "start", "end"),
+    [
+        ("We'll set off in Ordino and finish in Soldeu, three days", "en", "Ordino", "Soldeu"),
+        (
+            "Beginning at Sant Julia de Loria, we want to reach Canillo, a week",
+            "en",
+            "Sant Julià de Lòria",
+            "Canillo",
+        ),
+        ("Departure from Grau Roig, arrival in La Massana, two days", "en", "Grau Roig", "La Massana"),
+        ("Our group is based in Encamp, destination is Arinsal, 2 days", "en", "Encamp", "Arinsal"),
+        ("On commence à Ordino et on finit à Canillo, deux jours", "fr", "Ordino", "Canillo"),
+        ("On loge à Soldeu et on veut rouler jusqu'à Ordino, deux jours", "fr", "Soldeu", "Ordino"),
+        ("grand week-end en VTC de Ordino à Encamp", "fr", "Ordino", "Encamp"),
+    ],
+)
+def test_a_start_said_in_everyday_words(
+    gazetteer: Gazetteer, text: str, locale: str, start: str, end: str
+) -> None:
+    """Set off, beginning at, departure, based in, on commence à, on loge à; and a loosely read piece of a
+    name ("de Loria") never found abroad under another name (Glória, Brazil)."""
+    (reply,) = converse(chat(gazetteer), [text], locale=locale)
+    assert (reply.collected.start, reply.collected.end) == (start, end)
+
+
+def test_staying_in_hotels_is_no_place_to_ask_about(gazetteer: Gazetteer) -> None:
+    (reply,) = converse(chat(gazetteer), ["From Ordino to Canillo, 2 days, staying in hotels"])
+    assert reply.clarification is None
+    assert (reply.collected.start, reply.collected.end) == ("Ordino", "Canillo")

@@ -61,3 +61,13 @@ def test_the_held_out_part_shares_nothing_with_the_development_part() -> None:
         }
         assert not ids["dev"] & ids["heldout"]
         assert len(ids["heldout"]) >= 0.2 * (len(ids["dev"]) + len(ids["heldout"]))
+
+
+def test_another_name_of_the_same_place_is_the_same_place() -> None:
+    from evaluation.scoring import same_place
+
+    assert same_place("Escaldes-Engordany", "les Escaldes")
+    assert same_place("Andorre-la-Vieille", "Andorra la Vella")
+    assert same_place("Pal (village, Andorra)", "Pal")
+    assert not same_place("Ordino", "Canillo")
+    assert not same_place("Ordino", None)

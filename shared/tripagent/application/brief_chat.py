@@ -33,7 +33,7 @@ from tripagent.application.structured import Parsed, parse_structured
 from tripagent.domain.brief import Collected, Locale, PlacePhrase, read_turn, turned_back
 from tripagent.domain.choice import Option as Choosable
 from tripagent.domain.choice import choose
-from tripagent.domain.places import Ambiguous, Candidate, Found, NotFound, Place, settled_by
+from tripagent.domain.places import Ambiguous, Candidate, Found, NotFound, Place, far_fetched, settled_by
 from tripagent.errors import RateLimited, ValidationFailed
 
 PLACE_SLOTS = ("start", "end", "via")
@@ -256,10 +256,18 @@ class BriefChat:
         context = [o.place for name in named if isinstance(o := self.finder.search(name), Found)]
         for slot in PLACE_SLOTS:
             via: list[str] = []
-            for phrase in phrases.get(slot, []):
+            # after "from", "to", "via" first, as generation reads them: they say most plainly what is a place
+            ordered = (
+                phrases.get(slot, [])
+                if slot == "via"
+                else sorted(phrases.get(slot, []), key=lambda p: not p.strong)
+            )
+            for phrase in ordered:
                 key = slot if slot != "via" else f"via:{phrase.text}"
                 chosen = state.resolved.get(key)
                 searched = None if chosen else self.finder.search(phrase.text)
+                if searched is not None and not phrase.strong and far_fetched(searched, phrase.text):
+                    continue
                 outcome = settled_by(searched, context) if searched is not None else None
                 if isinstance(outcome, Found):  # by its label when the name alone is still a question
                     chosen = outcome.place.name if outcome is searched else self._unambiguous(outcome.place)

@@ -158,20 +158,35 @@ FRENCH = re.compile(
 _COUNTS = "|".join(n for n in NUMBERS if len(n) > 1 and n not in ("un", "une"))  # "to Encamp two days"
 _STOP = (
     r"(?=\s+(?:to|au|jusqu|vers|via|par|in|en|on|for|pour|with|avec|and|et|by|over|during|starting|then"
-    r"|puis|le|using|riding|please|svp|thanks|merci|through|passing|back|and back|et retour|loop|"
-    + _COUNTS
-    + r"|\d)\b|[.,;!?]|$)"
+    r"|puis|le|using|riding|please|svp|thanks|merci|through|passing|back|and back|et retour|loop|instead"
+    r"|rather than|plutot que|au lieu|from there|pas d|not|" + _COUNTS + r"|\d)\b|[.,;!?]|$)"
 )
-WEAK_TRIGGERS = {"de", "d", "par", "depart", "retour"}
+# Triggers after which a phrase may well be no place ("staying in hotels"): one that names none is not asked
+LOOSE_START = (
+    "set off from", "set off in", "setting off from", "set off at", "beginning at", "beginning in",
+    "begin at", "begin in", "begins in", "begins at", "kicking off from", "kicking off in", "kick off from",
+    "kick off in", "starting point", "start point", "departure from", "departing from", "departing",
+    "based in", "staying in", "gather in", "starting town is", "renting bikes in", "start from",
+    "la depart se fera d", "depart se fera de", "depart se fera d", "point de depart",
+    "a partir de", "a partir d", "on part de", "on part d", "partirons de", "partirons d", "partira de",
+    "partira d",
+)  # fmt: skip
+LOOSE_END = (
+    "end in", "end at", "end up in", "ends in", "reach", "get to", "destination is", "destination",
+    "end point", "arrival in", "arriving", "rejoindre",
+)  # fmt: skip
+WEAK_TRIGGERS = {"de", "d", "par", "depart", "retour", *LOOSE_START, *LOOSE_END}
 _START = (
     r"from|starting (?:in|at|from)|start(?:ing)? in|leaving|depart(?:ing)? from|depuis|au depart d"
     r"|au depart de|depart de|partant de|en partant de|pars d|pars de|de|d"
     r"|start(?:ing)? and (?:finish|end)(?:ing)? (?:in|at)|loop (?:from|around|out of|starting (?:in|at|from))"
-    r"|boucle (?:au depart )?(?:de|d|a|vers|autour de)|start(?:ing)? at|depart"
+    r"|boucle (?:au depart )?(?:de|d|a|vers|autour de)|start(?:ing)? at|"
+    + "|".join(sorted(LOOSE_START, key=len, reverse=True))
+    + r"|depart"
 )
 _END = (
     r"to|towards|ending (?:in|at)|finish(?:ing)? (?:in|at)|arriving (?:in|at)|jusqu(?: vers)?|vers"
-    r"|arrivee vers|arrivee|retour"
+    r"|arrivee vers|arrivee|retour|" + "|".join(sorted(LOOSE_END, key=len, reverse=True))
 )
 _VIA = r"via|through|by way of|passing (?:by|through)|par|en passant par"
 PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
@@ -204,6 +219,18 @@ VERBS = {
     "aller",
     "rouler",
     "partir",
+    "going",
+    "heading",
+    "riding",
+    "reach",
+    "get",
+    "finish",
+    "arrive",
+    "head",
+    "continue",
+    "come",
+    "return",
+    "rejoindre",
     "voir",
     "visiter",
     "passer",
@@ -402,12 +429,21 @@ def read_turn(text: str, *, today: dt.date, default_locale: Locale = "en") -> Re
     )
 
 
+_STARTING_AT = re.compile(
+    r"\b(commen\w*|loge\w*|bas[ée]e?s?|serons|sommes|partons|partirons)(\s+(?:notre\s+\w+\s+)?)à(?![\w])",
+    re.IGNORECASE,
+)
+
+
 def _place_phrases(text: str) -> dict[str, list[PlacePhrase]]:
     """Each slot's place phrases of one turn, in the order of the text."""
     # French "à" is a destination; normalized it would be the English article "a". Punctuation ends a
     # place phrase, so each clause is read on its own.
     mentions: list[tuple[int, str, PlacePhrase]] = []
     offset = 0
+    # ...but after a verb of starting or staying it is where the trip begins: "on commence à Encamp",
+    # "nous serons basés à Soldeu", "on loge à Ordino"
+    text = _STARTING_AT.sub(r"\1\2depuis", text)
     marked = re.sub(r"(?<![\w])à(?![\w])", " vers ", text)
     if detect_locale(text, "en") == "fr":  # French by its own words: "de Canillo a Ordino" lost its accent
         marked = re.sub(r"(\b(?:de|d|du|depuis)[ '’][^,.;!?\n]{1,60}?)\s+a\s+(?=\w)", r"\1 vers ", marked)

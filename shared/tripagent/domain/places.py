@@ -145,6 +145,16 @@ def decide(query: str, candidates: list[Candidate]) -> Found | Ambiguous | None:
     return Found(top.place, top.score, tuple(matching[1:4]))
 
 
+def far_fetched(outcome: SearchOutcome, text: str) -> bool:
+    """A loosely read phrase ("de Lòria", a piece of a longer name) found abroad under another name: not
+    a place the rider named (Glória, Brazil, three letters from "Lòria")."""
+    return (
+        isinstance(outcome, Found)
+        and outcome.place.region is None
+        and normalize(text) not in (normalize(outcome.place.name), _bare(normalize(outcome.place.name)))
+    )
+
+
 CONTEXT_NEAR_KM = 60.0  # a candidate this close to another place of the same brief is the one meant...
 CONTEXT_FAR_KM = 300.0  # ...when every other candidate is at least this far from all of them
 

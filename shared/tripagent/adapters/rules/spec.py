@@ -10,7 +10,7 @@ from typing import Any
 from tripagent.application.llm import ChatRequest, ChatResult, rules_answer
 from tripagent.application.places import PlaceFinder
 from tripagent.domain.brief import Collected, read_turn, turned_back
-from tripagent.domain.places import NotFound
+from tripagent.domain.places import NotFound, far_fetched
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,8 @@ class SpecRules:
             for slot, phrases in reading.places.items():
                 # phrases after "from", "to", "via" first: they say most plainly what is a place
                 ordered = sorted(phrases, key=lambda p: not p.strong)
-                places.setdefault(slot, []).extend(p.text for p in ordered)
+                kept = [p for p in ordered if p.strong or not far_fetched(self.places.search(p.text), p.text)]
+                places.setdefault(slot, []).extend(p.text for p in kept)
         spec: dict[str, Any] = collected.model_dump(mode="json", exclude_defaults=True)
         # Places through the geocoder, as the brief chat reads them: the first phrase that names a place.
         names = self.places
