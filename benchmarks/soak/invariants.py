@@ -139,7 +139,7 @@ def _errors_seen(ledger: Ledger, faults: list[str]) -> bool:
     unexpected = {
         k: v for k, v in ledger.errors.items() if not (faults and k[1] in (502, 503) and k[2] in EXPECTED_503)
     }
-    print(f"  5xx seen: {dict(ledger.errors) or 0}; unexpected: {unexpected or 0}")
+    print(f"  5xx and dropped connections seen: {dict(ledger.errors) or 0}; unexpected: {unexpected or 0}")
     ok = not unexpected
     if "model" in faults:
         slowest = ledger.slowest_ai_error_s

@@ -135,7 +135,9 @@ def member_class(ledger: Ledger, tokens: dict[str, str]) -> type:
             return self.client.post(path, json=body, headers=self.auth, name=name, catch_response=True)
 
         def _check(self, response: Any, route: str) -> None:
-            if response.status_code >= 500:
+            if response.status_code == 0:  # no answer at all: a dropped connection, never expected
+                ledger.errors[(route, 0, "connection dropped")] += 1
+            elif response.status_code >= 500:
                 code = error_code(response)
                 ledger.errors[(route, response.status_code, code)] += 1
                 if code.startswith("ai_"):  # the function's time: not the wait for a free environment

@@ -308,7 +308,7 @@ def build(output: Path = OUTPUT, data_dir: Path = VALHALLA_DATA, force: bool = F
             (max(y for _, y in cells) + 1) * CELL_DEG,
         ]
         db.execute("INSERT INTO regions VALUES (?,?,?)", (region, labels[region], json.dumps(bbox)))
-    db.execute("CREATE INDEX places_geo ON places (lat, lon)")
+    db.execute("CREATE INDEX places_geo ON places (lat, lon) WHERE region IS NOT NULL")  # within()
     db.execute(
         "INSERT INTO meta VALUES ('cell_deg', ?), ('attribution', ?)",
         (str(CELL_DEG), "© OpenStreetMap contributors (ODbL 1.0); GeoNames (CC BY 4.0)"),

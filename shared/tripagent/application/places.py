@@ -35,7 +35,9 @@ class PlaceFinder(Protocol):
 class PoiIndex(Protocol):
     def within(
         self, south: float, west: float, north: float, east: float, categories: tuple[str, ...]
-    ) -> list[Place]: ...
+    ) -> list[Place]:
+        """The places of these categories in the box, among those the routing data covers."""
+        ...
 
 
 class CoverageMap(Protocol):
