@@ -47,7 +47,7 @@ class Ledger:
                 seen["accepted"] += 1
                 if seq is not None:
                     seen["seqs"].add(seq)
-            elif status >= 500 or status == 0:
+            elif unanswered(status):
                 seen["unknown"] += 1
 
     def op(self, trip_id: str, outcome: str) -> None:
@@ -125,7 +125,7 @@ def member_class(ledger: Ledger, tokens: dict[str, str]) -> type:
                 if added.status_code == 201:
                     self.version = added.json()["trip"]["version"]
                     ledger.op(self.trip_id, "ok")
-                elif added.status_code >= 500 or added.status_code == 0:
+                elif unanswered(added.status_code):
                     ledger.op(self.trip_id, "unknown")
                 self.editors.append({"Authorization": f"Bearer {token_for(editor)}"})
             ws_url = str(self.host).replace("http://", "ws://") + "/live"
@@ -159,13 +159,8 @@ def member_class(ledger: Ledger, tokens: dict[str, str]) -> type:
             has_day = getattr(self, "has_day", False)
             args = {"dayIndex": 0, "name": "Coffee", "kind": "food"} if has_day else {}
             op = "add_stop" if has_day else "add_day"
-            with self.client.post(
-                f"/trips/{self.trip_id}/ops",
-                json={"op": op, "args": args, "expectedVersion": self.version},
-                headers=self.auth,
-                name="POST ops",
-                catch_response=True,
-            ) as response:
+            body = {"op": op, "args": args, "expectedVersion": self.version}
+            with self._post(f"/trips/{self.trip_id}/ops", body, "POST ops") as response:
                 if response.status_code == 200:
                     self.version = response.json()["trip"]["version"]
                     self.has_day = True
@@ -175,7 +170,7 @@ def member_class(ledger: Ledger, tokens: dict[str, str]) -> type:
                     self.version = response.json().get("currentVersion", self.version)
                     ledger.op(self.trip_id, "failed")
                     response.success()
-                elif response.status_code >= 500 or response.status_code == 0:
+                elif unanswered(response.status_code):
                     ledger.op(self.trip_id, "unknown")
                     if typed_503(response):
                         response.success()  # a typed answer while a dependency fails, as designed
@@ -186,32 +181,16 @@ def member_class(ledger: Ledger, tokens: dict[str, str]) -> type:
         @task(2)
         def brief_chat(self) -> None:
             messages = [{"role": "user", "content": CHAT}]
-            with self.client.post(
-                "/trips/ai-chat",
-                json={"messages": messages},
-                headers=self.auth,
-                name="POST ai-chat",
-                catch_response=True,
-            ) as response:
-                if response.status_code == 429:
-                    response.success()  # the per-member rate limit (or the model's), as designed
-                elif typed_503(response):
+            with self._post("/trips/ai-chat", {"messages": messages}, "POST ai-chat") as response:
+                if refused_as_designed(response):
                     response.success()
                 self._check(response, "POST ai-chat")
 
         @task(1)
         def generate(self) -> None:
-            with self.client.post(
-                "/trips/ai-generate",
-                json={"brief": BRIEF},
-                headers=self.auth,
-                name="POST ai-generate",
-                catch_response=True,
-            ) as response:
-                if typed_503(response):
+            with self._post("/trips/ai-generate", {"brief": BRIEF}, "POST ai-generate") as response:
+                if refused_as_designed(response):
                     response.success()
-                elif response.status_code == 429:
-                    response.success()  # the model's rate limit, passed on
                 self._check(response, "POST ai-generate")
 
         @task(1)
@@ -221,19 +200,11 @@ def member_class(ledger: Ledger, tokens: dict[str, str]) -> type:
                     {"id": "m1", "role": "user", "parts": [{"type": "text", "text": "what is the plan?"}]}
                 ]
             }
-            with self.client.post(
-                f"/trips/{self.trip_id}/agent/chat",
-                json=body,
-                headers=self.auth,
-                name="POST agent/chat",
-                catch_response=True,
-            ) as response:
-                if response.status_code == 429:
+            with self._post(f"/trips/{self.trip_id}/agent/chat", body, "POST agent/chat") as response:
+                if refused_as_designed(response):
                     response.success()
                 elif response.status_code == 200 and "[DONE]" not in response.text:
                     response.failure("the stream did not end")
-                elif typed_503(response):
-                    response.success()
                 ledger.turn(self.trip_id, response.status_code)
                 self._check(response, "POST agent/chat")
 
@@ -241,7 +212,7 @@ def member_class(ledger: Ledger, tokens: dict[str, str]) -> type:
         def mention(self) -> None:
             mention = {"text": "@agent how long is day 1?"}
             with self._post(f"/trips/{self.trip_id}/agent/mentions", mention, "POST mentions") as response:
-                if response.status_code == 429 or typed_503(response):
+                if refused_as_designed(response):
                     response.success()
                 seq = response.json().get("seq") if response.status_code == 202 else None
                 ledger.turn(self.trip_id, response.status_code, seq)
@@ -270,7 +241,7 @@ def member_class(ledger: Ledger, tokens: dict[str, str]) -> type:
                 gevent.joinall(answers)
                 statuses = [a.value for a in answers]
                 after = self._version()
-                if after is None or any(s >= 500 or s == 0 for s in statuses):  # it may have been applied
+                if after is None or any(unanswered(s) for s in statuses):  # it may have been applied
                     ledger.op(self.trip_id, "unknown")
                     ledger.answered(self.trip_id, sid, statuses, 0, known=False)
                     self.version = after or before
@@ -296,6 +267,16 @@ def member_class(ledger: Ledger, tokens: dict[str, str]) -> type:
             return int(trip.json()["version"]) if trip.status_code == 200 else None
 
     return Member
+
+
+def unanswered(status: int) -> bool:
+    """A 5xx or no answer at all: what the request did is unknown to the member (it may have committed)."""
+    return status >= 500 or status == 0
+
+
+def refused_as_designed(response: Any) -> bool:
+    """A rate limit (the member's, or the model's passed on) or a failing dependency's typed answer."""
+    return response.status_code == 429 or typed_503(response)
 
 
 def typed_503(response: Any) -> bool:

@@ -252,8 +252,10 @@ class BriefChat:
         the numbered question."""
         question: Clarification | None = None
         # The brief's places that name one place settle those that could be several (Pal, near Llorts)
-        named = [*state.resolved.values(), *(p.text for ps in phrases.values() for p in ps)]
-        context = [o.place for name in named if isinstance(o := self.finder.search(name), Found)]
+        # (each phrase searched once: a geocoder may be remote)
+        searched = {p.text: self.finder.search(p.text) for ps in phrases.values() for p in ps}
+        earlier = [self.finder.search(name) for name in state.resolved.values()]
+        context = [o.place for o in [*searched.values(), *earlier] if isinstance(o, Found)]
         for slot in PLACE_SLOTS:
             via: list[str] = []
             # after "from", "to", "via" first, as generation reads them: they say most plainly what is a place
@@ -265,12 +267,12 @@ class BriefChat:
             for phrase in ordered:
                 key = slot if slot != "via" else f"via:{phrase.text}"
                 chosen = state.resolved.get(key)
-                searched = None if chosen else self.finder.search(phrase.text)
-                if searched is not None and not phrase.strong and far_fetched(searched, phrase.text):
+                found = None if chosen else searched[phrase.text]
+                if found is not None and not phrase.strong and far_fetched(found, phrase.text):
                     continue
-                outcome = settled_by(searched, context) if searched is not None else None
+                outcome = settled_by(found, context) if found is not None else None
                 if isinstance(outcome, Found):  # by its label when the name alone is still a question
-                    chosen = outcome.place.name if outcome is searched else self._unambiguous(outcome.place)
+                    chosen = outcome.place.name if outcome is found else self._unambiguous(outcome.place)
                 if chosen:
                     if slot == "via":
                         via.append(chosen)

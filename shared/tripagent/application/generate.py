@@ -27,7 +27,7 @@ from tripagent.application.structured import Parsed, parse_structured
 from tripagent.application.trips import TripWorkspace
 from tripagent.domain.brief import DEFAULT_PROFILE, Collected, Profile
 from tripagent.domain.geo import bbox, decode_polyline, project
-from tripagent.domain.places import Ambiguous, Found, NotFound, Place, distance_km, settled_by
+from tripagent.domain.places import Ambiguous, Found, NotFound, Place, SearchOutcome, distance_km, settled_by
 from tripagent.domain.stages import Sample, StopCandidate, plan_stages
 from tripagent.domain.trip import Day, Route, Stage, Trip
 from tripagent.errors import AiUnparseable, AmbiguousPlace, NeedsMoreInfo, OutOfCoverage, PlaceNotFound
@@ -96,10 +96,10 @@ class Generator:
         spec = self.extract_spec(brief, hints, provider, model, today=today)
         # The brief's places that name one place settle those that could be several (Pal, near Llorts)
         names = [spec.start, *spec.via, *([spec.end] if spec.end and not spec.roundTrip else [])]
-        context = [o.place for name in names if isinstance(o := self.finder.search(name), Found)]
-        start = self._geocode(spec.start, "start", context)
-        via = [self._geocode(name, "via", context) for name in spec.via]
-        end = start if spec.roundTrip or not spec.end else self._geocode(spec.end, "end", context)
+        searched = {name: self.finder.search(name) for name in names}  # once each: a geocoder may be remote
+        start = self._geocode(spec.start, "start", searched)
+        via = [self._geocode(name, "via", searched) for name in spec.via]
+        end = start if spec.roundTrip or not spec.end else self._geocode(spec.end, "end", searched)
         if not spec.roundTrip and not spec.end:
             raise NeedsMoreInfo(
                 "Where should the trip end, or is it a round trip?", details=[{"missing": ["end"]}]
@@ -152,8 +152,9 @@ class Generator:
         raise AiUnparseable("The model's trip spec could not be read after corrective re-prompts.")
 
     # ------------------------------------------------------------------ 2-3. places and coverage
-    def _geocode(self, name: str, slot: str, context: list[Place]) -> Place:
-        outcome = settled_by(self.finder.search(name), context)
+    def _geocode(self, name: str, slot: str, searched: dict[str, SearchOutcome]) -> Place:
+        context = [o.place for o in searched.values() if isinstance(o, Found)]
+        outcome = settled_by(searched[name], context)
         if isinstance(outcome, Found):
             return outcome.place
         if isinstance(outcome, Ambiguous):

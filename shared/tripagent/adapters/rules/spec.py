@@ -10,7 +10,7 @@ from typing import Any
 from tripagent.application.llm import ChatRequest, ChatResult, rules_answer
 from tripagent.application.places import PlaceFinder
 from tripagent.domain.brief import Collected, read_turn, turned_back
-from tripagent.domain.places import NotFound, far_fetched
+from tripagent.domain.places import NotFound, SearchOutcome, far_fetched
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,13 @@ class SpecRules:
         collected = Collected()
         places: dict[str, list[str]] = {}
         out_and_back = False
+        searched: dict[str, SearchOutcome] = {}  # each phrase once: the geocoder may be remote
+
+        def search(text: str) -> SearchOutcome:
+            if text not in searched:
+                searched[text] = self.places.search(text)
+            return searched[text]
+
         for line in str(request.context.get("brief", "")).splitlines():
             reading = read_turn(line, today=today)
             out_and_back |= reading.out_and_back
@@ -35,16 +42,15 @@ class SpecRules:
             for slot, phrases in reading.places.items():
                 # phrases after "from", "to", "via" first: they say most plainly what is a place
                 ordered = sorted(phrases, key=lambda p: not p.strong)
-                kept = [p for p in ordered if p.strong or not far_fetched(self.places.search(p.text), p.text)]
+                kept = [p for p in ordered if p.strong or not far_fetched(search(p.text), p.text)]
                 places.setdefault(slot, []).extend(p.text for p in kept)
         spec: dict[str, Any] = collected.model_dump(mode="json", exclude_defaults=True)
         # Places through the geocoder, as the brief chat reads them: the first phrase that names a place.
-        names = self.places
         for slot, texts in places.items():
             if slot == "via":
-                spec["via"] = [text for text in texts if not isinstance(names.search(text), NotFound)]
+                spec["via"] = [text for text in texts if not isinstance(search(text), NotFound)]
                 continue
-            named = next((text for text in texts if not isinstance(names.search(text), NotFound)), texts[0])
+            named = next((text for text in texts if not isinstance(search(text), NotFound)), texts[0])
             spec.setdefault(slot, named)
         if out_and_back:
             spec["end"], spec["via"] = turned_back(spec.get("start"), spec.get("end"), spec.get("via", []))
