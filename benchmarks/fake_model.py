@@ -26,6 +26,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
+from tripagent_local.server import KEEP_ALIVE_S
 
 MODES = ("healthy", "slow", "5xx", "429", "garbage")
 SLOW_S = 30.0
@@ -129,7 +130,11 @@ def main() -> None:
             Route("/_fake/mode", fake.set_mode, methods=["POST"]),
         ]
     )
-    uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning", access_log=False)
+    # Keep-alive as long as the gateway's: the provider adapter's pooled connection idle past uvicorn's
+    # 5 s would race the server's close into an ai_unavailable.
+    server = uvicorn.Config(app, host="127.0.0.1", port=args.port, log_level="warning", access_log=False)
+    server.timeout_keep_alive = KEEP_ALIVE_S
+    uvicorn.Server(server).run()
 
 
 if __name__ == "__main__":

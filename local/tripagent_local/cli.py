@@ -192,7 +192,7 @@ def _dev(port: int, persist: bool, quiet: bool) -> int:
     # Metrics are off locally; Powertools still warns on every empty flush.
     warnings.filterwarnings("ignore", message="No application metrics to publish")
 
-    from tripagent_local.gateway import create_app
+    from tripagent_local.server import gateway_config
     from tripagent_local.stack import LocalStack, StackConfig
 
     # --persist, or PERSIST / PERSIST_DIR in the environment
@@ -202,7 +202,7 @@ def _dev(port: int, persist: bool, quiet: bool) -> int:
         stack.start()
         if not quiet:
             print(_banner(stack), flush=True)
-        uvicorn.run(create_app(stack), host="127.0.0.1", port=port, log_level="warning", access_log=False)
+        uvicorn.Server(gateway_config(stack, port)).run()
     except KeyboardInterrupt:
         pass
     finally:
