@@ -47,10 +47,14 @@ class _NoLimit:
 def brief_chat(items: list[dict[str, Any]], provider: Any, model: str) -> dict[str, Any]:
     from tripagent.adapters.signing import HmacSigner
     from tripagent.application.brief_chat import BriefChat, BriefLimits, ChatTurn
-    from tripagent.bootstrap import place_finder
+    from tripagent.bootstrap import gazetteer, place_finder
 
     chat = BriefChat(
-        place_finder(), _NoLimit(), HmacSigner(b"make-eval: the brief state signing key"), BriefLimits()
+        place_finder(),
+        _NoLimit(),
+        HmacSigner(b"make-eval: the brief state signing key"),
+        BriefLimits(),
+        coverage=gazetteer(),
     )
     slots = {slot: Tally() for slot in SLOTS}
     ready, asked, whole = Tally(), Tally(), Tally()

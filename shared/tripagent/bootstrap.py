@@ -210,6 +210,7 @@ def brief_chat() -> BriefChat:
         limiter=DynamoRateLimiter(dynamodb_client(s.region, s.dynamodb_endpoint_url), s.table_name),
         signer=HmacSigner(s.brief_state_secret.get_secret_value().encode()),
         limits=limits,
+        coverage=gazetteer(),
     )
 
 

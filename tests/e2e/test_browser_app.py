@@ -5,12 +5,13 @@ critical accessibility violation. Screenshots go to .local/screenshots/."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, WebSocketRoute, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Route, WebSocketRoute, expect, sync_playwright
 
 from tests.e2e.browser import SHOTS, Person, launch, person, trip_id_of
 from tests.e2e.conftest import DevServer, routed_trip
@@ -97,7 +98,23 @@ def test_a_failed_generation_reads_as_a_sentence_with_what_to_do(
         page = alice.page
         page.evaluate("sessionStorage.removeItem('tripagent.brief')")
         chat = page.get_by_label("Describe your trip")
+        # The brief chat says it first: a brief naming a place outside the routing data is never ready
         chat.fill("from Barcelona to Andorra la Vella, 2 days, road bike")
+        chat.press("Enter")
+        expect(page.get_by_text("outside the area I can plan routes in")).to_be_visible()
+        expect(page.get_by_role("button", name="Generate the trip")).to_have_count(0)
+        alice.shot("06-out-of-coverage-in-the-chat")
+
+        # Generation refuses it too, for a client that sends it anyway (an older app, a script): the real
+        # answer to that request, read as a sentence
+        def abroad(route: Route) -> None:
+            body = route.request.post_data_json
+            body["collected"]["start"] = "Barcelona"
+            body["brief"] = body["brief"].replace("Canillo", "Barcelona")
+            route.continue_(post_data=json.dumps(body))
+
+        page.route("**/trips/ai-generate", abroad)
+        chat.fill("from Canillo to Andorra la Vella, 2 days, road bike")
         chat.press("Enter")
         page.get_by_role("button", name="Generate the trip").click()
         alert = page.get_by_role("alert")

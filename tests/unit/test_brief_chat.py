@@ -645,3 +645,71 @@ def test_staying_in_hotels_is_no_place_to_ask_about(gazetteer: Gazetteer) -> Non
     (reply,) = converse(chat(gazetteer), ["From Ordino to Canillo, 2 days, staying in hotels"])
     assert reply.clarification is None
     assert (reply.collected.start, reply.collected.end) == ("Ordino", "Canillo")
+
+
+def covered_chat(gazetteer: Gazetteer) -> BriefChat:
+    return BriefChat(gazetteer, NoLimit(), HmacSigner(SECRET), BriefLimits(), coverage=gazetteer)
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale", "named"),
+    [
+        (["From Toulouse to Andorra la Vella, 5 days"], "en", "Toulouse"),
+        (["De Canillo à Foix en 3 jours"], "fr", "Foix"),
+        (["3 days from Ordino to Soldeu through La Seu d'Urgell"], "en", "La Seu d'Urgell"),
+    ],
+)
+def test_a_brief_with_a_place_outside_the_routing_data_is_not_ready(
+    gazetteer: Gazetteer, turns: list[str], locale: str, named: str
+) -> None:
+    """Ready means generation accepts it: a place outside the area we route is said at once, by name."""
+    (reply,) = converse(covered_chat(gazetteer), turns, locale)
+    assert reply.collected.missing() == []
+    assert not reply.readyToGenerate
+    assert not reply.canLaunch
+    assert named in reply.reply
+    assert reply.model == "tripagent"
+    (inside,) = converse(covered_chat(gazetteer), ["From Canillo to Andorra la Vella, 5 days"])
+    assert inside.readyToGenerate
+
+
+def test_a_clause_that_is_only_a_name_is_the_start_then_the_end(gazetteer: Gazetteer) -> None:
+    (first,) = converse(chat(gazetteer), ["Road bike. Andorra la Vella. 2 days."])
+    assert first.collected.start == "Andorra la Vella"
+    assert first.readyToGenerate is False  # no end yet
+    replies = converse(chat(gazetteer), ["Road bike. Andorra la Vella. 2 days.", "Soldeu"])
+    assert (replies[-1].collected.start, replies[-1].collected.end) == ("Andorra la Vella", "Soldeu")
+    (hello,) = converse(chat(gazetteer), ["Bonjour. Vélo de route."], "fr")
+    assert hello.collected.start is None  # a greeting is no place, even if a town abroad has its name
+
+
+def test_corrections_of_the_via_points_the_loop_and_the_end(gazetteer: Gazetteer) -> None:
+    skipped = converse(
+        chat(gazetteer),
+        ["Ordino to Sant Julià de Lòria through La Massana and Sispony, 3 days", "actually skip Sispony"],
+    )[-1]
+    assert skipped.collected.via == ["La Massana"]
+    one_way = converse(
+        chat(gazetteer),
+        ["Loop from Canillo, 3 days", "we'll finish in Andorra la Vella instead of coming back"],
+    )[-1]
+    assert (one_way.collected.roundTrip, one_way.collected.end) == (False, "Andorra la Vella")
+    back = converse(
+        chat(gazetteer),
+        ["Start from Canillo", "we finish in Andorra la Vella", "actually no, let's finish where we started"],
+    )[-1]
+    assert back.collected.roundTrip
+    assert back.collected.end is None
+
+
+def test_an_ambiguous_place_answered_by_description(gazetteer: Gazetteer) -> None:
+    replies = converse(
+        chat(gazetteer),
+        [
+            "A weekend trip from Santa Coloma to Encamp please",
+            "The Andorran village, not the one near Barcelona",
+        ],
+    )
+    assert replies[0].clarification is not None
+    assert replies[-1].collected.start == "Santa Coloma (village, Andorra)"  # its label: the name asks again
+    assert replies[-1].readyToGenerate

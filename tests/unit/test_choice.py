@@ -40,6 +40,26 @@ def test_places_by_number_ordinal_or_name(reply: str, expected: int | None) -> N
 
 @pytest.mark.parametrize(
     ("reply", "expected"),
+    [
+        ("The Andorran village, not the one near Barcelona", 1),
+        ("celle d'Andorre", 1),
+        ("The one in Andorra, not the one near Barcelona", 1),
+        ("le village andorran, pas celle à côté de Barcelone", 1),
+        ("the Spanish one", 2),
+        ("la ville espagnole", 2),
+        ("Santa Coloma de Gramenet, près de Barcelone", 2),  # its whole name, then more words
+        ("not the Spanish one", None),  # says only which is not meant
+        ("no idea where to start, maybe you can suggest?", None),
+    ],
+)
+def test_places_by_description(reply: str, expected: int | None) -> None:
+    """The country or kind of place the answer describes, in English or French; what follows "not" /
+    "pas" is the option not meant."""
+    assert choose(reply, PLACES) == expected
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
     [("1", 1), ("the Tabac one", 1), ("automobil", 2), ("museu", None), ("le deuxième", 2)],
 )
 def test_agent_candidates_by_number_or_name_and_never_a_guess(reply: str, expected: int | None) -> None:

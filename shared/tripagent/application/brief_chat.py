@@ -27,13 +27,23 @@ from tripagent.application.brief_state import (
     state_mark,
 )
 from tripagent.application.llm import ChatOptions, ChatRequest, Message, ModelProvider
-from tripagent.application.places import PlaceFinder
+from tripagent.application.places import CoverageMap, PlaceFinder
 from tripagent.application.ports import RateLimiter
 from tripagent.application.structured import Parsed, parse_structured
 from tripagent.domain.brief import Collected, Locale, PlacePhrase, read_turn, turned_back
 from tripagent.domain.choice import Option as Choosable
 from tripagent.domain.choice import choose
-from tripagent.domain.places import Ambiguous, Candidate, Found, NotFound, Place, far_fetched, settled_by
+from tripagent.domain.places import (
+    Ambiguous,
+    Candidate,
+    Found,
+    NotFound,
+    Place,
+    SearchOutcome,
+    far_fetched,
+    normalize,
+    settled_by,
+)
 from tripagent.errors import RateLimited, ValidationFailed
 
 PLACE_SLOTS = ("start", "end", "via")
@@ -99,6 +109,8 @@ class BriefChat:
     limiter: RateLimiter
     signer: StateSigner
     limits: BriefLimits = BriefLimits()
+    # Where routes can be planned: a brief naming a place outside is not ready (generation would refuse it)
+    coverage: CoverageMap | None = None
 
     # ------------------------------------------------------------------ checks before any model call
     def validate(self, messages: list[ChatTurn]) -> None:
@@ -180,18 +192,24 @@ class BriefChat:
         launch = False
         user_locale: Locale = locale
         clarification: Clarification | None = None
+        located: dict[str, Place] = {}  # each place name the slots hold, and where it is
         for message in (m for m in history if m.role == "user"):
             reading = read_turn(message.content, today=today, default_locale=locale)
             collected = collected.merged(reading.slots)
+            if reading.one_way:  # "instead of coming back"
+                collected.roundTrip = False
+            elif reading.slots.roundTrip and "end" not in reading.places:  # "let's finish where we started"
+                collected.end = None
             launch = reading.launch
             user_locale = reading.locale
-            asked = self._resolve_places(collected, reading.places, state, now, user_locale)
+            asked = self._resolve_places(collected, reading.places, state, now, user_locale, located)
             if reading.out_and_back:
                 collected.end, collected.via = turned_back(collected.start, collected.end, collected.via)
             clarification = asked or clarification
         if clarification is not None and state.pending and getattr(collected, state.pending.slot, None):
             clarification, state.pending = None, None  # a later turn named the place after all
         can_launch = bool(collected.start)
+        outside = self._outside(collected, located)
 
         context = {
             "collected": collected.model_dump(mode="json"),
@@ -209,6 +227,9 @@ class BriefChat:
                 False,
                 "tripagent",
             )
+        elif outside:  # said before any model call: no model can plan there either
+            reply, ready, model_id = self._outside_reply(outside, user_locale), False, "tripagent"
+            can_launch = False
         else:
             reply, ready, model_id, collected = self._ask_model(provider, model, history, context, collected)
         missing = collected.missing()
@@ -239,23 +260,47 @@ class BriefChat:
         found = self.finder.search(name)
         return name if isinstance(found, Found) and found.place.label == label else label
 
-    def _resolve_places(
+    def _outside(self, collected: Collected, located: dict[str, Place]) -> list[Place]:
+        """The brief's places outside the area routes can be planned in (none when that is not known)."""
+        if self.coverage is None:
+            return []
+        names = [collected.start, *([] if collected.roundTrip else [collected.end]), *collected.via]
+        places = [located[name] for name in names if name and name in located]
+        return [p for p in places if self.coverage.covered_region(p.lat, p.lon) is None]
+
+    def _outside_reply(self, outside: list[Place], locale: Locale) -> str:
+        assert self.coverage is not None
+        regions = ", ".join(self.coverage.region_labels().values())
+        names = ", ".join(p.label for p in outside)
+        if locale == "fr":
+            return (
+                f"{names} : hors de la zone où je sais calculer des itinéraires ({regions}). "
+                "Choisissez un départ, une arrivée et des étapes à l'intérieur."
+            )
+        return (
+            f"{names}: outside the area I can plan routes in ({regions}). "
+            "Choose a start, an end and stops inside it."
+        )
+
+    def _resolve_places(  # noqa: PLR0917
         self,
         collected: Collected,
         phrases: dict[str, list[PlacePhrase]],
         state: BriefState,
         now: float,
         locale: Locale,
+        located: dict[str, Place],
     ) -> Clarification | None:
         """Set each place slot from the first phrase that names a place; a later turn's place replaces an
         earlier one. An ambiguous place, or a place not found after a strong word ("from", "to"), becomes
-        the numbered question."""
+        the numbered question. A clause that is only a name fills the start, else the end, when it is a
+        place we route; a via point taken out ("skip Sispony") leaves the list."""
         question: Clarification | None = None
         # The brief's places that name one place settle those that could be several (Pal, near Llorts)
         # (each phrase searched once: a geocoder may be remote)
         searched = {p.text: self.finder.search(p.text) for ps in phrases.values() for p in ps}
-        earlier = [self.finder.search(name) for name in state.resolved.values()]
-        context = [o.place for o in [*searched.values(), *earlier] if isinstance(o, Found)]
+        earlier = {name: self.finder.search(name) for name in state.resolved.values()}
+        context = [o.place for o in [*searched.values(), *earlier.values()] if isinstance(o, Found)]
         for slot in PLACE_SLOTS:
             via: list[str] = []
             # after "from", "to", "via" first, as generation reads them: they say most plainly what is a place
@@ -273,6 +318,9 @@ class BriefChat:
                 outcome = settled_by(found, context) if found is not None else None
                 if isinstance(outcome, Found):  # by its label when the name alone is still a question
                     chosen = outcome.place.name if outcome is found else self._unambiguous(outcome.place)
+                    located[chosen] = outcome.place
+                elif chosen and isinstance(known := earlier.get(chosen), Found):
+                    located[chosen] = known.place
                 if chosen:
                     if slot == "via":
                         via.append(chosen)
@@ -287,9 +335,30 @@ class BriefChat:
                         break
             if via:
                 collected.via = via
+        self._named_alone(collected, [searched[p.text] for p in phrases.get("bare", [])], located)
+        for phrase in phrases.get("skip", []):  # "skip Sispony"
+            outcome = searched[phrase.text]
+            dropped = {normalize(phrase.text)} | (
+                {normalize(outcome.place.name)} if isinstance(outcome, Found) else set()
+            )
+            collected.via = [v for v in collected.via if normalize(v) not in dropped]
         if collected.start and collected.start == collected.end:  # "from Soldeu to Soldeu": a loop
             collected.roundTrip = True
         return question
+
+    @staticmethod
+    def _named_alone(collected: Collected, outcomes: list[SearchOutcome], located: dict[str, Place]) -> None:
+        """A clause that is only a name fills the start, else the end: when it is a place we route
+        ("Hotels." or "Bonjour." are no place, and a name found only abroad is not guessed at)."""
+        for outcome in outcomes:
+            if not (isinstance(outcome, Found) and outcome.place.region is not None):
+                continue
+            free = "start" if not collected.start else None
+            if free is None and not collected.end and not collected.roundTrip:
+                free = "end"
+            if free:
+                setattr(collected, free, outcome.place.name)
+                located[outcome.place.name] = outcome.place
 
     def _question(  # noqa: PLR0917
         self,

@@ -57,6 +57,23 @@ FILLER = frozenset(
         "ok",
     ]
 )
+# Answers by description: "the Andorran village", "celle d'Andorre", "the Spanish one". The words that
+# name a country or a kind of place are read as our labels say them (in English)
+DESCRIBED = {
+    "andorran": "andorra", "andorrane": "andorra", "andorre": "andorra", "andorrans": "andorra",
+    "spanish": "spain", "espagne": "spain", "espagnol": "spain", "espagnole": "spain", "catalan": "spain",
+    "catalane": "spain", "french": "france", "francais": "france", "francaise": "france",
+    "finnish": "finland", "finlande": "finland", "finlandais": "finland", "finlandaise": "finland",
+    "italian": "italy", "italie": "italy", "italien": "italy", "italienne": "italy",
+    "portuguese": "portugal", "portugais": "portugal", "german": "germany", "allemagne": "germany",
+    "allemand": "germany", "allemande": "germany", "ville": "city", "hameau": "hamlet", "bourg": "town",
+}  # fmt: skip
+# Words that say where or which, not what: dropped from a description ("the one in Andorra")
+LINKING = frozenset(
+    ["in", "en", "d", "de", "du", "of", "from", "that", "which", "qui", "a", "an", "un", "une"]
+)
+# What follows these is the option not meant: "the Andorran village, not the one near Barcelona"
+NOT_MEANT = re.compile(r"\s(?:not|pas|non|rather than|plutot que|but not|instead of|au lieu de)\b.*$")
 NUMBER = re.compile(r"^#?(\d{1,2})(?:st|nd|rd|th|e|er|eme)?$")
 SIMILAR = 0.8  # quality() from which a misspelt name still names its option
 
@@ -84,6 +101,16 @@ def choose(reply: str, options: list[Option]) -> int | None:
         index = int(number.group(1)) if number else ORDINALS.get(word, 0)
         if 1 <= index <= len(options):
             return index
+    # An option's whole name said, and no longer name of another: "Santa Coloma de Gramenet, près de
+    # Barcelone" (both names hold "Santa Coloma")
+    said = f" {' '.join(words)} "
+    names = [
+        (len(_words(o.name)), i) for i, o in enumerate(options, 1) if f" {' '.join(_words(o.name))} " in said
+    ]
+    if names and [n for n, _ in names].count(max(names)[0]) == 1:
+        return max(names)[1]
+    meant = _words(NOT_MEANT.sub("", normalize(reply)))
+    kept = [DESCRIBED.get(w, w) for w in meant if w not in FILLER and w not in LINKING] or kept
     named = [w for w in kept if len(w) > 2 or w.isdigit()]
     if not named:
         return None

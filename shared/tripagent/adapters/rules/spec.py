@@ -10,7 +10,7 @@ from typing import Any
 from tripagent.application.llm import ChatRequest, ChatResult, rules_answer
 from tripagent.application.places import PlaceFinder
 from tripagent.domain.brief import Collected, read_turn, turned_back
-from tripagent.domain.places import NotFound, SearchOutcome, far_fetched
+from tripagent.domain.places import Found, NotFound, SearchOutcome, far_fetched, normalize
 
 
 @dataclass(frozen=True)
@@ -35,11 +35,17 @@ class SpecRules:
                 searched[text] = self.places.search(text)
             return searched[text]
 
+        skipped: set[str] = set()
         for line in str(request.context.get("brief", "")).splitlines():
             reading = read_turn(line, today=today)
             out_and_back |= reading.out_and_back
             collected = collected.merged(reading.slots)
+            if reading.one_way:  # "instead of coming back"
+                collected.roundTrip = False
             for slot, phrases in reading.places.items():
+                if slot == "skip":  # "skip Sispony": out of the via points
+                    skipped |= {normalize(p.text) for p in phrases}
+                    continue
                 # phrases after "from", "to", "via" first: they say most plainly what is a place
                 ordered = sorted(phrases, key=lambda p: not p.strong)
                 kept = [p for p in ordered if p.strong or not far_fetched(search(p.text), p.text)]
@@ -48,10 +54,22 @@ class SpecRules:
         # Places through the geocoder, as the brief chat reads them: the first phrase that names a place.
         for slot, texts in places.items():
             if slot == "via":
-                spec["via"] = [text for text in texts if not isinstance(search(text), NotFound)]
-                continue
-            named = next((text for text in texts if not isinstance(search(text), NotFound)), texts[0])
-            spec.setdefault(slot, named)
+                spec["via"] = [
+                    text
+                    for text in texts
+                    if not isinstance(search(text), NotFound) and normalize(text) not in skipped
+                ]
+            elif slot in ("start", "end"):
+                named = next((text for text in texts if not isinstance(search(text), NotFound)), texts[0])
+                spec.setdefault(slot, named)
+        # A clause that is only a name ("Road bike. Andorra la Vella. 2 days."): the start, else the end,
+        # when it is a place we route
+        for text in places.get("bare", []):
+            outcome = search(text)
+            if isinstance(outcome, Found) and outcome.place.region is not None:
+                free = "start" if "start" not in spec else "end" if not spec.get("roundTrip") else None
+                if free and free not in spec:
+                    spec[free] = text
         if out_and_back:
             spec["end"], spec["via"] = turned_back(spec.get("start"), spec.get("end"), spec.get("via", []))
         if spec.get("start") and spec.get("start") == spec.get("end"):  # "from Soldeu to Soldeu": a loop

@@ -1,0 +1,461 @@
+"""Place phrases: where a turn says the trip starts, ends and passes ("from X to Y", "de X à Y", "via
+X", "A → B", "Starting point: X", "Encamp is where we begin", "set off from there", "par A, B et C",
+"skip X"), before a geocoder says what each names. Strong phrases follow an unmistakable word; weak ones
+(French "de", "staying in", a clause that is only a name) may well be no place, and are never asked
+about when nothing matches."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+
+from tripagent.domain.brief_dates import MONTH_WORD, MONTHS, WEEKDAY, WEEKDAYS
+from tripagent.domain.brief_words import (
+    ACCOMMODATION,
+    DAILY,
+    LAUNCH,
+    NUM,
+    NUMBERS,
+    PROFILE_WORDS,
+    ROUND_TRIP,
+    detect_locale,
+    duration_in,
+)
+from tripagent.domain.places import normalize
+
+# Where a place phrase ends: a connector or punctuation (not an article: "Andorra la Vella" keeps its "la").
+_COUNTS = "|".join(n for n in NUMBERS if len(n) > 1 and n not in ("un", "une"))  # "to Encamp two days"
+_STOP = (
+    r"(?=\s+(?:to|au|jusqu|vers|via|par|in|en|on|for|pour|with|avec|and|et|by|over|during|starting|then"
+    r"|puis|le|using|riding|please|svp|thanks|merci|through|passing|back|and back|et retour|loop|instead"
+    r"|rather than|plutot que|au lieu|from there|pas d|not|after|apres|before|avant|is where|that s where"
+    r"|finalement|actually|instead|then|alors|maybe|peut etre|so|from|if|si|because|car|since"
+    r"|qu on|is our|will be our|" + _COUNTS + r"|\d)\b|[.,;!?]|$)"
+)
+# Triggers after which a phrase may well be no place ("staying in hotels"): one that names none is not asked
+LOOSE_START = (
+    "set off from", "set off in", "setting off from", "set off at", "beginning at", "beginning in",
+    "begin at", "begin in", "begins in", "begins at", "kicking off from", "kicking off in", "kick off from",
+    "kick off in", "starting point", "start point", "departure from", "departing from", "departing",
+    "based in", "staying in", "gather in", "starting town is", "renting bikes in", "start from",
+    "starting point would be", "starting point will be", "starting point is", "start point is",
+    "i m in", "i am in", "we re in", "we are in", "i live in", "we live in", "j habite a", "nous habitons a",
+    "la depart se fera d", "depart se fera de", "depart se fera d", "point de depart",
+    "a partir de", "a partir d", "on part de", "on part d", "partirons de", "partirons d", "partira de",
+    "partira d",
+)  # fmt: skip
+LOOSE_END = (
+    "end in", "end at", "end up in", "ends in", "reach", "get to", "destination is", "destination",
+    "end point", "arrival in", "arriving", "rejoindre", "make the end", "the end will be", "the end is",
+    "end point is", "end point will be", "arrivee prevue",
+)  # fmt: skip
+WEAK_TRIGGERS = {"de", "d", "par", "depart", "retour", *LOOSE_START, *LOOSE_END}
+_START = (
+    r"from|starting (?:in|at|from)|start(?:ing)? in|leaving|depart(?:ing)? from|depuis|au depart d"
+    r"|au depart de|depart de|partant de|en partant de|pars d|pars de|de|d"
+    r"|start(?:ing)? and (?:finish|end)(?:ing)? (?:in|at)|loop (?:from|around|out of|starting (?:in|at|from))"
+    r"|boucle (?:au depart )?(?:de|d|a|vers|autour de)|start(?:ing)? at"
+    r"|(?:begin|start)(?:s|ning|ing)? (?:our|my|the) (?:\w+ )?(?:trip|ride|tour|adventure|journey|day)"
+    r" (?:at|in|from)|" + "|".join(sorted(LOOSE_START, key=len, reverse=True)) + r"|depart"
+)
+_END = (
+    r"to|towards|ending (?:in|at)|finish(?:ing)? (?:in|at)|arriving (?:in|at)|jusqu(?: vers)?|vers"
+    r"|arrivee vers|arrivee|retour|" + "|".join(sorted(LOOSE_END, key=len, reverse=True))
+)
+_VIA = (
+    r"via|through|by way of|pass(?:ing)? (?:by|through)|par|en passant par|passer par"
+    r"|stop(?:ping)? (?:in|at|off in)"
+)
+PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("start", re.compile(rf"\b({_START})\s+(.{{1,60}}?)" + _STOP)),
+    (
+        "start",
+        re.compile(r"^()(.{1,60}?)(?=\s+(?:back to|to|vers|jusqu|via|through)\s)"),
+    ),  # "Ordino to Soldeu": weak
+    ("start", re.compile(r"^boucle\s+()(.{1,60}?)" + _STOP)),  # "Boucle Ordino, 3 jours"
+    ("start", re.compile(r"^(?:an? )?()(.{1,60}?)(?=\s+(?:loop|round trip)\b)")),  # "Andorra la Vella loop"
+    ("end", re.compile(rf"\b({_END})\s+(.{{1,60}}?)" + _STOP)),
+    ("via", re.compile(rf"\b({_VIA})\s+(.{{1,60}}?)" + _STOP)),
+]
+VERBS = {
+    "let",
+    "lets",
+    "coming",
+    "end",
+    "start",
+    "begin",
+    "ride",
+    "go",
+    "do",
+    "be",
+    "make",
+    "cycle",
+    "bike",
+    "have",
+    "see",
+    "visit",
+    "spend",
+    "stay",
+    "take",
+    "plan",
+    "faire",
+    "aller",
+    "rouler",
+    "partir",
+    "going",
+    "heading",
+    "riding",
+    "reach",
+    "get",
+    "finish",
+    "arrive",
+    "head",
+    "continue",
+    "come",
+    "return",
+    "rejoindre",
+    "voir",
+    "visiter",
+    "passer",
+    "prendre",
+    "my",
+    "mon",
+    "ma",
+    "i",
+    "we",
+    "you",
+    "je",
+    "j",
+    "nous",
+    "on",
+    "il",
+    "elle",
+    "want",
+    "would",
+    "like",
+    "veux",
+    "voudrais",
+    "bonjour",
+    "hello",
+    "hi",
+    "please",
+    "velo",
+    "vtt",
+    "gravel",
+    "une",
+    "un",
+    "a",
+    "the",
+}
+NOT_PLACES = {
+    "the",
+    "a",
+    "day",
+    "days",
+    "jours",
+    "week",
+    "semaine",
+    "bike",
+    "velo",
+    "road",
+    "route",
+    "go",
+    "me",
+    "us",
+    "start",
+    "end",
+    "it",
+    "do",
+    "be",
+    "ride",
+    "rouler",
+    "faire",
+    "hotel",
+    "camping",
+}
+
+
+# A phrase starting with one of these is not a name but another trigger ("boucle depuis La Massana"); a
+# count of days is not one either ("une boucle de deux jours", _COUNT_OF_DAYS).
+NOT_A_NAME_START = {
+    "depuis", "from", "to", "vers", "via", "par", "au", "aux", "en", "sur", "pour", "dans", "in", "at", "on",
+    "with", "avec", "through", "starting", "start", "jusqu", "back", "retour", "home", "next", "this",
+    "tomorrow", "demain", "today", "after", "apres", "before", "avant", "then", "plutot", "just", "only",
+    "juste", "non", "no", "yes", "oui", "ok", "okay", "thanks", "merci", "great", "super", "parfait",
+    "perfect", "sounds", "sure", "cool", "hmm", "hm", "ah", "oh", "euh",
+    *WEEKDAYS,
+    *MONTHS,
+}  # fmt: skip
+# After a weak trigger (or none) a phrase beginning with these is a French connector, not a name ("De
+# Santa Coloma à Soldeu"); after "from" it may be one (Des Moines, De Panne).
+WEAK_NOT_A_NAME_START = {"de", "d", "du", "des"}
+_COUNT_OF_DAYS = re.compile(rf"^{NUM}[ -]?(days?|jours?|journees?|nights?|nuits?|weeks?|semaines?)\b")
+_TRAILING_CONNECTOR = re.compile(r"\s+(?:de|d|du|des|sur|en|at|of|about|pour|for)$")
+# Route separators typed between names: "Ordino - Canillo", "Arinsal → Ordino → Canillo".
+_SEPARATOR = re.compile(r"\s+(?:-|–|—|->|→|>)\s+")
+
+
+def _every_match(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
+    """Every match, overlapping ones too: a trigger inside an earlier match still starts its own."""
+    found, at = [], 0
+    while (match := pattern.search(text, at)) is not None:
+        found.append(match)
+        at = match.start() + 1
+    return found
+
+
+_NOT_A_ROUTE_PART = NOT_A_NAME_START | VERBS
+# Up to the last word before a route's first name that cannot be in a name: a count, a slot word, a colon
+_ROUTE_TAIL = re.compile(r"\s+(?:en|in|for|pour|sur|on|over|with|avec|during)\s+.*$|\s*\d.*$", re.IGNORECASE)
+_ROUTE_LEAD = re.compile(
+    r"^.*(?:\d|:|\b(?:days?|jours?|nights?|nuits?|weeks?|semaines?|weekend|trip|tour|ride|loop|boucle|aller.retour|"
+    r"bike|bikes|velo|mtb|vtt|gravel|road|touring|hybrid)\b)\s*",
+    re.IGNORECASE,
+)
+
+
+def _routes_in_words(clause: str) -> str:
+    """``A - B`` as ``A to B``; ``A → B → C`` as ``A via B to C`` — when every part could be a name (a few
+    words, no count, no bike or other slot word): "road bike - maybe gravel" stays as it is."""
+    parts = _SEPARATOR.split(clause)
+    if len(parts) < 2:
+        return clause
+    # "4 day touring trip Encamp -> El Serrat", "quick one: 2 days Canillo -> Ordino": the words that
+    # lead to the first name are not part of it; nor, in "A - Toulouse en 6 jours", those after the last
+    lead = _ROUTE_LEAD.match(parts[0])
+    before = parts[0][: lead.end()] if lead and lead.end() < len(parts[0]) else ""
+    tail = _ROUTE_TAIL.search(parts[-1])
+    after = parts[-1][tail.start() :] if tail and tail.start() > 0 else ""
+    parts = [
+        parts[0].removeprefix(before),
+        *parts[1:-1],
+        parts[-1].removesuffix(after) if after else parts[-1],
+    ]
+    if len(parts) == 1:
+        return clause
+    for part in parts:
+        norm = normalize(part)
+        words = norm.split()
+        if not 1 <= len(words) <= 5 or re.search(r"\d", norm) or words[0] in _NOT_A_ROUTE_PART:
+            return clause
+        if (
+            any(p.search(norm) for _, p in PROFILE_WORDS)
+            or ROUND_TRIP.search(norm)
+            or _COUNT_OF_DAYS.search(norm)
+        ):
+            return clause
+    route = parts[0] + "".join(f" via {p}" for p in parts[1:-1]) + f" to {parts[-1]}"
+    return f"{before} from {route}{after}" if before else route + after
+
+
+@dataclass(frozen=True, slots=True)
+class PlacePhrase:
+    text: str
+    strong: bool  # after an unmistakable word ("from", "to", "via"); French "de"/"par" are weak
+
+
+_STARTING_AT = re.compile(
+    r"\b(commen\w*|loge\w*|bas[ée]e?s?|serons|sommes|partons|partirons|habit\w*)(\s+(?:notre\s+\w+\s+)?)à(?![\w])",
+    re.IGNORECASE,
+)
+# "C'est à Aixovall qu'on commence": the start
+_C_EST_A = re.compile(
+    r"\bc['’]est (?:à|a|de|d['’]|depuis) ?([^,.;!?\n]{1,60}?) qu['’]?(?:on|nous)"
+    r" (?:commence|part|démarre|demarre)\w*",
+    re.IGNORECASE,
+)
+# A label and its colon: "Starting point: Aixovall", "start: la massana", "Arrivée : Escaldes"
+_LABELS = [
+    (
+        re.compile(r"^(?:starting point|start point|starting town|start|depart|point de depart|from)\s*:\s*"),
+        "from ",
+    ),
+    (re.compile(r"^(?:end point|end|finish|arrivee|destination|to)\s*:\s*"), "to "),
+    (re.compile(r"^(?:via|through|par|etapes?|stops?)\s*:\s*"), "via "),
+]
+# The place first, what it is after: "Encamp is where we begin", "Sispony is our starting point"
+_NAMED_FIRST = [
+    (
+        "start",
+        re.compile(
+            r"^(?:so |well |ok |okay )?(.{1,60}?) (?:is where (?:we|i)(?: ll| will)? (?:begin|start|set off"
+            r"|leave)|is (?:our|my|the) (?:starting point|start|starting town)"
+            r"|will be (?:our|my|the) (?:starting point|start))\b"
+        ),
+    ),
+    (
+        "end",
+        re.compile(
+            r"^(?:so |well |ok |okay )?(.{1,60}?) (?:is where (?:we|i)(?: ll| will)? (?:finish|end|stop)"
+            r"|is (?:our|my|the) (?:destination|finish|end point)"
+            r"|will be (?:our|my|the) (?:destination|finish))\b"
+        ),
+    ),
+]
+# "...and set off from there": the place named just before
+_THERE = {"there", "here", "la bas", "ici", "la"}
+# A word that takes back what came before it in the same turn: "to Soldeu... non, plutôt jusqu'à Canillo"
+CORRECTION = re.compile(
+    r"\b(?:no|non|actually|rather|instead|plutot|finalement|en fait|i mean|je veux dire|wait|attends"
+    r"|scratch|change|make it|make that|make the end)\b"
+)
+# A via point taken out: "actually skip Sispony", "on zappe Sispony"
+SKIP = re.compile(
+    r"\b(skip|skipping|drop|without|sans|zappe|zapper|enleve|enlever|retire|forget|oublie|not through|pas par"
+    r"|plus par|no longer through|no need to go through)\s+(.{1,60}?)" + _STOP
+)
+_JUST = re.compile(r"^(?:just|only|juste|seulement|simplement|rather|plutot)\s+")
+_LIST_MORE = re.compile(r"^\s*(?:and then|and|et puis|puis|et|then)\s+(.{1,60}?)" + _STOP)
+_LIST_NEXT = re.compile(r"^\s*(?:(?:and then|and|et puis|puis|et|then)\s+)?(.{1,60}?)" + _STOP)
+
+
+def _is_name(candidate: str, *, strong: bool) -> bool:
+    words = candidate.split()
+    return bool(
+        words
+        and candidate not in NOT_PLACES
+        and words[0] not in VERBS
+        and words[0] not in NOT_A_NAME_START
+        and (strong or words[0] not in WEAK_NOT_A_NAME_START)
+        and not _COUNT_OF_DAYS.match(candidate)
+        and len(candidate) <= 60
+        and not re.search(r"\d", candidate)
+    )
+
+
+def _says_a_slot(norm: str) -> bool:
+    """Whether a phrase says something else than a place: a bike, a lodging, a loop, a length, a date."""
+    return bool(
+        any(p.search(norm) for _, p in PROFILE_WORDS)
+        or any(p.search(norm) for _, p in ACCOMMODATION)
+        or ROUND_TRIP.search(norm)
+        or duration_in(norm)
+        or LAUNCH.match(norm)
+        or WEEKDAY.search(norm)
+        or MONTH_WORD.search(norm)
+    )
+
+
+Mention = tuple[int, str, PlacePhrase]  # where in the turn's clauses, which slot, what
+
+
+def place_phrases(text: str) -> dict[str, list[PlacePhrase]]:
+    """Each slot's place phrases of one turn, in the order of the text. Besides start, end and via:
+    ``skip`` (a via point taken out) and ``bare`` (a clause that is nothing but a name: "Road bike.
+    Andorra la Vella. 2 days.")."""
+    clauses = _clauses(text)
+    reader = _TurnReader()
+    for clause in clauses:
+        reader.read(clause)
+        reader.offset += len(clause) + 1
+    return _ordered(reader.mentions, " ".join(clauses))
+
+
+def _clauses(text: str) -> list[str]:
+    """The turn's clauses, normalized: punctuation ends a place phrase, so each is read on its own."""
+    # French "à" is a destination; normalized it would be the English article "a". But after a verb of
+    # starting or staying it is where the trip begins: "on commence à Encamp", "nous serons basés à
+    # Soldeu", "on loge à Ordino", "c'est à Aixovall qu'on commence"
+    text = _C_EST_A.sub(r"depuis \1", _STARTING_AT.sub(r"\1\2depuis", text))
+    marked = re.sub(r"(?<![\w])à(?![\w])", " vers ", text)
+    if detect_locale(text, "en") == "fr":  # French by its own words: "de Canillo a Ordino" lost its accent
+        marked = re.sub(r"(\b(?:de|d|du|depuis)[ '’][^,.;!?\n]{1,60}?)\s+a\s+(?=\w)", r"\1 vers ", marked)
+    clauses = []
+    for clause in (_routes_in_words(c) for c in re.split(r"[.;!?\n]+|,(?!\d)", marked)):
+        norm = DAILY.sub(" ", normalize(clause))
+        for label, replacement in _LABELS:
+            norm = label.sub(replacement, norm)
+        clauses.append(norm.replace(":", " ").strip())
+    return clauses
+
+
+class _TurnReader:
+    """The mentions of one turn, clause after clause (a list of via points may run over commas)."""
+
+    def __init__(self) -> None:
+        self.mentions: list[Mention] = []
+        self.offset = 0  # where the clause being read starts in the turn's joined clauses
+        self.list_open = False  # the clause before ended inside a list: "par Juberri, Nagol et Aixovall"
+
+    def read(self, clause: str) -> None:
+        before = len(self.mentions)
+        continued = self._list_continued(clause)
+        for slot, pattern in [*PLACE_PATTERNS, ("skip", SKIP)]:
+            if continued and slot != "skip":
+                continue
+            for match in _every_match(pattern, clause):
+                self._triggered(clause, slot, match)
+        for slot, pattern in _NAMED_FIRST:
+            if named := pattern.match(clause):
+                self._add(named.start(1), slot, named.group(1).strip(), strong=False)
+        bare = _JUST.sub("", clause)
+        nothing_else = len(self.mentions) == before and not continued
+        if nothing_else and 1 <= len(bare.split()) <= 5 and not _says_a_slot(bare):
+            self._add(len(clause) - len(bare), "bare", bare, strong=False)
+
+    def _triggered(self, clause: str, slot: str, match: re.Match[str]) -> None:
+        trigger, phrase = match.group(1), match.group(2).strip()
+        strong = bool(trigger) and trigger not in WEAK_TRIGGERS
+        self._add(match.start(2), slot, phrase, strong=strong)
+        # "de vélo de route de Canillo": after a weak "de", each later "de" may start the place.
+        if not strong:
+            for m in re.finditer(r"\b(?:de|d) ", phrase):
+                self._add(match.start(2) + m.end(), slot, phrase[m.end() :], strong=False)
+        if slot == "via":  # the rest of the list: "through A and B", "par A puis B"
+            self._list_rest(clause, match.end(2), strong=strong)
+
+    def _list_continued(self, clause: str) -> bool:
+        """A clause that goes on with the list of via points the clause before ended in."""
+        item = _LIST_NEXT.match(clause) if self.list_open else None
+        self.list_open = False
+        if item is None or _says_a_slot(item.group(1)):
+            return False
+        self._add(item.start(1), "via", item.group(1).strip(), strong=False)
+        self._list_rest(clause, item.end(1), strong=False)
+        return True
+
+    def _list_rest(self, clause: str, end_at: int, *, strong: bool) -> None:
+        while more := _LIST_MORE.match(clause[end_at:]):
+            self._add(end_at + more.start(1), "via", more.group(1).strip(), strong=strong)
+            end_at += more.end(1)
+        self.list_open = end_at >= len(clause)
+
+    def _add(self, at: int, slot: str, candidate: str, *, strong: bool) -> None:
+        candidate = _TRAILING_CONNECTOR.sub("", candidate)  # "Soldeu sur (3 jours)"
+        if candidate in _THERE:  # "set off from there": the place named before it
+            earlier = [m for m in self.mentions if m[0] < self.offset + at and m[1] != "skip"]
+            if not earlier:
+                return
+            candidate = max(earlier, key=lambda m: m[0])[2].text
+        elif not _is_name(candidate, strong=strong):
+            return
+        self.mentions.append((self.offset + at, slot, PlacePhrase(candidate, strong)))
+
+
+def _ordered(mentions: list[Mention], joined: str) -> dict[str, list[PlacePhrase]]:
+    # A weak phrase inside a strong one is a piece of its name: "de Lòria" of "to Sant Julià de Lòria"
+    spans = [(at, at + len(p.text)) for at, _, p in mentions if p.strong]
+    mentions = [
+        m
+        for m in mentions
+        if m[2].strong or not any(s <= m[0] and m[0] + len(m[2].text) <= e for s, e in spans)
+    ]
+    unique: list[Mention] = []
+    for mention in sorted(mentions, key=lambda f: f[0]):
+        if mention not in unique:  # one phrase found by two overlapping triggers is one
+            unique.append(mention)
+    # Of two starts or ends plainly said, a correction keeps the later ("to Soldeu... non, plutôt
+    # jusqu'à Canillo"); without one, ends said one after another are a route: the earlier are via
+    # points ("up towards Pas de la Casa, then back down to Encamp to finish")
+    for slot in ("start", "end"):
+        said = [m for m in unique if m[1] == slot and m[2].strong]
+        for earlier, later in itertools.pairwise(said):
+            if CORRECTION.search(joined[earlier[0] + len(earlier[2].text) : later[0]]):
+                unique.remove(earlier)
+            elif slot == "end":
+                unique[unique.index(earlier)] = (earlier[0], "via", earlier[2])
+    places: dict[str, list[PlacePhrase]] = {}
+    for _, slot, phrase in unique:
+        places.setdefault(slot, []).append(phrase)
+    return places

@@ -1,0 +1,165 @@
+"""The words of a brief that are not places: counts and durations ("3 days", "a long weekend", "une
+semaine", "make it four"), the bikes' common names, loops, lodgings, daily distances ("forty kilometres a
+day"), "launch it" / "c'est bon", and which language a turn is in."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from tripagent.domain.places import normalize
+
+Profile = Literal["road", "gravel", "mountain", "touring", "hybrid", "e-bike"]
+Locale = Literal["en", "fr"]
+
+NUMBERS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "un": 1,
+    "une": 1,
+    "deux": 2,
+    "trois": 3,
+    "quatre": 4,
+    "cinq": 5,
+    "sept": 7,
+    "huit": 8,
+    "neuf": 9,
+    "dix": 10,
+    "a": 1,
+}
+NUM = r"(\d{1,2}|" + "|".join(sorted(NUMBERS, key=len, reverse=True)) + r")"
+
+DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
+    (re.compile(r"\blong weekend\b|\blong week end\b|\bgrand week ?end\b|\bpont\b"), 3),
+    (re.compile(r"\bweek ?end\b"), 2),
+    (re.compile(r"\b(a|one|une|1) (week|semaine)\b"), 7),
+    (re.compile(rf"\b{NUM} (weeks|semaines)\b"), -7),
+    (re.compile(rf"\b{NUM}[ -]?(days?|jours?|journees?|nights?|nuits?)\b"), None),
+]
+
+PROFILE_WORDS: list[tuple[Profile, re.Pattern[str]]] = [
+    ("e-bike", re.compile(r"\be ?bike|\belectric|\belectrique|\bvae\b|\bpedelec")),
+    ("gravel", re.compile(r"\bgravel")),
+    ("mountain", re.compile(r"\bmountain ?bik|\bmtb\b|\bvtt\b|\btout terrain")),
+    # not "un voyage à vélo": a trip by bike, of any kind
+    ("touring", re.compile(r"\btouring|\bcyclotouris|\brandonn|\bbikepacking|\bvelo de voyage|\bloaded")),
+    ("hybrid", re.compile(r"\bhybrid|\bvtc\b|\bcity bike|\bvelo de ville|\bhybride")),
+    ("road", re.compile(r"\broad ?bike|\bracing bike|\bvelo de route|\bvelo de course|\broad\b")),
+]
+ROUND_TRIP = re.compile(
+    r"\bround ?trip|\bloop\b|\bboucle\b|\baller retour\b|\bback to (the )?start"
+    r"|\bstart(?:ing)? and (?:finish|end)(?:ing)? (?:in|at)\b|\bback to where\b"
+    r"|\bcom(?:e|ing) back to\b(?! (?:you|me|us|ya)\b)"
+    r"|\b(?:back|finish\w*|end\w*) where (?:we|i) (?:start|began)"
+    r"|\b(?:revient|revenir|retour) au (?:point de )?depart\b|\bdepart et (?:arrivee|retour) (?:a|vers)\b"
+    r"|\b(?:finir|terminer|revenir|rentrer) (?:la )?ou (?:on|nous) (?:a|avons) commence"
+)
+# A loop only when the turn names no end: "un circuit de 3 jours qui se termine à Canillo" is a tour
+SOFT_LOOP = re.compile(r"\bcircuit\b")
+# "finish in A instead of coming back": no loop after all
+ONE_WAY = re.compile(
+    r"\b(?:instead of|rather than|not) (?:com(?:e|ing) back|looping|a loop|doing a loop)\b|\bone way\b"
+    r"|\bau lieu de (?:revenir|boucler|rentrer|faire une boucle)|\bsans revenir\b|\baller simple\b"
+    r"|\bpas (?:de|une|en) boucle\b|\bno loop\b|\bnot a loop\b"
+)
+# "A to B and back", "up to B and then back down", "je monte jusqu'à B et je redescends": B is where a loop
+# from A turns (not "and back to C", "et retour à C": those name the end)
+OUT_AND_BACK = re.compile(
+    r"\b(?:and|then|et) (?:then |come |coming |ride |go |ride )?back\b(?! (?:down |up )?to\b)"
+    r"|\bback down\b(?! to\b)"
+    r"|\bthere and back\b|\bet retour\b(?! (?:a|au|vers|jusqu)\b)|\bredescend|\baller retour\b"
+)
+ACCOMMODATION: list[tuple[str, re.Pattern[str]]] = [
+    ("camping", re.compile(r"\bcamp(ing|site|ground)?s?\b|\btente\b|\btent\b")),
+    ("hostel", re.compile(r"\bhostels?\b|\bauberges?\b|\bgites?\b")),
+    ("hut", re.compile(r"\bhuts?\b|\brefuges?\b")),
+    ("hotel", re.compile(r"\bhotels?\b|\bchambres? d hotes\b|\bb ?& ?bs?\b|\bbnbs?\b|\bguest ?house")),
+]
+# "any kind of accommodation is fine", "anything for sleeping", "pour dormir, n'importe quoi"
+_SLEEPING = r"(?:accommodation|lodging|sleep\w*|stay\w*|dormir|dort|hebergement|logement|nuits?)"
+_ANY = (
+    r"(?:any|anything|whatever|no preference|don t mind|don t care|n importe|peu importe|egal"
+    r"|pas de preference)"
+)
+ANY_ACCOMMODATION = re.compile(rf"\b{_ANY}\b.{{0,30}}\b{_SLEEPING}\b|\b{_SLEEPING}\b.{{0,30}}\b{_ANY}\b")
+# Distances in words: "forty", "forty five", "cinquante", "soixante dix", "a hundred"
+TENS = {
+    "twenty": 20, "thirty": 30, "forty": 40, "fourty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+    "eighty": 80, "ninety": 90, "hundred": 100, "vingt": 20, "trente": 30, "quarante": 40,
+    "cinquante": 50, "soixante": 60, "soixante dix": 70, "quatre vingt": 80, "quatre vingts": 80,
+    "quatre vingt dix": 90, "cent": 100,
+}  # fmt: skip
+_UNITS = "|".join(k for k in NUMBERS if k not in ("a", "un", "une"))
+_TENS = "|".join(sorted(TENS, key=len, reverse=True))
+_AMOUNT = rf"(\d{{2,3}}|(?:(?:a|one|un) )?(?:{_TENS})(?:(?: et)? (?:{_UNITS}))?)"
+_KM = r"\s?(?:km|kms|kilometres?|kilometers?)"
+_LIMIT = r"(?:max|maximum|tops|at most|au maximum|au plus)"
+_PER_DAY = rf"(?:\s?{_LIMIT})?\s?(?:(?:a|per|/|par|each|chaque|by|au)\s?)?(?:day|jour|j)\b"
+# "40 km a day", "forty kilometres per day", "45 km max par jour", "60 kilometres daily"; and, a limit
+# being per day in a brief, "make that 70 km max", "no more than 50 km"
+DAILY = re.compile(
+    rf"\b{_AMOUNT}{_KM}(?:{_PER_DAY}|\s?(?:daily|quotidiens?|{_LIMIT})\b)"
+    rf"|\b(?:max|maximum|no more than|at most|up to|pas plus de|maximum de|max de)\s?{_AMOUNT}{_KM}"
+    rf"(?:{_PER_DAY})?\b"
+)
+LAUNCH = re.compile(
+    r"^(ok |okay |yes |oui |alors )?(launch( it)?|go( ahead)?|let s go|generate( it)?|start( it)?"
+    r"|c est bon|vas y|allez|lance( le)?( calcul)?|on y va|c est parti|valide)\W*$"
+)
+FRENCH = re.compile(
+    r"\b(je|j|nous|velo|jours?|semaine|depart|de|du|vers|avec|pour|une|bonjour|merci|c est|par|puis|et"
+    r"|deux|trois|quatre|cinq|jusqu|sur|en|arrivee|retour)\b"
+)
+
+
+def detect_locale(text: str, default: Locale = "en") -> Locale:
+    hits = len(FRENCH.findall(normalize(text)))
+    return "fr" if hits >= 2 else default
+
+
+# A bare count that corrects the duration: "actually make it four", "we only have two", "let's do 3"
+DURATION_CORRECTION = re.compile(
+    rf"\b(?:make it|make that|let s do|lets do|let s make it|only have|we have|plutot|disons|mettons|on fait"
+    rf"|finalement|plutot en)\s+{NUM}(?=\s*(?:$|instead|then|please|plutot|alors|finalement|svp|au lieu))"
+)
+
+
+def duration_in(norm: str) -> int | None:
+    """The days a turn says the trip lasts; of several, the last said ("2 days... no, let's do 3")."""
+    said: list[tuple[int, int, int]] = []  # (start, end, days)
+    for pattern, days in DURATION_PATTERNS:
+        for found in pattern.finditer(norm):
+            if days is None or days < 0:
+                count = found.group(1)
+                n = int(count) if count.isdigit() else NUMBERS.get(count, 0)
+                said.append((found.start(), found.end(), n * (7 if days == -7 else 1)))
+            else:
+                said.append((found.start(), found.end(), days))
+    for found in DURATION_CORRECTION.finditer(norm):
+        count = found.group(1)
+        n = int(count) if count.isdigit() else NUMBERS.get(count, 0)
+        if 1 <= n <= 30:
+            said.append((found.start(), found.end(), n))
+    # a phrase inside another is that phrase's reading ("long weekend" is no second "weekend")
+    kept = [f for f in said if not any(o != f and o[0] <= f[0] and f[1] <= o[1] for o in said)]
+    return max(kept)[2] if kept else None
+
+
+def amount(text: str) -> int:
+    """``"45"``, ``"forty five"``, ``"quatre vingt dix"``, ``"a hundred"`` as a number."""
+    if text.isdigit():
+        return int(text)
+    words = text.removeprefix("a ").removeprefix("one ").removeprefix("un ").replace(" et ", " ")
+    for tens in sorted(TENS, key=len, reverse=True):
+        if words.startswith(tens):
+            rest = words[len(tens) :].strip()
+            return TENS[tens] + (NUMBERS.get(rest, 0) if rest else 0)
+    return 0

@@ -1,0 +1,164 @@
+"""Reading one turn of a brief as people write it: dates, corrections, distances in words, lodgings, loops
+said and unsaid, and place phrases (labels, the place said first, "from there", lists over commas,
+corrections, a via point taken out, a clause that is only a name)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from tripagent.domain.brief import read_turn
+
+TODAY = dt.date(2027, 5, 3)  # a Monday
+
+
+def slots(text: str) -> dict[str, Any]:
+    return read_turn(text, today=TODAY).slots.model_dump(exclude_defaults=True)
+
+
+def places(text: str) -> dict[str, list[str]]:
+    return {slot: [p.text for p in found] for slot, found in read_turn(text, today=TODAY).places.items()}
+
+
+@pytest.mark.parametrize(
+    ("text", "date", "days"),
+    [
+        ("Starting next Saturday. Hotels please.", dt.date(2027, 5, 8), None),
+        ("Leaving from Canillo on Thursday morning", dt.date(2027, 5, 6), None),
+        ("départ vendredi", dt.date(2027, 5, 7), None),
+        ("Je prévois une sortie samedi prochain", dt.date(2027, 5, 8), None),
+        ("sur un week-end, départ samedi 8", dt.date(2027, 5, 8), 2),
+        ("Let's do it over a weekend starting Saturday the 8th", dt.date(2027, 5, 8), 2),
+        ("Planning a trip this coming weekend", dt.date(2027, 5, 8), 2),
+        ("Starting tomorrow from Soldeu", dt.date(2027, 5, 4), None),
+        ("Départ demain de Soldeu", dt.date(2027, 5, 4), None),
+        ("wait, I meant the 22nd", dt.date(2027, 5, 22), None),
+        ("ah non, le 22", dt.date(2027, 5, 22), None),
+        ("le 2, c'est trop tôt ?", dt.date(2027, 6, 2), None),  # the 2nd of this month is past
+        ("du 7 au 9 mai, de Prats à Sant Julià de Lòria", dt.date(2027, 5, 7), 3),
+        ("from 7 to 9 June", dt.date(2027, 6, 7), 3),
+    ],
+)
+def test_dates_as_people_say_them(text: str, date: dt.date, days: int | None) -> None:
+    read = slots(text)
+    assert read.get("startDate") == date
+    assert read.get("durationDays") == days
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        ("actually make it four", 4),
+        ("scratch the 3 days, we only have two", 2),
+        ("originally thought 2 days but let's do 3", 3),
+        ("non attendez, quatre jours", 4),
+        ("a long weekend", 3),  # not also a "weekend" of two
+        ("Un long week-end en boucle", 3),
+        ("we are 4 of us", None),
+    ],
+)
+def test_the_last_duration_said_is_the_one(text: str, days: int | None) -> None:
+    assert slots(text).get("durationDays") == days
+
+
+@pytest.mark.parametrize(
+    ("text", "km"),
+    [
+        ("no more than forty kilometres a day please", 40),
+        ("Max 40 km a day please", 40),
+        ("Hmm, make that 70 km max, I'm not that fit", 70),
+        ("mon plan : 3 jours, gravel, 45 km max par jour", 45),
+        ("on ne veut pas dépasser cinquante kilomètres par jour", 50),
+        ("around 60 kilometres daily", 60),
+        ("quatre-vingt-dix km par jour", 90),
+        ("3 days - 100 km in all", None),
+    ],
+)
+def test_daily_distances_in_figures_and_words(text: str, km: int | None) -> None:
+    read = slots(text)
+    assert read.get("dailyDistanceKm") == km
+    assert read.get("durationDays") != 1  # "40 km a day" is no one-day trip
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("Anything is fine for sleeping.", "any"),
+        ("et pour dormir, n'importe quoi", "any"),
+        ("any kind of accommodation is fine", "any"),
+        ("B&Bs please", "hotel"),
+        ("No preference on the bike.", None),
+    ],
+)
+def test_lodgings_and_no_preference(text: str, kind: str | None) -> None:
+    assert slots(text).get("accommodation") == kind
+
+
+@pytest.mark.parametrize(
+    ("text", "profile"),
+    [
+        ("Three days of mountain biking", "mountain"),
+        ("Lyon - Andorra la Vella en cinq jours en vélo de voyage", "touring"),
+        ("Je prépare un voyage à vélo", None),  # a trip by bike, of any kind
+        ("Is there a nice route starting at Bixessarri?", None),
+    ],
+)
+def test_bike_names(text: str, profile: str | None) -> None:
+    assert slots(text).get("profile") == profile
+
+
+@pytest.mark.parametrize(
+    ("text", "loop", "one_way"),
+    [
+        ("not sure about the duration, let me check and come back to you", False, False),
+        ("we'll finish in Andorra la Vella instead of coming back", False, True),
+        ("un circuit de 3 jours qui se termine à andorre-la-vieille", False, False),
+        ("un circuit de 3 jours", True, False),
+        ("actually no, let's finish where we started", True, False),
+        ("Going up towards Pas de la Casa, then coming back down to Encamp to finish", False, False),
+    ],
+)
+def test_loops_said_and_unsaid(text: str, loop: bool, one_way: bool) -> None:
+    reading = read_turn(text, today=TODAY)
+    assert reading.slots.roundTrip is loop
+    assert reading.one_way is one_way
+    assert not reading.out_and_back
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Starting point: Aixovall. End point: Llorts.", {"start": ["aixovall"], "end": ["llorts"]}),
+        ("start: la massana", {"start": ["la massana"]}),
+        (
+            "Point de départ : Juberri. Arrivée : Escaldes-Engordany.",
+            {"start": ["juberri"], "end": ["escaldes engordany"]},
+        ),
+        ("Encamp is where we begin", {"start": ["encamp"]}),
+        ("C'est à Aixovall qu'on commence", {"start": ["aixovall"]}),
+        ("We begin our adventure at El Tarter", {"start": ["el tarter"]}),
+        ("The group will gather in Ordino and set off from there", {"start": ["ordino", "ordino"]}),
+        (
+            "I want to go through Ordino, then Canillo, then Encamp",
+            {"via": ["ordino", "canillo", "encamp"]},
+        ),
+        (
+            "Boucle depuis Nagol par Juberri, Aixovall et Bixessarri",
+            {"start": ["nagol"], "via": ["juberri", "aixovall", "bixessarri"]},
+        ),
+        ("through Canillo, road bike please", {"via": ["canillo"]}),  # a list ends at what is no place
+        ("actually skip Sispony, just La Massana", {"skip": ["sispony"], "bare": ["la massana"]}),
+        ("on veut aller à Soldeu... non, plutôt jusqu'à Canillo finalement", {"end": ["canillo"]}),
+        (
+            "up towards Pas de la Casa, then back down to Encamp to finish",
+            {"via": ["pas de la casa"], "end": ["encamp"]},
+        ),
+        ("Road bike. Andorra la Vella. 2 days.", {"bare": ["andorra la vella"]}),
+        ("Could we pass by Ordino on the way?", {"via": ["ordino"]}),
+        ("We want to ride to Ordino from the capital", {"end": ["ordino"]}),
+        ("Hotels please. Thanks!", {}),
+    ],
+)
+def test_place_phrases_as_people_write_them(text: str, expected: dict[str, list[str]]) -> None:
+    assert places(text) == expected
