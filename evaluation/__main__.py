@@ -206,6 +206,7 @@ def report(part: str, chat: dict[str, Any], gen: dict[str, Any], rev: dict[str, 
                 print(f"  {slot} wrong: {', '.join(tally.wrong)}")
         print(f"  readiness wrong: {', '.join(chat['ready'].wrong)}")
         print(f"  generation wrong: {', '.join(gen['outcome'].wrong)}")
+        print(f"  generated with other days, start or end: {', '.join(gen['shape'].wrong)}")
         print(
             "  generation (expected, got): "
             + ", ".join(f"{k}: {v}" for k, v in sorted(gen["confusion"].items()))

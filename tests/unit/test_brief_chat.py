@@ -713,3 +713,20 @@ def test_an_ambiguous_place_answered_by_description(gazetteer: Gazetteer) -> Non
     assert replies[0].clarification is not None
     assert replies[-1].collected.start == "Santa Coloma (village, Andorra)"  # its label: the name asks again
     assert replies[-1].readyToGenerate
+
+
+def test_the_other_way_round_and_a_description_with_words_of_its_own(gazetteer: Gazetteer) -> None:
+    swapped = converse(
+        chat(gazetteer), ["from Encamp to Erts, 2 days, road", "Actually, the other way round"]
+    )
+    assert (swapped[-1].collected.start, swapped[-1].collected.end) == ("Erts", "Encamp")
+    described = converse(
+        chat(gazetteer),
+        [
+            "De Santa Coloma à Soldeu, trois jours",
+            "je parle du village andorran, pas de celui à côté de Barcelone",
+        ],
+        "fr",
+    )
+    assert described[-1].collected.start == "Santa Coloma (village, Andorra)"
+    assert described[-1].readyToGenerate

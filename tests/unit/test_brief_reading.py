@@ -162,3 +162,61 @@ def test_loops_said_and_unsaid(text: str, loop: bool, one_way: bool) -> None:
 )
 def test_place_phrases_as_people_write_them(text: str, expected: dict[str, list[str]]) -> None:
     assert places(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("we want to do Helsinki to Kallio", {"start": ["helsinki"], "end": ["kallio"]}),
+        ("Could you plan Anyós to Llumeneres?", {"start": ["anyos"], "end": ["llumeneres"]}),
+        ("Arinsal to El Tarter, oh and we'd like to camp", {"start": ["arinsal"], "end": ["el tarter"]}),
+        (
+            "Je voudrais faire Toulouse - Andorre-la-Vieille à vélo",
+            {"start": ["toulouse"], "end": ["andorre la vieille"]},
+        ),
+        ("Je pars de Soldeu samedi prochain, direction Ordino", {"start": ["soldeu"], "end": ["ordino"]}),
+        ("Helsinki to Turku along the coast", {"start": ["helsinki"], "end": ["turku"]}),
+        ("attends, plutôt d'Encamp que de Canillo", {"start": ["encamp"]}),
+        (
+            "from Ordino to Soldeu, we'd like hotels and to keep the climbing reasonable",
+            {"start": ["ordino"], "end": ["soldeu"]},
+        ),
+        ("Balade en ville à Helsinki, de Siltasaari à Kluuvi", {"start": ["siltasaari"], "end": ["kluuvi"]}),
+        (
+            "Toulouse to Foix, then on to Andorra la Vella",
+            {"start": ["toulouse"], "via": ["foix"], "end": ["andorra la vella"]},
+        ),
+        ("arrivée prévue à Andorra la Vella", {"end": ["andorra la vella"]}),
+        (
+            "Deux jours de Pont-sur-Brumeville à Canillo",
+            {"start": ["pont sur brumeville"], "end": ["canillo"]},
+        ),
+    ],
+)
+def test_more_place_phrases_as_people_write_them(text: str, expected: dict[str, list[str]]) -> None:
+    found = places(text)
+    found.pop("bare", None)  # a clause that is only a name is looked at only when nothing else is found
+    assert {k: v for k, v in found.items() if v} == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("Start: Canillo. End: Ordino. Days: 3", {"durationDays": 3}),
+        ("how many days? hmm, let's say five", {"durationDays": 5}),
+        ("no more than thirty k a day, we have kids", {"dailyDistanceKm": 30.0}),
+        ("from the 14th to the 16th", {"startDate": dt.date(2027, 5, 14), "durationDays": 3}),
+        ("du 5 au 6 juin", {"startDate": dt.date(2027, 6, 5), "durationDays": 2}),
+        ("du 14 au 16", {"startDate": dt.date(2027, 5, 14), "durationDays": 3}),
+        ("on fait le pont", {"durationDays": 3}),
+    ],
+)
+def test_more_slots_as_people_write_them(text: str, read: dict[str, Any]) -> None:
+    got = slots(text)
+    assert {k: got.get(k) for k in read} == read
+
+
+def test_the_other_way_round_swaps_the_ends() -> None:
+    assert read_turn("Actually, let's do it the other way round", today=TODAY).reversed
+    assert read_turn("on le fait dans l'autre sens", today=TODAY).reversed
+    assert not read_turn("round trip from Canillo", today=TODAY).reversed

@@ -48,7 +48,8 @@ def test_places_by_number_ordinal_or_name(reply: str, expected: int | None) -> N
         ("the Spanish one", 2),
         ("la ville espagnole", 2),
         ("Santa Coloma de Gramenet, près de Barcelone", 2),  # its whole name, then more words
-        ("not the Spanish one", None),  # says only which is not meant
+        ("not the Spanish one", 1),  # of two, the other
+        ("the Andorran one obviously, not the Barcelona suburb", 1),
         ("no idea where to start, maybe you can suggest?", None),
     ],
 )

@@ -205,6 +205,8 @@ class BriefChat:
             asked = self._resolve_places(collected, reading.places, state, now, user_locale, located)
             if reading.out_and_back:
                 collected.end, collected.via = turned_back(collected.start, collected.end, collected.via)
+            if reading.reversed and collected.end and not collected.roundTrip:  # "the other way round"
+                collected.start, collected.end = collected.end, collected.start
             clarification = asked or clarification
         if clarification is not None and state.pending and getattr(collected, state.pending.slot, None):
             clarification, state.pending = None, None  # a later turn named the place after all

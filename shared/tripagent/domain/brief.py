@@ -23,6 +23,7 @@ from tripagent.domain.brief_words import (
     ONE_WAY,
     OUT_AND_BACK,
     PROFILE_WORDS,
+    REVERSED,
     ROUND_TRIP,
     SOFT_LOOP,
     Locale,
@@ -82,6 +83,7 @@ class Reading:
     locale: Locale = "en"
     out_and_back: bool = False  # the turn's end is where a loop from its start turns back
     one_way: bool = False  # "instead of coming back": the trip is no loop after all
+    reversed: bool = False  # "the other way round": the start and the end swap
 
 
 def turned_back(start: str | None, end: str | None, via: list[str]) -> tuple[str | None, list[str]]:
@@ -132,4 +134,5 @@ def read_turn(text: str, *, today: dt.date, default_locale: Locale = "en") -> Re
         detect_locale(text, default_locale),
         bool(OUT_AND_BACK.search(norm)) and not one_way,
         one_way,
+        bool(REVERSED.search(norm)),
     )

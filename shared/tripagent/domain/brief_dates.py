@@ -64,8 +64,19 @@ DAY_ONLY = re.compile(
 )
 
 
+# "from the 14th to the 16th", "du 14 au 16": a range within the month of its first day
+DAY_RANGE = re.compile(
+    r"\b(?:from )?the (\d{1,2})(?:st|nd|rd|th) (?:to|till|until|and) (?:the )?(\d{1,2})(?:st|nd|rd|th)\b"
+    r"|\bdu (\d{1,2})(?:er)? au (\d{1,2})\b(?! ?(?:km|kilo|jours?|h|heures?|m|personnes?)\b)"
+)
+
+
 def dates_in(norm: str, today: dt.date) -> tuple[dt.date | None, int | None]:
     """The start date a turn names, and the days a range of dates spans ("du 7 au 9 mai": 3)."""
+    if (m := DAY_RANGE.search(norm)) and not DATE_RANGE.search(norm):
+        first, last = int(m.group(1) or m.group(3)), int(m.group(2) or m.group(4))
+        start = _next_day_of_month(first, today)
+        return start, (last - first + 1 if start and last >= first else None)
     if m := DATE_RANGE.search(norm):
         first, last = int(m.group(1)), int(m.group(2))
         start = _day_month(first, MONTHS[m.group(3)], None, today)

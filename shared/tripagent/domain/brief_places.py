@@ -30,8 +30,12 @@ _STOP = (
     r"(?=\s+(?:to|au|jusqu|vers|via|par|in|en|on|for|pour|with|avec|and|et|by|over|during|starting|then"
     r"|puis|le|using|riding|please|svp|thanks|merci|through|passing|back|and back|et retour|loop|instead"
     r"|rather than|plutot que|au lieu|from there|pas d|not|after|apres|before|avant|is where|that s where"
-    r"|finalement|actually|instead|then|alors|maybe|peut etre|so|from|if|si|because|car|since"
-    r"|qu on|is our|will be our|" + _COUNTS + r"|\d)\b|[.,;!?]|$)"
+    r"|finalement|actually|instead|then|alors|maybe|peut etre|so|from|if|si|because|car|since|this|ce|cette"
+    r"|next|prochain|along|le long|que|qu|direction|qu on|is our|will be our|"
+    + "|".join(WEEKDAYS)
+    + "|"
+    + _COUNTS
+    + r"|\d)\b|[.,;!?]|$)"
 )
 # Triggers after which a phrase may well be no place ("staying in hotels"): one that names none is not asked
 LOOSE_START = (
@@ -48,7 +52,7 @@ LOOSE_START = (
 LOOSE_END = (
     "end in", "end at", "end up in", "ends in", "reach", "get to", "destination is", "destination",
     "end point", "arrival in", "arriving", "rejoindre", "make the end", "the end will be", "the end is",
-    "end point is", "end point will be", "arrivee prevue",
+    "end point is", "end point will be", "arrivee prevue", "direction",
 )  # fmt: skip
 WEAK_TRIGGERS = {"de", "d", "par", "depart", "retour", *LOOSE_START, *LOOSE_END}
 _START = (
@@ -73,12 +77,36 @@ PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         "start",
         re.compile(r"^()(.{1,60}?)(?=\s+(?:back to|to|vers|jusqu|via|through)\s)"),
     ),  # "Ordino to Soldeu": weak
+    # "we want to do Helsinki to Kallio", "could you plan Anyós to Llumeneres": weak
+    (
+        "start",
+        re.compile(
+            r"\b(?:do|ride|cycle|plan|faire|rouler|pedal)\s+()(.{1,60}?)"
+            r"(?=\s+(?:back to|to|vers|jusqu|via|through)\s)"
+        ),
+    ),
     ("start", re.compile(r"^boucle\s+()(.{1,60}?)" + _STOP)),  # "Boucle Ordino, 3 jours"
     ("start", re.compile(r"^(?:an? )?()(.{1,60}?)(?=\s+(?:loop|round trip)\b)")),  # "Andorra la Vella loop"
     ("end", re.compile(rf"\b({_END})\s+(.{{1,60}}?)" + _STOP)),
     ("via", re.compile(rf"\b({_VIA})\s+(.{{1,60}}?)" + _STOP)),
 ]
 VERBS = {
+    "keep",
+    "avoid",
+    "enjoy",
+    "try",
+    "find",
+    "check",
+    "eat",
+    "sleep",
+    "climb",
+    "explore",
+    "discover",
+    "relax",
+    "follow",
+    "bring",
+    "carry",
+    "me",
     "let",
     "lets",
     "coming",
@@ -183,7 +211,11 @@ NOT_A_NAME_START = {
     "with", "avec", "through", "starting", "start", "jusqu", "back", "retour", "home", "next", "this",
     "tomorrow", "demain", "today", "after", "apres", "before", "avant", "then", "plutot", "just", "only",
     "juste", "non", "no", "yes", "oui", "ok", "okay", "thanks", "merci", "great", "super", "parfait",
-    "perfect", "sounds", "sure", "cool", "hmm", "hm", "ah", "oh", "euh",
+    "perfect", "sounds", "sure", "cool", "hmm", "hm", "ah", "oh", "euh", "actually", "attends", "wait", "how",
+    "what", "which", "where", "when", "combien", "quel", "quelle", "ou",
+    "prevue", "prevu", "prevus", "prevues", "envisagee", "souhaitee",
+    "could", "can", "should", "will", "shall", "pourriez", "pouvez", "peux", "pourrais", "balade", "sortie",
+    "voyage", "trip", "tour", "excursion", "randonnee", "arrivee", "arrival",
     *WEEKDAYS,
     *MONTHS,
 }  # fmt: skip
@@ -207,10 +239,12 @@ def _every_match(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
 
 _NOT_A_ROUTE_PART = NOT_A_NAME_START | VERBS
 # Up to the last word before a route's first name that cannot be in a name: a count, a slot word, a colon
-_ROUTE_TAIL = re.compile(r"\s+(?:en|in|for|pour|sur|on|over|with|avec|during)\s+.*$|\s*\d.*$", re.IGNORECASE)
+_ROUTE_TAIL = re.compile(
+    r"\s+(?:en|in|for|pour|sur|on|over|with|avec|during|a|à|by|par)\s+.*$|\s*\d.*$", re.IGNORECASE
+)
 _ROUTE_LEAD = re.compile(
     r"^.*(?:\d|:|\b(?:days?|jours?|nights?|nuits?|weeks?|semaines?|weekend|trip|tour|ride|loop|boucle|aller.retour|"
-    r"bike|bikes|velo|mtb|vtt|gravel|road|touring|hybrid)\b)\s*",
+    r"bike|bikes|velo|mtb|vtt|gravel|road|touring|hybrid|do|faire|ride|rouler|plan|go)\b)\s*",
     re.IGNORECASE,
 )
 
@@ -265,6 +299,12 @@ _C_EST_A = re.compile(
     r" (?:commence|part|démarre|demarre)\w*",
     re.IGNORECASE,
 )
+# "plutôt d'Encamp que de Canillo", "rather from Encamp than from Canillo": what follows is not meant
+_RATHER_THAN = re.compile(
+    r"(\b(?:plut[oô]t|rather)\s+[^,.;!?\n]{1,60}?)\s+(?:que|qu['’]|than)\s*(?:de |d['’]|du |from )?"
+    r"[^,.;!?\n]+",
+    re.IGNORECASE,
+)
 # A label and its colon: "Starting point: Aixovall", "start: la massana", "Arrivée : Escaldes"
 _LABELS = [
     (
@@ -300,6 +340,8 @@ CORRECTION = re.compile(
     r"\b(?:no|non|actually|rather|instead|plutot|finalement|en fait|i mean|je veux dire|wait|attends"
     r"|scratch|change|make it|make that|make the end)\b"
 )
+# What leads from one stop of a route to the next: "to Foix, then on to", "and back to", "puis jusqu'à"
+_ONWARD = re.compile(r"\b(?:then|puis|ensuite|and|et|back|on|before|avant|after|apres)\b")
 # A via point taken out: "actually skip Sispony", "on zappe Sispony"
 SKIP = re.compile(
     r"\b(skip|skipping|drop|without|sans|zappe|zapper|enleve|enlever|retire|forget|oublie|not through|pas par"
@@ -321,6 +363,7 @@ def _is_name(candidate: str, *, strong: bool) -> bool:
         and not _COUNT_OF_DAYS.match(candidate)
         and len(candidate) <= 60
         and not re.search(r"\d", candidate)
+        and not _says_a_slot(candidate)  # "we'd like to camp", "to Ordino by road bike"
     )
 
 
@@ -358,6 +401,7 @@ def _clauses(text: str) -> list[str]:
     # starting or staying it is where the trip begins: "on commence à Encamp", "nous serons basés à
     # Soldeu", "on loge à Ordino", "c'est à Aixovall qu'on commence"
     text = _C_EST_A.sub(r"depuis \1", _STARTING_AT.sub(r"\1\2depuis", text))
+    text = _RATHER_THAN.sub(r"\1", text)
     marked = re.sub(r"(?<![\w])à(?![\w])", " vers ", text)
     if detect_locale(text, "en") == "fr":  # French by its own words: "de Canillo a Ordino" lost its accent
         marked = re.sub(r"(\b(?:de|d|du|depuis)[ '’][^,.;!?\n]{1,60}?)\s+a\s+(?=\w)", r"\1 vers ", marked)
@@ -451,9 +495,13 @@ def _ordered(mentions: list[Mention], joined: str) -> dict[str, list[PlacePhrase
     for slot in ("start", "end"):
         said = [m for m in unique if m[1] == slot and m[2].strong]
         for earlier, later in itertools.pairwise(said):
-            if CORRECTION.search(joined[earlier[0] + len(earlier[2].text) : later[0]]):
+            between = joined[earlier[0] + len(earlier[2].text) : later[0]]
+            starts_between = any(m[1] == "start" and earlier[0] < m[0] < later[0] for m in unique)
+            # a correction; or, for an end, the trip's start said after it: "une balade à Helsinki, de
+            # Siltasaari à Kluuvi" (the town where it all happens)
+            if CORRECTION.search(between) or (slot == "end" and starts_between):
                 unique.remove(earlier)
-            elif slot == "end":
+            elif slot == "end" and len(between.split()) <= 5 and _ONWARD.search(between):
                 unique[unique.index(earlier)] = (earlier[0], "via", earlier[2])
     places: dict[str, list[PlacePhrase]] = {}
     for _, slot, phrase in unique:

@@ -38,12 +38,18 @@ NUMBERS = {
 NUM = r"(\d{1,2}|" + "|".join(sorted(NUMBERS, key=len, reverse=True)) + r")"
 
 DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
-    (re.compile(r"\blong weekend\b|\blong week end\b|\bgrand week ?end\b|\bpont\b"), 3),
+    (re.compile(r"\blong weekend\b|\blong week end\b|\bgrand week ?end\b|\b(?:faire le|un|ce|le) pont\b"), 3),
     (re.compile(r"\bweek ?end\b"), 2),
     (re.compile(r"\b(a|one|une|1) (week|semaine)\b"), 7),
     (re.compile(rf"\b{NUM} (weeks|semaines)\b"), -7),
     (re.compile(rf"\b{NUM}[ -]?(days?|jours?|journees?|nights?|nuits?)\b"), None),
+    (re.compile(rf"\b(?:days|jours|duration|duree)\s*:\s*{NUM}\b"), None),  # "Days: 3"
 ]
+# "let's do it the other way round": the start and the end swap
+REVERSED = re.compile(
+    r"\bthe other way (?:round|around)\b|\bin reverse\b|\breverse (?:it|the route|the trip)\b"
+    r"|\bthe opposite direction\b|\bdans l autre sens\b|\ba l envers\b|\ben sens inverse\b"
+)
 
 PROFILE_WORDS: list[tuple[Profile, re.Pattern[str]]] = [
     ("e-bike", re.compile(r"\be ?bike|\belectric|\belectrique|\bvae\b|\bpedelec")),
@@ -100,7 +106,7 @@ TENS = {
 _UNITS = "|".join(k for k in NUMBERS if k not in ("a", "un", "une"))
 _TENS = "|".join(sorted(TENS, key=len, reverse=True))
 _AMOUNT = rf"(\d{{2,3}}|(?:(?:a|one|un) )?(?:{_TENS})(?:(?: et)? (?:{_UNITS}))?)"
-_KM = r"\s?(?:km|kms|kilometres?|kilometers?)"
+_KM = r"\s?(?:km|kms|k|kilometres?|kilometers?|kilomètres?)"
 _LIMIT = r"(?:max|maximum|tops|at most|au maximum|au plus)"
 _PER_DAY = rf"(?:\s?{_LIMIT})?\s?(?:(?:a|per|/|par|each|chaque|by|au)\s?)?(?:day|jour|j)\b"
 # "40 km a day", "forty kilometres per day", "45 km max par jour", "60 kilometres daily"; and, a limit
@@ -127,7 +133,8 @@ def detect_locale(text: str, default: Locale = "en") -> Locale:
 
 # A bare count that corrects the duration: "actually make it four", "we only have two", "let's do 3"
 DURATION_CORRECTION = re.compile(
-    rf"\b(?:make it|make that|let s do|lets do|let s make it|only have|we have|plutot|disons|mettons|on fait"
+    rf"\b(?:make it|make that|let s do|lets do|let s make it|let s say|lets say|say|only have|we have|plutot"
+    rf"|disons|mettons|on fait|on va dire"
     rf"|finalement|plutot en)\s+{NUM}(?=\s*(?:$|instead|then|please|plutot|alors|finalement|svp|au lieu))"
 )
 

@@ -74,6 +74,7 @@ LINKING = frozenset(
 )
 # What follows these is the option not meant: "the Andorran village, not the one near Barcelona"
 NOT_MEANT = re.compile(r"\s(?:not|pas|non|rather than|plutot que|but not|instead of|au lieu de)\b.*$")
+NEGATED = re.compile(r"^(?:no |non )?(?:not|pas|surtout pas)\s+")
 NUMBER = re.compile(r"^#?(\d{1,2})(?:st|nd|rd|th|e|er|eme)?$")
 SIMILAR = 0.8  # quality() from which a misspelt name still names its option
 
@@ -90,6 +91,9 @@ def _words(text: str) -> list[str]:
 
 def choose(reply: str, options: list[Option]) -> int | None:
     """The 1-based number of the option ``reply`` chooses, or ``None``."""
+    if (negated := NEGATED.match(normalize(reply))) and len(options) == 2:  # "not the Spanish one"
+        refused = choose(reply[negated.end() :] if negated.end() < len(reply) else "", options)
+        return None if refused is None else 3 - refused
     words = _words(reply)
     exact = [i for i, o in enumerate(options, 1) if _words(o.name) == words]
     if len(exact) == 1:  # the name itself, articles and all ("La Massana", "Le Pas")
@@ -116,11 +120,20 @@ def choose(reply: str, options: list[Option]) -> int | None:
         return None
     text = " ".join(named)
     labels = [normalize(o.label or o.name) + " " + normalize(o.name) for o in options]
-    containing = [
-        i for i, label in enumerate(labels, 1) if all(w in label.split() or w in label for w in named)
-    ]
+
+    def fits(word: str, label: str) -> bool:
+        return word in label.split() or word in label
+
+    containing = [i for i, label in enumerate(labels, 1) if all(fits(w, label) for w in named)]
     if len(containing) == 1:
         return containing[0]
+    # A description with words of its own: "je parle du village andorran", "the Andorran one obviously".
+    # Most of its words must be in the labels, so a new message that names a country is still a message.
+    telling = [w for w in named if any(fits(w, label) for label in labels)]
+    if not containing and telling and 2 * len(telling) >= len(named):
+        described = [i for i, label in enumerate(labels, 1) if all(fits(w, label) for w in telling)]
+        if len(described) == 1:
+            return described[0]
     exact = [i for i, o in enumerate(options, 1) if normalize(o.name) == text]
     if len(exact) == 1:
         return exact[0]

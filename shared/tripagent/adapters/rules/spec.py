@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +43,8 @@ class SpecRules:
             collected = collected.merged(reading.slots)
             if reading.one_way:  # "instead of coming back"
                 collected.roundTrip = False
+            if reading.reversed:  # "the other way round": the places read so far swap ends
+                places["start"], places["end"] = places.get("end", []), places.get("start", [])
             for slot, phrases in reading.places.items():
                 if slot == "skip":  # "skip Sispony": out of the via points
                     skipped |= {normalize(p.text) for p in phrases}
@@ -51,27 +54,38 @@ class SpecRules:
                 kept = [p for p in ordered if p.strong or not far_fetched(search(p.text), p.text)]
                 places.setdefault(slot, []).extend(p.text for p in kept)
         spec: dict[str, Any] = collected.model_dump(mode="json", exclude_defaults=True)
-        # Places through the geocoder, as the brief chat reads them: the first phrase that names a place.
-        for slot, texts in places.items():
-            if slot == "via":
-                spec["via"] = [
-                    text
-                    for text in texts
-                    if not isinstance(search(text), NotFound) and normalize(text) not in skipped
-                ]
-            elif slot in ("start", "end"):
-                named = next((text for text in texts if not isinstance(search(text), NotFound)), texts[0])
-                spec.setdefault(slot, named)
-        # A clause that is only a name ("Road bike. Andorra la Vella. 2 days."): the start, else the end,
-        # when it is a place we route
-        for text in places.get("bare", []):
-            outcome = search(text)
-            if isinstance(outcome, Found) and outcome.place.region is not None:
-                free = "start" if "start" not in spec else "end" if not spec.get("roundTrip") else None
-                if free and free not in spec:
-                    spec[free] = text
+        spec.update(_named_places(places, skipped, search, round_trip=collected.roundTrip))
         if out_and_back:
             spec["end"], spec["via"] = turned_back(spec.get("start"), spec.get("end"), spec.get("via", []))
         if spec.get("start") and spec.get("start") == spec.get("end"):  # "from Soldeu to Soldeu": a loop
             spec["roundTrip"] = True
         return rules_answer(json.dumps(spec, ensure_ascii=False))
+
+
+def _named_places(
+    places: dict[str, list[str]],
+    skipped: set[str],
+    search: Callable[[str], SearchOutcome],
+    *,
+    round_trip: bool,
+) -> dict[str, Any]:
+    """Places through the geocoder, as the brief chat reads them: the first phrase that names a place."""
+    named: dict[str, Any] = {}
+    for slot, texts in places.items():
+        if slot == "via":
+            named["via"] = [
+                text
+                for text in texts
+                if not isinstance(search(text), NotFound) and normalize(text) not in skipped
+            ]
+        elif slot in ("start", "end"):
+            named[slot] = next((text for text in texts if not isinstance(search(text), NotFound)), texts[0])
+    # A clause that is only a name ("Road bike. Andorra la Vella. 2 days."): the start, else the end,
+    # when it is a place we route
+    for text in places.get("bare", []):
+        outcome = search(text)
+        if isinstance(outcome, Found) and outcome.place.region is not None:
+            free = "start" if "start" not in named else "end" if not round_trip else None
+            if free and free not in named:
+                named[free] = text
+    return named
