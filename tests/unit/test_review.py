@@ -560,3 +560,73 @@ def test_local_schedules_understand_rates() -> None:
     assert period_s("rate(5 minutes)") == 300
     assert period_s("rate(1 day)") == 86400
     assert period_s("cron(0 3 * * ? *)") is None
+
+
+# Andorra la Vella, Escaldes, Ordino, Canillo and Soldeu: real coordinates
+ALV, ESCALDES = (42.5078, 1.5211), (42.5097, 1.5386)
+ORDINO, CANILLO, SOLDEU = (42.5563, 1.5335), (42.5668, 1.5980), (42.5773, 1.6676)
+
+
+def _stop(day: int, name: str, at: tuple[float, float], kind: str = "poi", time: str | None = None) -> Any:
+    return (
+        "add_stop",
+        {"dayIndex": day, "name": name, "kind": kind, "lat": at[0], "lon": at[1], "startTime": time},
+    )
+
+
+def _backtracking_on(trip: Any, day: int, touched: set[str]) -> list[Any]:
+    return [f for f in check_trip(trip, days={day}, ids=touched) if f.code == "backtracking"]
+
+
+def test_backtracking_is_the_kilometres_a_stop_adds_not_a_ratio() -> None:
+    """A 2-3 km hop back between town-centre stops is no risk (its detour ratio is high); an out-and-back
+    of well over 10 km is, judged on the road (crow flight × ROAD_FACTOR) and as a share of the day."""
+    w = make_world()
+    trip = _trip_with(
+        w,
+        [
+            _stop(0, "Museum", ALV, time="10:00"),
+            _stop(0, "Caldea", ESCALDES, time="12:00"),
+            _stop(0, "Cathedral", ALV, time="14:00"),  # back 1.5 km: a ratio of 3 over the straight line
+            _stop(0, "Hotel", ESCALDES, kind="lodging"),
+        ],
+    )
+    hop = next(s for s in trip.stops if s.name == "Cathedral")
+    assert _backtracking_on(trip, 0, {hop.stopId}) == []
+
+    trip = _trip_with(
+        w,
+        [
+            _stop(1, "Coll d'Ordino", CANILLO, time="10:30"),
+            _stop(1, "Ordino market", ORDINO, time="16:30"),  # after Canillo, back over the col
+            _stop(1, "Hotel Soldeu", SOLDEU, kind="lodging"),
+        ],
+    )
+    market = next(s for s in trip.stops if s.name == "Ordino market")
+    (finding,) = _backtracking_on(trip, 1, {market.stopId})
+    assert finding.ids == [market.stopId]
+    assert "km of riding back and forth" in finding.message
+    assert finding.patch is None  # its time holds it where it is: the reason says it, no reorder
+
+
+def test_backtracking_created_by_moving_a_stop_to_another_day() -> None:
+    w = make_world()
+    trip = _trip_with(
+        w,
+        [
+            _stop(0, "Ordino church", ORDINO),
+            _stop(0, "Hotel Ordino", ORDINO, kind="lodging"),
+            _stop(1, "Canillo lunch", CANILLO),
+            _stop(1, "Hotel Soldeu", SOLDEU, kind="lodging"),
+        ],
+    )
+    church = next(s for s in trip.stops if s.name == "Ordino church")
+    assert _backtracking_on(trip, 1, {church.stopId}) == []
+    w.workspace.run_operation(
+        "ana", w.trip_id, "move_stop", {"stopId": church.stopId, "dayIndex": 1, "position": 1}
+    )
+    moved = w.workspace.get_trip("ana", w.trip_id)
+    (finding,) = _backtracking_on(moved, 1, {church.stopId})  # Canillo, back to Ordino, then on to Soldeu
+    assert finding.patch is not None
+    assert finding.patch.op == "reorder_stops"
+    assert finding.patch.args["stopIds"][0] == church.stopId  # first, on the way out of Ordino
