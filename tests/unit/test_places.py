@@ -218,3 +218,28 @@ def test_the_other_places_of_a_brief_settle_a_name_far_from_its_namesakes(gazett
     # Santa Coloma de Gramenet is too close to Andorra to rule out: still asked
     santa_coloma = gazetteer.search("Santa Coloma")
     assert isinstance(settled_by(santa_coloma, [canillo.place]), Ambiguous)
+
+
+def test_a_typo_of_a_place_we_route_is_never_lost_to_an_exact_name_abroad(gazetteer: Gazetteer) -> None:
+    """ "Orino" is a town in Italy and one letter from Ordino: asked, ours first, and settled by the brief's
+    other places; "ngol" (Nagol) no longer finds Angol, Chile alone."""
+    from tripagent.domain.places import settled_by
+
+    for typo, ours in (("Orino", "Ordino"), ("ngol", "Nagol")):
+        outcome = gazetteer.search(typo)
+        assert isinstance(outcome, Ambiguous)
+        assert outcome.candidates[0].place.name == ours
+        canillo = gazetteer.search("Canillo")
+        assert isinstance(canillo, Found)
+        settled = settled_by(outcome, [canillo.place])
+        assert isinstance(settled, Found)
+        assert settled.place.name == ours
+
+
+def test_a_name_said_exactly_is_not_a_question_of_far_longer_names(gazetteer: Gazetteer) -> None:
+    """ "Vila" is the village (not Vila Velha, Brazil, nor Matola, once Vila Salazar); Santa Coloma, with
+    Santa Coloma de Gramenet 120 km away, is still asked."""
+    vila = gazetteer.search("Vila")
+    assert isinstance(vila, Found)
+    assert vila.place.label == "Vila (village, Andorra)"
+    assert isinstance(gazetteer.search("Santa Coloma"), Ambiguous)

@@ -134,6 +134,7 @@ def decide(query: str, candidates: list[Candidate]) -> Found | Ambiguous | None:
     """One clear place, a question, or ``None`` when nothing matches well enough (best first in input)."""
     norm = normalize(query)
     matching = [c for c in candidates if quality(norm, c.matched_name) >= MATCH_FLOOR]
+    matching = _competing(norm, matching)
     if not matching:
         return None
     top = matching[0]
@@ -177,16 +178,41 @@ def settled_by(outcome: SearchOutcome, context: list[Place]) -> SearchOutcome:
     return outcome
 
 
+def _competing(norm: str, matching: list[Candidate]) -> list[Candidate]:
+    """The candidates that compete with a name said exactly. Not a place only part of whose other name it
+    is ("Vila" is no question of Matola, once Vila Salazar); nor, beside a place we route of that very
+    name, a place abroad whose name merely begins with it, far away (Vila Velha, Brazil), while one near
+    enough to be meant still is (Santa Coloma de Gramenet, 120 km from Santa Coloma)."""
+    exact = [c for c in matching if quality(norm, c.matched_name) == 1.0]
+    if not exact:
+        return matching
+    ours = [c.place for c in exact if c.place.region is not None]
+
+    def competes(c: Candidate) -> bool:
+        if c in exact:
+            return True
+        if c.matched_name != normalize(c.place.name):
+            return False
+        return (
+            c.place.region is not None
+            or not ours
+            or any(distance_km(c.place.lat, c.place.lon, o.lat, o.lon) < CONTEXT_FAR_KM for o in ours)
+        )
+
+    return [c for c in matching if competes(c)]
+
+
 def _rival(norm: str, c: Candidate, top: Candidate) -> bool:
     """Whether ``c`` is too close to ``top`` to call. A namesake that matches no better and is several
     times smaller is no rival (Barcelona, Spain over Barcelona, Venezuela); a place whose name matches
     better is one (Santa Coloma, the village). But a place we route is always a rival of a larger one
-    abroad: that is asked, never guessed (a trip planned abroad would only be refused)."""
+    abroad, and so is a close spelling of one ("Orino", Italy, for Ordino): that is asked, never guessed
+    (a trip planned abroad would only be refused), or settled by the brief's other places."""
     match = quality(norm, c.matched_name)
+    if top.place.region is None and c.place.region is not None:  # a typo of ours, too: "Orino" for Ordino
+        return match >= MATCH_FLOOR
     if match < 0.9:
         return False
-    if top.place.region is None and c.place.region is not None:
-        return True
     return top.score - c.score <= AMBIGUITY_MARGIN and not (
         match <= quality(norm, top.matched_name) and top.place.importance - c.place.importance >= DOMINANCE
     )

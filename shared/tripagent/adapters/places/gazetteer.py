@@ -123,7 +123,8 @@ class Gazetteer:
             "UNION ALL SELECT place_id, norm FROM exact_names WHERE norm = ?",  # towns abroad: exact only
             (norm, norm + " ", norm + " \uffff", norm),
         ).fetchall()
-        if not any(name == norm for _, name in rows):
+        # A name found only abroad may be a typo of one we route ("Orino", Italy, for Ordino): look further
+        if not any(name == norm and self.place(place_id).region is not None for place_id, name in rows):
             rows += self._fuzzy(norm)
         best: dict[int, tuple[float, str]] = {}
         for place_id, name in rows:
