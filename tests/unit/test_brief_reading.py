@@ -220,3 +220,21 @@ def test_the_other_way_round_swaps_the_ends() -> None:
     assert read_turn("Actually, let's do it the other way round", today=TODAY).reversed
     assert read_turn("on le fait dans l'autre sens", today=TODAY).reversed
     assert not read_turn("round trip from Canillo", today=TODAY).reversed
+
+
+@pytest.mark.parametrize(
+    ("text", "climb", "km"),
+    [
+        ("60 km max par jour, et je préfère éviter plus de 1200 m de montée par jour", 1200, 60),
+        ("no more than 800 m of climbing a day", 800, None),
+        ("1000m D+ max", 1000, None),
+        ("D+ 1500 par jour", 1500, None),
+        ("a 1000 m climb is fine", None, None),
+    ],
+)
+def test_a_daily_climbing_limit(text: str, climb: int | None, km: int | None) -> None:
+    read = slots(text)
+    assert read.get("dailyClimbM") == climb
+    assert read.get("dailyDistanceKm") == km
+    assert "durationDays" not in read  # "a day" of a limit is no one-day trip
+    assert places(text) == {}

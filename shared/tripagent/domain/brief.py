@@ -18,6 +18,8 @@ from tripagent.domain.brief_places import PlacePhrase, place_phrases
 from tripagent.domain.brief_words import (
     ACCOMMODATION,
     ANY_ACCOMMODATION,
+    CLIMB,
+    CLIMB_PER_DAY,
     DAILY,
     LAUNCH,
     ONE_WAY,
@@ -51,6 +53,7 @@ class Collected(BaseModel):
     profile: Profile | None = None
     startDate: dt.date | None = None
     dailyDistanceKm: float | None = Field(default=None, gt=0, le=400)
+    dailyClimbM: float | None = Field(default=None, gt=0, le=6000)  # the most climbing a day, in metres
     roundTrip: bool = False
     accommodation: Literal["hotel", "camping", "hostel", "hut", "any"] | None = None
     notes: str | None = None
@@ -96,7 +99,8 @@ def turned_back(start: str | None, end: str | None, via: list[str]) -> tuple[str
 def read_turn(text: str, *, today: dt.date, default_locale: Locale = "en") -> Reading:
     norm = normalize(text)
     values: dict[str, object] = {}
-    without_daily = DAILY.sub(" ", norm)  # "40 km a day" is a distance, not a duration
+    # "40 km a day" is a distance, not a duration; "800 m of climbing a day" a climb
+    without_daily = CLIMB_PER_DAY.sub(" ", DAILY.sub(" ", norm))
     duration = duration_in(without_daily)
     if duration:
         values["durationDays"] = duration
@@ -119,6 +123,8 @@ def read_turn(text: str, *, today: dt.date, default_locale: Locale = "en") -> Re
     else:
         if ANY_ACCOMMODATION.search(norm):
             values["accommodation"] = "any"
+    if climb := CLIMB.search(norm.replace("+", " +").replace("  ", " ")):
+        values["dailyClimbM"] = float(climb.group(1) or climb.group(2))
     daily = DAILY.search(norm)
     if daily:
         values["dailyDistanceKm"] = float(amount(daily.group(1) or daily.group(2)))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from tripagent.domain.brief_dates import MONTH_WORD, MONTHS, WEEKDAY, WEEKDAYS
 from tripagent.domain.brief_words import (
     ACCOMMODATION,
+    CLIMB_PER_DAY,
     DAILY,
     LAUNCH,
     NUM,
@@ -215,7 +216,7 @@ NOT_A_NAME_START = {
     "what", "which", "where", "when", "combien", "quel", "quelle", "ou",
     "prevue", "prevu", "prevus", "prevues", "envisagee", "souhaitee",
     "could", "can", "should", "will", "shall", "pourriez", "pouvez", "peux", "pourrais", "balade", "sortie",
-    "voyage", "trip", "tour", "excursion", "randonnee", "arrivee", "arrival",
+    "voyage", "trip", "tour", "excursion", "randonnee", "arrivee", "arrival", "max", "maximum", "min",
     *WEEKDAYS,
     *MONTHS,
 }  # fmt: skip
@@ -407,7 +408,7 @@ def _clauses(text: str) -> list[str]:
         marked = re.sub(r"(\b(?:de|d|du|depuis)[ '’][^,.;!?\n]{1,60}?)\s+a\s+(?=\w)", r"\1 vers ", marked)
     clauses = []
     for clause in (_routes_in_words(c) for c in re.split(r"[.;!?\n]+|,(?!\d)", marked)):
-        norm = DAILY.sub(" ", normalize(clause))
+        norm = CLIMB_PER_DAY.sub(" ", DAILY.sub(" ", normalize(clause)))
         for label, replacement in _LABELS:
             norm = label.sub(replacement, norm)
         clauses.append(norm.replace(":", " ").strip())

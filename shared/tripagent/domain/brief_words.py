@@ -116,6 +116,19 @@ DAILY = re.compile(
     rf"|\b(?:max|maximum|no more than|at most|up to|pas plus de|maximum de|max de)\s?{_AMOUNT}{_KM}"
     rf"(?:{_PER_DAY})?\b"
 )
+# "no more than 1200 m of climbing a day", "1000 m D+ max par jour", "pas plus de 800 m de dénivelé"
+CLIMB = re.compile(
+    r"\b(\d{3,4})\s?(?:m|metres?|meters?)\s?(?:d ?\+|de (?:montee|denivele|denivelee|d ?\+)(?: positif)?"
+    r"|of (?:climbing|ascent|elevation(?: gain)?|climb)|climbing|ascent|elevation(?: gain)?|up|denivele"
+    r"|de montee)"
+    r"|\bd ?\+ ?(\d{3,4})\b"
+)
+# ...and the rest of it, "max par jour": no duration, no place
+CLIMB_PER_DAY = re.compile(
+    "(?:"
+    + CLIMB.pattern
+    + r")(?:\s?(?:max|maximum|tops))?(?:\s?(?:a|per|par|each|chaque|/)\s?(?:day|jour)\b)?"
+)
 LAUNCH = re.compile(
     r"^(ok |okay |yes |oui |alors )?(launch( it)?|go( ahead)?|let s go|generate( it)?|start( it)?"
     r"|c est bon|vas y|allez|lance( le)?( calcul)?|on y va|c est parti|valide)\W*$"

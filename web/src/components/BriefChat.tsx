@@ -18,11 +18,12 @@ interface Conversation {
 
 const STORE_KEY = "tripagent.brief";
 const SLOTS: (keyof Schemas["Collected"])[] = [
-  "start", "end", "via", "durationDays", "profile", "startDate", "dailyDistanceKm", "roundTrip", "accommodation",
+  "start", "end", "via", "durationDays", "profile", "startDate", "dailyDistanceKm", "dailyClimbM", "roundTrip",
+  "accommodation",
 ];
 const SLOT_LABELS: Record<string, string> = {
   start: "Start", end: "End", via: "Via", durationDays: "Days", profile: "Bike", startDate: "Date",
-  dailyDistanceKm: "km/day", roundTrip: "Round trip", accommodation: "Stay",
+  dailyDistanceKm: "km/day", dailyClimbM: "m up/day", roundTrip: "Round trip", accommodation: "Stay",
 };
 
 function loadConversation(): Conversation {

@@ -61,6 +61,10 @@ def recap(collected: dict[str, Any], locale: str) -> str:
         parts.append(PROFILES[locale][collected["profile"]])
     if collected.get("dailyDistanceKm"):
         parts.append(f"{collected['dailyDistanceKm']:g} km {'par jour' if fr else 'a day'}")
+    if collected.get("dailyClimbM"):
+        parts.append(
+            f"≤ {collected['dailyClimbM']:g} m {'de montée par jour' if fr else 'of climbing a day'}"
+        )
     if collected.get("startDate"):
         parts.append(("le " if fr else "on ") + collected["startDate"])
     return ", ".join(parts)
