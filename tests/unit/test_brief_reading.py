@@ -238,3 +238,67 @@ def test_a_daily_climbing_limit(text: str, climb: int | None, km: int | None) ->
     assert read.get("dailyDistanceKm") == km
     assert "durationDays" not in read  # "a day" of a limit is no one-day trip
     assert places(text) == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Our apartment is in Escaldes", {"start": ["escaldes"]}),
+        ("my brother lives in Juberri", {"start": ["juberri"]}),
+        ("we'd like to begin at the campsite in Sant Julià", {"start": ["sant julia"]}),
+        (
+            "we're arriving in Pas de la Casa by bus and want to ride from there down to Ordino",
+            {"start": ["pas de la casa"], "end": ["ordino"]},
+        ),
+        (
+            "on arrive en bus à Soldeu le vendredi et on descend jusqu'à Aixovall",
+            {"start": ["soldeu"], "end": ["aixovall"]},
+        ),
+        ("Base camp will be Ordino - ride out from there", {"start": ["ordino", "ordino"]}),
+        ("actually make El Tarter the finish instead", {"end": ["el tarter"]}),
+        ("Soldeu is the goal", {"end": ["soldeu"]}),
+        ("Objectif : Sant Julià de Lòria", {"end": ["sant julia de loria"]}),
+        ("Départ du Pas de la Casa", {"start": ["pas de la casa"]}),
+        ("Le point de départ sera Certers", {"start": ["certers"]}),
+        ("on démarre à El Tarter", {"start": ["el tarter"]}),
+        ("aller d'Encamp à Ordino sans se presser", {"start": ["encamp"], "end": ["ordino"]}),
+        ("ALV to SJL", {"start": ["andorra la vella"], "end": ["sant julia de loria"]}),
+        ("Starting in Nagol (it's the little village above Sant Julià)", {"start": ["nagol"]}),
+        ("want to hit Encamp, Escaldes and Canillo on the way", {"via": ["encamp", "escaldes", "canillo"]}),
+        ("going past Hakaniemi and Kluuvi", {"via": ["hakaniemi", "kluuvi"]}),
+        (
+            "first stop Siltasaari, then Hakaniemi, finishing in Kallio",
+            {"via": ["siltasaari", "hakaniemi"], "end": ["kallio"]},
+        ),
+        (
+            "- étapes : Arinsal, La Massana\n- arrivée : Escaldes-Engordany\n- durée : 2 jours",
+            {"via": ["arinsal", "la massana"], "end": ["escaldes engordany"]},
+        ),
+        ("ride out and come back, turning around at El Serrat", {"via": ["el serrat"]}),
+    ],
+)
+def test_where_people_say_they_start_and_go(text: str, expected: dict[str, list[str]]) -> None:
+    """The phrase the chat reads first for the start and the end (after a plain word first), and every
+    via point in order."""
+    read = read_turn(text, today=TODAY).places
+    first = {
+        slot: [sorted(read[slot], key=lambda p: not p.strong)[0].text]
+        for slot in ("start", "end")
+        if slot in read
+    }
+    via = {"via": [p.text for p in read["via"]]} if "via" in read else {}
+    assert {**first, **via} == {k: v[:1] if k != "via" else v for k, v in expected.items()}
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("thinking maybe 2 or 3 days, we'll see", {"durationDays": None}),
+        ("ALV -> SJL -> ALV, 1 jour, route", {"profile": "road", "durationDays": 1}),
+        ("Départ du Pas de la Casa, 2 jours, route", {"profile": "road"}),
+        ("Is there a nice route from Ordino?", {"profile": None}),
+    ],
+)
+def test_undecided_durations_and_a_bare_route(text: str, read: dict[str, Any]) -> None:
+    got = slots(text)
+    assert {k: got.get(k) for k in read} == read

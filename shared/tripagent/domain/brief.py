@@ -26,6 +26,7 @@ from tripagent.domain.brief_words import (
     OUT_AND_BACK,
     PROFILE_WORDS,
     REVERSED,
+    ROAD_IN_A_LIST,
     ROUND_TRIP,
     SOFT_LOOP,
     Locale,
@@ -104,10 +105,8 @@ def read_turn(text: str, *, today: dt.date, default_locale: Locale = "en") -> Re
     duration = duration_in(without_daily)
     if duration:
         values["durationDays"] = duration
-    for profile, pattern in PROFILE_WORDS:
-        if pattern.search(norm):
-            values["profile"] = profile
-            break
+    if profile := _profile(norm, text):
+        values["profile"] = profile
     places = place_phrases(text)
     one_way = bool(ONE_WAY.search(norm))
     if not one_way and (
@@ -116,13 +115,8 @@ def read_turn(text: str, *, today: dt.date, default_locale: Locale = "en") -> Re
         or (SOFT_LOOP.search(norm) and "end" not in places)
     ):
         values["roundTrip"] = True
-    for kind, pattern in ACCOMMODATION:
-        if pattern.search(norm):
-            values["accommodation"] = kind
-            break
-    else:
-        if ANY_ACCOMMODATION.search(norm):
-            values["accommodation"] = "any"
+    if lodging := _accommodation(norm):
+        values["accommodation"] = lodging
     if climb := CLIMB.search(norm.replace("+", " +").replace("  ", " ")):
         values["dailyClimbM"] = float(climb.group(1) or climb.group(2))
     daily = DAILY.search(norm)
@@ -142,3 +136,17 @@ def read_turn(text: str, *, today: dt.date, default_locale: Locale = "en") -> Re
         one_way,
         bool(REVERSED.search(norm)),
     )
+
+
+def _profile(norm: str, text: str) -> Profile | None:
+    for profile, pattern in PROFILE_WORDS:
+        if pattern.search(norm):
+            return profile
+    return "road" if ROAD_IN_A_LIST.search(text.casefold()) else None  # "ALV -> SJL, 1 jour, route"
+
+
+def _accommodation(norm: str) -> str | None:
+    for kind, pattern in ACCOMMODATION:
+        if pattern.search(norm):
+            return kind
+    return "any" if ANY_ACCOMMODATION.search(norm) else None

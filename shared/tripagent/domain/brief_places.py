@@ -32,11 +32,8 @@ _STOP = (
     r"|puis|le|using|riding|please|svp|thanks|merci|through|passing|back|and back|et retour|loop|instead"
     r"|rather than|plutot que|au lieu|from there|pas d|not|after|apres|before|avant|is where|that s where"
     r"|finalement|actually|instead|then|alors|maybe|peut etre|so|from|if|si|because|car|since|this|ce|cette"
-    r"|next|prochain|along|le long|que|qu|direction|qu on|is our|will be our|"
-    + "|".join(WEEKDAYS)
-    + "|"
-    + _COUNTS
-    + r"|\d)\b|[.,;!?]|$)"
+    r"|next|prochain|along|le long|que|qu|direction|qu on|is our|will be our|either|sans|on the way|en route"
+    r"|down|up|ride out|ride|riding|" + "|".join(WEEKDAYS) + "|" + _COUNTS + r"|\d)\b|[.,;!?]|$)"
 )
 # Triggers after which a phrase may well be no place ("staying in hotels"): one that names none is not asked
 LOOSE_START = (
@@ -45,7 +42,11 @@ LOOSE_START = (
     "kick off in", "starting point", "start point", "departure from", "departing from", "departing",
     "based in", "staying in", "gather in", "starting town is", "renting bikes in", "start from",
     "starting point would be", "starting point will be", "starting point is", "start point is",
-    "i m in", "i am in", "we re in", "we are in", "i live in", "we live in", "j habite a", "nous habitons a",
+    "i m in", "i am in", "we re in", "we are in", "i live in", "we live in", "lives in", "live in",
+    "apartment is in", "hotel is in", "flat is in", "house is in", "airbnb is in", "place is in",
+    "campsite is in", "based at", "base camp will be", "base camp is", "base will be", "staying at",
+    "point de depart sera", "point de depart est", "depart sera", "depart du", "au depart du", "partant du",
+    "en partant du", "pars du",
     "la depart se fera d", "depart se fera de", "depart se fera d", "point de depart",
     "a partir de", "a partir d", "on part de", "on part d", "partirons de", "partirons d", "partira de",
     "partira d",
@@ -53,7 +54,8 @@ LOOSE_START = (
 LOOSE_END = (
     "end in", "end at", "end up in", "ends in", "reach", "get to", "destination is", "destination",
     "end point", "arrival in", "arriving", "rejoindre", "make the end", "the end will be", "the end is",
-    "end point is", "end point will be", "arrivee prevue", "direction",
+    "end point is", "end point will be", "arrivee prevue", "direction", "finish down in", "finish up in",
+    "finishing down in", "end down in",
 )  # fmt: skip
 WEAK_TRIGGERS = {"de", "d", "par", "depart", "retour", *LOOSE_START, *LOOSE_END}
 _START = (
@@ -70,7 +72,8 @@ _END = (
 )
 _VIA = (
     r"via|through|by way of|pass(?:ing)? (?:by|through)|par|en passant par|passer par"
-    r"|stop(?:ping)? (?:in|at|off in)"
+    r"|stop(?:ping)? (?:in|at|off in)|going past|go past|ride past|riding past|past|hit|first stop|stop by"
+    r"|turn(?:ing)? (?:around|back) (?:at|in)|faire demi tour a"
 )
 PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("start", re.compile(rf"\b({_START})\s+(.{{1,60}}?)" + _STOP)),
@@ -92,6 +95,11 @@ PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("via", re.compile(rf"\b({_VIA})\s+(.{{1,60}}?)" + _STOP)),
 ]
 VERBS = {
+    "hit",
+    "pass",
+    "stop",
+    "turn",
+    "work",
     "keep",
     "avoid",
     "enjoy",
@@ -217,6 +225,7 @@ NOT_A_NAME_START = {
     "prevue", "prevu", "prevus", "prevues", "envisagee", "souhaitee",
     "could", "can", "should", "will", "shall", "pourriez", "pouvez", "peux", "pourrais", "balade", "sortie",
     "voyage", "trip", "tour", "excursion", "randonnee", "arrivee", "arrival", "max", "maximum", "min",
+    "depart", "point",
     *WEEKDAYS,
     *MONTHS,
 }  # fmt: skip
@@ -291,13 +300,29 @@ class PlacePhrase:
 
 
 _STARTING_AT = re.compile(
-    r"\b(commen\w*|loge\w*|bas[ée]e?s?|serons|sommes|partons|partirons|habit\w*)(\s+(?:notre\s+\w+\s+)?)à(?![\w])",
+    r"\b(commen\w*|loge\w*|bas[ée]e?s?|serons|sommes|partons|partirons|habit\w*|d[ée]marr\w*)"
+    r"(\s+(?:notre\s+\w+\s+)?)à(?![\w])",
     re.IGNORECASE,
 )
 # "C'est à Aixovall qu'on commence": the start
 _C_EST_A = re.compile(
     r"\bc['’]est (?:à|a|de|d['’]|depuis) ?([^,.;!?\n]{1,60}?) qu['’]?(?:on|nous)"
     r" (?:commence|part|démarre|demarre)\w*",
+    re.IGNORECASE,
+)
+# What riders write for the longest names
+ABBREVIATIONS = {"alv": "andorra la vella", "sjl": "sant julia de loria", "sjdl": "sant julia de loria"}
+_ABBREVIATIONS = re.compile(r"\b(?:" + "|".join(ABBREVIATIONS) + r")\b")
+# "on arrive en bus à Soldeu", "we land by train in Canillo": where the ride starts
+_ARRIVING_BY = re.compile(
+    r"\b(?:arriv\w*|land\w*|get off|drop(?:ped)? off|descend\w* du bus)\s+(?:en|by|in the|with the|par le)\s+"
+    r"(?:bus|train|car|coach|voiture|avion|plane|taxi|navette|shuttle)\s+(?:à|a|in|at|to)\s+"
+    r"([^,.;!?\n]{1,40}?)(?=\s+(?:le|on|et|and|then|puis|the|,)\b|[,.;!?\n]|$)",
+    re.IGNORECASE,
+)
+_ARRIVING_IN_BY = re.compile(
+    r"\b(?:arriv\w*|land\w*)\s+(?:in|at|à|a)\s+([^,.;!?\n]{1,40}?)\s+(?:by|en|in the|par le|with the)\s+"
+    r"(?:bus|train|car|coach|voiture|avion|plane|taxi|navette|shuttle)\b",
     re.IGNORECASE,
 )
 # "plutôt d'Encamp que de Canillo", "rather from Encamp than from Canillo": what follows is not meant
@@ -312,7 +337,7 @@ _LABELS = [
         re.compile(r"^(?:starting point|start point|starting town|start|depart|point de depart|from)\s*:\s*"),
         "from ",
     ),
-    (re.compile(r"^(?:end point|end|finish|arrivee|destination|to)\s*:\s*"), "to "),
+    (re.compile(r"^(?:end point|end|finish|arrivee|destination|to|objectif|goal|but|fin)\s*:\s*"), "to "),
     (re.compile(r"^(?:via|through|par|etapes?|stops?)\s*:\s*"), "via "),
 ]
 # The place first, what it is after: "Encamp is where we begin", "Sispony is our starting point"
@@ -329,11 +354,21 @@ _NAMED_FIRST = [
         "end",
         re.compile(
             r"^(?:so |well |ok |okay )?(.{1,60}?) (?:is where (?:we|i)(?: ll| will)? (?:finish|end|stop)"
-            r"|is (?:our|my|the) (?:destination|finish|end point)"
+            r"|is (?:our|my|the) (?:destination|finish|end point|goal|target|end)"
             r"|will be (?:our|my|the) (?:destination|finish))\b"
         ),
     ),
 ]
+# "actually make El Tarter the finish instead"
+_MADE = [
+    ("end", re.compile(r"\bmake (.{1,40}?) the (?:finish|end|destination|end point|goal)\b")),
+    ("start", re.compile(r"\bmake (.{1,40}?) the (?:start|starting point|beginning)\b")),
+]
+_THE_PLACE_IN = re.compile(
+    r"\b(?:the|our|my|his|her|their|a|le|la|l|notre|mon|ma) (?:\w+ ){0,2}?"
+    r"(?:campsite|camping|hotel|hostel|station|apartment|flat|house|home|place|square|church|bridge|car park|"
+    r"parking|gare|maison|appartement|hotel|auberge|eglise|place|pont)s? (?:in|at|of|de|d|du|a) "
+)
 # "...and set off from there": the place named just before
 _THERE = {"there", "here", "la bas", "ici", "la"}
 # A word that takes back what came before it in the same turn: "to Soldeu... non, plutôt jusqu'à Canillo"
@@ -349,6 +384,7 @@ SKIP = re.compile(
     r"|plus par|no longer through|no need to go through)\s+(.{1,60}?)" + _STOP
 )
 _JUST = re.compile(r"^(?:just|only|juste|seulement|simplement|rather|plutot)\s+")
+_TRIGGERED = [(slot, p) for slot, p in PLACE_PATTERNS if p.pattern.startswith(r"\b(")]  # after a word
 _LIST_MORE = re.compile(r"^\s*(?:and then|and|et puis|puis|et|then)\s+(.{1,60}?)" + _STOP)
 _LIST_NEXT = re.compile(r"^\s*(?:(?:and then|and|et puis|puis|et|then)\s+)?(.{1,60}?)" + _STOP)
 
@@ -403,12 +439,16 @@ def _clauses(text: str) -> list[str]:
     # Soldeu", "on loge à Ordino", "c'est à Aixovall qu'on commence"
     text = _C_EST_A.sub(r"depuis \1", _STARTING_AT.sub(r"\1\2depuis", text))
     text = _RATHER_THAN.sub(r"\1", text)
+    text = _ARRIVING_BY.sub(r"starting from \1", _ARRIVING_IN_BY.sub(r"starting from \1", text))
     marked = re.sub(r"(?<![\w])à(?![\w])", " vers ", text)
     if detect_locale(text, "en") == "fr":  # French by its own words: "de Canillo a Ordino" lost its accent
         marked = re.sub(r"(\b(?:de|d|du|depuis)[ '’][^,.;!?\n]{1,60}?)\s+a\s+(?=\w)", r"\1 vers ", marked)
     clauses = []
-    for clause in (_routes_in_words(c) for c in re.split(r"[.;!?\n]+|,(?!\d)", marked)):
-        norm = CLIMB_PER_DAY.sub(" ", DAILY.sub(" ", normalize(clause)))
+    pieces = (_routes_in_words(c) for c in re.split(r"[.;!?\n()]+|,(?!\d)", marked))
+    for clause in (part for piece in pieces for part in _SEPARATOR.split(piece)):
+        norm = _ABBREVIATIONS.sub(lambda m: ABBREVIATIONS[m.group(0)], normalize(clause))
+        norm = CLIMB_PER_DAY.sub(" ", DAILY.sub(" ", norm))
+        norm = _THE_PLACE_IN.sub("", norm)  # "begin at the campsite in Sant Julià": at Sant Julià
         for label, replacement in _LABELS:
             norm = label.sub(replacement, norm)
         clauses.append(norm.replace(":", " ").strip())
@@ -434,6 +474,9 @@ class _TurnReader:
         for slot, pattern in _NAMED_FIRST:
             if named := pattern.match(clause):
                 self._add(named.start(1), slot, named.group(1).strip(), strong=False)
+        for slot, pattern in _MADE:
+            if made := pattern.search(clause):
+                self._add(made.start(1), slot, made.group(1).strip(), strong=True)
         bare = _JUST.sub("", clause)
         nothing_else = len(self.mentions) == before and not continued
         if nothing_else and 1 <= len(bare.split()) <= 5 and not _says_a_slot(bare):
@@ -454,7 +497,7 @@ class _TurnReader:
         """A clause that goes on with the list of via points the clause before ended in."""
         item = _LIST_NEXT.match(clause) if self.list_open else None
         self.list_open = False
-        if item is None or _says_a_slot(item.group(1)):
+        if item is None or _says_a_slot(clause) or any(p.search(clause) for _, p in _TRIGGERED):
             return False
         self._add(item.start(1), "via", item.group(1).strip(), strong=False)
         self._list_rest(clause, item.end(1), strong=False)
@@ -472,7 +515,10 @@ class _TurnReader:
             earlier = [m for m in self.mentions if m[0] < self.offset + at and m[1] != "skip"]
             if not earlier:
                 return
-            candidate = max(earlier, key=lambda m: m[0])[2].text
+            meant = max(earlier, key=lambda m: m[0])
+            candidate = meant[2].text
+            if meant[1] == "end" and slot == "start":  # "arriving in Pas de la Casa... ride from there"
+                self.mentions.remove(meant)
         elif not _is_name(candidate, strong=strong):
             return
         self.mentions.append((self.offset + at, slot, PlacePhrase(candidate, strong)))

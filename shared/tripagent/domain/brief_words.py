@@ -45,6 +45,9 @@ DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
     (re.compile(rf"\b{NUM}[ -]?(days?|jours?|journees?|nights?|nuits?)\b"), None),
     (re.compile(rf"\b(?:days|jours|duration|duree)\s*:\s*{NUM}\b"), None),  # "Days: 3"
 ]
+UNDECIDED = re.compile(rf"\b{NUM} (?:or|ou|to|a) {NUM} (?:days?|jours?)\b")
+# "1 jour, route, hôtel": among the slots of a list, "route" is the road bike (not "une belle route")
+ROAD_IN_A_LIST = re.compile(r"(?:^|,)\s*(?:en |à |a )?route\s*(?:,|$)")
 # "let's do it the other way round": the start and the end swap
 REVERSED = re.compile(
     r"\bthe other way (?:round|around)\b|\bin reverse\b|\breverse (?:it|the route|the trip)\b"
@@ -58,7 +61,10 @@ PROFILE_WORDS: list[tuple[Profile, re.Pattern[str]]] = [
     # not "un voyage à vélo": a trip by bike, of any kind
     ("touring", re.compile(r"\btouring|\bcyclotouris|\brandonn|\bbikepacking|\bvelo de voyage|\bloaded")),
     ("hybrid", re.compile(r"\bhybrid|\bvtc\b|\bcity bike|\bvelo de ville|\bhybride")),
-    ("road", re.compile(r"\broad ?bike|\bracing bike|\bvelo de route|\bvelo de course|\broad\b")),
+    (
+        "road",
+        re.compile(r"\broad ?bike|\bracing bike|\bvelo de route|\bvelo de course|\broad\b|, ?route(?:,|$)"),
+    ),
 ]
 ROUND_TRIP = re.compile(
     r"\bround ?trip|\bloop\b|\bboucle\b|\baller retour\b|\bback to (the )?start"
@@ -168,9 +174,12 @@ def duration_in(norm: str) -> int | None:
         n = int(count) if count.isdigit() else NUMBERS.get(count, 0)
         if 1 <= n <= 30:
             said.append((found.start(), found.end(), n))
+    for found in UNDECIDED.finditer(norm):  # "maybe 2 or 3 days, we'll see": not said yet
+        said = [f for f in said if not found.start() <= f[0] < found.end()]
+        said.append((found.start(), found.end(), 0))
     # a phrase inside another is that phrase's reading ("long weekend" is no second "weekend")
     kept = [f for f in said if not any(o != f and o[0] <= f[0] and f[1] <= o[1] for o in said)]
-    return max(kept)[2] if kept else None
+    return (max(kept)[2] or None) if kept else None
 
 
 def amount(text: str) -> int:
