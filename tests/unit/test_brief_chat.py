@@ -730,3 +730,34 @@ def test_the_other_way_round_and_a_description_with_words_of_its_own(gazetteer: 
     )
     assert described[-1].collected.start == "Santa Coloma (village, Andorra)"
     assert described[-1].readyToGenerate
+
+
+@pytest.mark.parametrize(
+    ("turns", "start"),
+    [
+        (["pick-up for the rental bikes is in escaldes", "we'd ride to El Tarter", "4 days"], "les Escaldes"),
+        (["We'll park the car in Llorts and pedal down to La Massana, 2 days"], "Llorts"),
+        (["Two days of riding, ending at Siltasaari in Helsinki.", "Not sure yet where to start."], None),
+    ],
+)
+def test_a_start_named_anywhere_when_no_word_says_it(
+    gazetteer: Gazetteer, turns: list[str], start: str | None
+) -> None:
+    """No trigger word: the first place we route named by its very name (not the end, not a via point) is
+    the start, and the recap says it; unless the rider said the start is not decided."""
+    last = converse(chat(gazetteer), turns)[-1]
+    assert last.collected.start == start
+    if start:
+        assert start in last.reply
+
+
+def test_a_loop_from_where_one_stays_each_night(gazetteer: Gazetteer) -> None:
+    (reply,) = converse(
+        chat(gazetteer),
+        [
+            "Je viens pour 4 jours de vélo de route ; je loge à l'hôtel à Encamp et je veux rentrer"
+            " chaque soir"
+        ],
+        "fr",
+    )
+    assert (reply.collected.start, reply.collected.roundTrip) == ("Encamp", True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -31,6 +31,7 @@ from tripagent.application.places import CoverageMap, PlaceFinder
 from tripagent.application.ports import RateLimiter
 from tripagent.application.structured import Parsed, parse_structured
 from tripagent.domain.brief import Collected, Locale, PlacePhrase, read_turn, turned_back
+from tripagent.domain.brief_places import names_said
 from tripagent.domain.choice import Option as Choosable
 from tripagent.domain.choice import choose
 from tripagent.domain.places import (
@@ -101,6 +102,15 @@ def answer_index(answer: str, options: list[dict[str, Any]]) -> int | None:
     """Which option a reply chooses (``domain.choice``), as the option's own ``index``."""
     chosen = choose(answer, [Choosable(name=o["name"], label=o["label"]) for o in options])
     return int(options[chosen - 1]["index"]) if chosen else None
+
+
+@dataclass
+class _Understood:
+    collected: Collected
+    locale: Locale
+    launch: bool = False
+    clarification: Clarification | None = None
+    located: dict[str, Place] = field(default_factory=dict)  # each place name the slots hold, and where
 
 
 @dataclass(frozen=True)
@@ -188,26 +198,9 @@ class BriefChat:
                 state.resolved[state.pending.slot] = self._unambiguous(option)
             state.pending = None  # answered, unrelated, or too old: a new message either way
 
-        collected = Collected()
-        launch = False
-        user_locale: Locale = locale
-        clarification: Clarification | None = None
-        located: dict[str, Place] = {}  # each place name the slots hold, and where it is
-        for message in (m for m in history if m.role == "user"):
-            reading = read_turn(message.content, today=today, default_locale=locale)
-            collected = collected.merged(reading.slots)
-            if reading.one_way:  # "instead of coming back"
-                collected.roundTrip = False
-            elif reading.slots.roundTrip and "end" not in reading.places:  # "let's finish where we started"
-                collected.end = None
-            launch = reading.launch
-            user_locale = reading.locale
-            asked = self._resolve_places(collected, reading.places, state, now, user_locale, located)
-            if reading.out_and_back:
-                collected.end, collected.via = turned_back(collected.start, collected.end, collected.via)
-            if reading.reversed and collected.end and not collected.roundTrip:  # "the other way round"
-                collected.start, collected.end = collected.end, collected.start
-            clarification = asked or clarification
+        understood = self._understand(history, state, now, locale, today)
+        collected, launch, user_locale = understood.collected, understood.launch, understood.locale
+        clarification, located = understood.clarification, understood.located
         if clarification is not None and state.pending and getattr(collected, state.pending.slot, None):
             clarification, state.pending = None, None  # a later turn named the place after all
         can_launch = bool(collected.start)
@@ -249,6 +242,34 @@ class BriefChat:
             brief=consolidated_brief(collected, [m.content for m in history if m.role == "user"]),
             model=model_id,
         )
+
+    def _understand(
+        self, history: list[ChatTurn], state: BriefState, now: float, locale: Locale, today: dt.date
+    ) -> _Understood:
+        """The brief the user turns say, read one after the other (a later turn refines an earlier one)."""
+        out = _Understood(Collected(), locale)
+        start_unknown = False  # the rider said the start is not decided
+        for message in (m for m in history if m.role == "user"):
+            reading = read_turn(message.content, today=today, default_locale=locale)
+            collected = out.collected = out.collected.merged(reading.slots)
+            if reading.one_way:  # "instead of coming back"
+                collected.roundTrip = False
+            elif reading.slots.roundTrip and "end" not in reading.places:  # "let's finish where we started"
+                collected.end = None
+            out.launch, out.locale = reading.launch, reading.locale
+            asked = self._resolve_places(collected, reading.places, state, now, out.locale, out.located)
+            if reading.out_and_back:
+                collected.end, collected.via = turned_back(collected.start, collected.end, collected.via)
+            if reading.reversed and collected.end and not collected.roundTrip:  # "the other way round"
+                collected.start, collected.end = collected.end, collected.start
+            if reading.start_unknown and "start" not in reading.places:  # "not sure yet where to start"
+                collected.start = None
+            start_unknown = reading.start_unknown or (start_unknown and not collected.start)
+            out.clarification = asked or out.clarification
+        if not out.collected.start and out.clarification is None and not start_unknown:
+            turns = [m.content for m in history if m.role == "user"]
+            self._start_named_anywhere(out.collected, turns, out.located)
+        return out
 
     def _unambiguous(self, place: Place | dict[str, Any]) -> str:
         """What the chosen place (or option) is called from now on: its name when the name alone finds
@@ -348,6 +369,24 @@ class BriefChat:
             collected.roundTrip = True
         return question
 
+    def _start_named_anywhere(
+        self, collected: Collected, turns: list[str], located: dict[str, Place]
+    ) -> None:
+        """No word said where the trip starts: the first place we route that the rider named, by its very
+        name, and that is not already its end or a via point ("my brother's flat, in Juberri, is where
+        the fun begins"). The recap says it, to be corrected."""
+        taken = {normalize(n) for n in [collected.end, *collected.via] if n}
+        for turn in turns:
+            for run in names_said(turn):
+                outcome = self.finder.search(run)
+                if not (isinstance(outcome, Found) and outcome.place.region is not None):
+                    continue
+                name = normalize(outcome.place.name)
+                if run in (name, _bare_name(name)) and name not in taken:
+                    collected.start = outcome.place.name
+                    located[outcome.place.name] = outcome.place
+                    return
+
     @staticmethod
     def _named_alone(collected: Collected, outcomes: list[SearchOutcome], located: dict[str, Place]) -> None:
         """A clause that is only a name fills the start, else the end: when it is a place we route
@@ -431,3 +470,9 @@ def consolidated_brief(collected: Collected, user_turns: list[str]) -> str:
         f"{k}: {v}" for k, v in collected.model_dump(mode="json").items() if v not in (None, [], False, "")
     ]
     return "Collected — " + "; ".join(parts) + "\nRider said:\n" + "\n".join(f"- {t}" for t in user_turns)
+
+
+def _bare_name(name: str) -> str:
+    """A normalized name without its article: "la massana" is also said "massana"."""
+    first, _, rest = name.partition(" ")
+    return rest if rest and first in ("la", "les", "el", "l", "els") else name

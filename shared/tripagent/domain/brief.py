@@ -29,6 +29,7 @@ from tripagent.domain.brief_words import (
     ROAD_IN_A_LIST,
     ROUND_TRIP,
     SOFT_LOOP,
+    START_UNKNOWN,
     Locale,
     Profile,
     amount,
@@ -88,6 +89,7 @@ class Reading:
     out_and_back: bool = False  # the turn's end is where a loop from its start turns back
     one_way: bool = False  # "instead of coming back": the trip is no loop after all
     reversed: bool = False  # "the other way round": the start and the end swap
+    start_unknown: bool = False  # "not sure yet where to start"
 
 
 def turned_back(start: str | None, end: str | None, via: list[str]) -> tuple[str | None, list[str]]:
@@ -135,6 +137,7 @@ def read_turn(text: str, *, today: dt.date, default_locale: Locale = "en") -> Re
         bool(OUT_AND_BACK.search(norm)) and not one_way,
         one_way,
         bool(REVERSED.search(norm)),
+        bool(START_UNKNOWN.search(norm)),
     )
 
 

@@ -367,7 +367,7 @@ _MADE = [
 _THE_PLACE_IN = re.compile(
     r"\b(?:the|our|my|his|her|their|a|le|la|l|notre|mon|ma) (?:\w+ ){0,2}?"
     r"(?:campsite|camping|hotel|hostel|station|apartment|flat|house|home|place|square|church|bridge|car park|"
-    r"parking|gare|maison|appartement|hotel|auberge|eglise|place|pont)s? (?:in|at|of|de|d|du|a) "
+    r"parking|gare|maison|appartement|hotel|auberge|eglise|place|pont)s? (?:in|at|of|de|d|du|a|vers) "
 )
 # "...and set off from there": the place named just before
 _THERE = {"there", "here", "la bas", "ici", "la"}
@@ -430,6 +430,21 @@ def place_phrases(text: str) -> dict[str, list[PlacePhrase]]:
         reader.read(clause)
         reader.offset += len(clause) + 1
     return _ordered(reader.mentions, " ".join(clauses))
+
+
+def names_said(text: str, *, longest: int = 5) -> list[str]:
+    """Every run of words of the turn that could be a name, in the order of the text, the longest first at
+    each word (a fallback: where no word said what a place is, a place we route named anywhere is the
+    start)."""
+    runs: list[str] = []
+    for clause in _clauses(text):
+        words = clause.split()
+        for i in range(len(words)):
+            for n in range(min(longest, len(words) - i), 0, -1):
+                run = " ".join(words[i : i + n])
+                if _is_name(run, strong=False) and not _says_a_slot(run):
+                    runs.append(run)
+    return runs
 
 
 def _clauses(text: str) -> list[str]:

@@ -48,6 +48,11 @@ DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
 UNDECIDED = re.compile(rf"\b{NUM} (?:or|ou|to|a) {NUM} (?:days?|jours?)\b")
 # "1 jour, route, hôtel": among the slots of a list, "route" is the road bike (not "une belle route")
 ROAD_IN_A_LIST = re.compile(r"(?:^|,)\s*(?:en |à |a )?route\s*(?:,|$)")
+# "not sure yet where to start", "je ne sais pas d'où partir": the start is not said
+START_UNKNOWN = re.compile(
+    r"\b(?:not sure|don t know|do not know|no idea|undecided|haven t decided|pas sur|sais pas|aucune idee"
+    r"|pas encore decide)\b.{0,30}\b(?:where|d ou|ou)\b.{0,20}\b(?:start|begin|set off|partir|commencer)"
+)
 # "let's do it the other way round": the start and the end swap
 REVERSED = re.compile(
     r"\bthe other way (?:round|around)\b|\bin reverse\b|\breverse (?:it|the route|the trip)\b"
@@ -73,6 +78,8 @@ ROUND_TRIP = re.compile(
     r"|\b(?:back|finish\w*|end\w*) where (?:we|i) (?:start|began)"
     r"|\b(?:revient|revenir|retour) au (?:point de )?depart\b|\bdepart et (?:arrivee|retour) (?:a|vers)\b"
     r"|\b(?:finir|terminer|revenir|rentrer) (?:la )?ou (?:on|nous) (?:a|avons) commence"
+    r"|\b(?:rentrer|revenir) (?:chaque|tous les) soirs?\b"
+    r"|\bcom(?:e|ing) back (?:each|every) (?:evening|night)\b"
 )
 # A loop only when the turn names no end: "un circuit de 3 jours qui se termine à Canillo" is a tour
 SOFT_LOOP = re.compile(r"\bcircuit\b")

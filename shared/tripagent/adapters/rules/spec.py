@@ -11,6 +11,7 @@ from typing import Any
 from tripagent.application.llm import ChatRequest, ChatResult, rules_answer
 from tripagent.application.places import PlaceFinder
 from tripagent.domain.brief import Collected, read_turn, turned_back
+from tripagent.domain.brief_places import names_said
 from tripagent.domain.places import Found, NotFound, SearchOutcome, far_fetched, normalize
 
 
@@ -37,9 +38,11 @@ class SpecRules:
             return searched[text]
 
         skipped: set[str] = set()
+        start_unknown = False  # "not sure yet where to start"
         for line in str(request.context.get("brief", "")).splitlines():
             reading = read_turn(line, today=today)
             out_and_back |= reading.out_and_back
+            start_unknown |= reading.start_unknown
             collected = collected.merged(reading.slots)
             if reading.one_way:  # "instead of coming back"
                 collected.roundTrip = False
@@ -55,6 +58,10 @@ class SpecRules:
                 places.setdefault(slot, []).extend(p.text for p in kept)
         spec: dict[str, Any] = collected.model_dump(mode="json", exclude_defaults=True)
         spec.update(_named_places(places, skipped, search, round_trip=collected.roundTrip))
+        # as the brief chat: a place we route named anywhere, by its very name
+        if "start" not in spec and not start_unknown:
+            taken = {normalize(n) for n in [spec.get("end"), *spec.get("via", [])] if n}
+            spec.update(_named_anywhere(str(request.context.get("brief", "")), taken, search))
         if out_and_back:
             spec["end"], spec["via"] = turned_back(spec.get("start"), spec.get("end"), spec.get("via", []))
         if spec.get("start") and spec.get("start") == spec.get("end"):  # "from Soldeu to Soldeu": a loop
@@ -89,3 +96,13 @@ def _named_places(
             if free and free not in named:
                 named[free] = text
     return named
+
+
+def _named_anywhere(brief: str, taken: set[str], search: Callable[[str], SearchOutcome]) -> dict[str, str]:
+    for run in names_said(brief):
+        outcome = search(run)
+        if isinstance(outcome, Found) and outcome.place.region is not None:
+            name = normalize(outcome.place.name)
+            if run == name and name not in taken:
+                return {"start": outcome.place.name}
+    return {}
