@@ -761,3 +761,14 @@ def test_a_loop_from_where_one_stays_each_night(gazetteer: Gazetteer) -> None:
         "fr",
     )
     assert (reply.collected.start, reply.collected.roundTrip) == ("Encamp", True)
+
+
+def test_an_undecided_start_is_neither_guessed_nor_asked(gazetteer: Gazetteer) -> None:
+    (reply,) = converse(
+        chat(gazetteer),
+        ["We're torn between starting in Encamp or Canillo, ending in Pas de la Casa, 2 days"],
+    )
+    assert reply.collected.start is None
+    assert reply.clarification is None  # no "I could not find 'Encamp Or Canillo'"
+    assert reply.collected.end == "Pas de la Casa"
+    assert not reply.readyToGenerate

@@ -369,6 +369,7 @@ _THE_PLACE_IN = re.compile(
     r"(?:campsite|camping|hotel|hostel|station|apartment|flat|house|home|place|square|church|bridge|car park|"
     r"parking|gare|maison|appartement|hotel|auberge|eglise|place|pont)s? (?:in|at|of|de|d|du|a|vers) "
 )
+_UNDECIDED = re.compile(r"\b(?:or|ou|either|maybe|peut etre)\b")
 # "...and set off from there": the place named just before
 _THERE = {"there", "here", "la bas", "ici", "la"}
 # A word that takes back what came before it in the same turn: "to Soldeu... non, plutôt jusqu'à Canillo"
@@ -534,8 +535,8 @@ class _TurnReader:
             candidate = meant[2].text
             if meant[1] == "end" and slot == "start":  # "arriving in Pas de la Casa... ride from there"
                 self.mentions.remove(meant)
-        elif not _is_name(candidate, strong=strong):
-            return
+        elif not _is_name(candidate, strong=strong) or _UNDECIDED.search(candidate):
+            return  # "from Encamp or Canillo": not decided, and no name
         self.mentions.append((self.offset + at, slot, PlacePhrase(candidate, strong)))
 
 

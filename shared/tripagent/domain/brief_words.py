@@ -52,6 +52,8 @@ ROAD_IN_A_LIST = re.compile(r"(?:^|,)\s*(?:en |à |a )?route\s*(?:,|$)")
 START_UNKNOWN = re.compile(
     r"\b(?:not sure|don t know|do not know|no idea|undecided|haven t decided|pas sur|sais pas|aucune idee"
     r"|pas encore decide)\b.{0,30}\b(?:where|d ou|ou)\b.{0,20}\b(?:start|begin|set off|partir|commencer)"
+    r"|\b(?:torn|hesitating|undecided) between\b|\bon hesite entre\b"
+    r"|\b(?:starting|start|from|depart|partir) (?:in |from |at |de |d )?\w+(?: \w+)? (?:or|ou) \w+"
 )
 # "let's do it the other way round": the start and the end swap
 REVERSED = re.compile(
