@@ -772,3 +772,14 @@ def test_an_undecided_start_is_neither_guessed_nor_asked(gazetteer: Gazetteer) -
     assert reply.clarification is None  # no "I could not find 'Encamp Or Canillo'"
     assert reply.collected.end == "Pas de la Casa"
     assert not reply.readyToGenerate
+
+
+def test_the_places_of_earlier_turns_settle_a_later_name(gazetteer: Gazetteer) -> None:
+    """Alppila is a district of central Helsinki and a place near Oulu, 500 km away: with Hakaniemi and
+    Kluuvi said before, it is the district."""
+    last = converse(
+        chat(gazetteer),
+        ["Hakaniemi to Kluuvi, via Siltasaari", "1 day", "on second thoughts start in Alppila instead"],
+    )[-1]
+    assert last.clarification is None
+    assert last.collected.start in {"Alppila", "Alppila (town, Finland)"}  # its label if the name asks again

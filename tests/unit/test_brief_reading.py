@@ -302,3 +302,52 @@ def test_where_people_say_they_start_and_go(text: str, expected: dict[str, list[
 def test_undecided_durations_and_a_bare_route(text: str, read: dict[str, Any]) -> None:
     got = slots(text)
     assert {k: got.get(k) for k in read} == read
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "i want make tour with bicycle from andorra la vella until el serrat",
+            {"start": ["andorra la vella"], "end": ["el serrat"]},
+        ),
+        ("I'm thinking of doing Soldue to Andora la Vela", {"start": ["soldue"], "end": ["andora la vela"]}),
+        (
+            "2 days mountain biking out of Arinsal, returning to Arinsal",
+            {"start": ["arinsal"], "end": ["arinsal"]},
+        ),
+        ("ride from Kamppi out to Porvoo", {"start": ["kamppi"], "end": ["porvoo"]}),
+        ("with stops at El Serrat and Llorts", {"via": ["el serrat", "llorts"]}),
+        ("une semaine de vélo autour d'Escaldes-Engordany", {"start": ["escaldes engordany"]}),
+        ("We're coming to Andorra and staying in Escaldes", {"start": ["escaldes"]}),
+        ("staying in Escaldes, so that's where we'd start and finish", {"start": ["escaldes"]}),
+        ("départ et arrivée à Encamp", {"start": ["encamp"]}),
+    ],
+)
+def test_still_more_ways_to_say_where(text: str, expected: dict[str, list[str]]) -> None:
+    read = read_turn(text, today=TODAY).places
+    first = {s: [sorted(read[s], key=lambda p: not p.strong)[0].text] for s in ("start", "end") if s in read}
+    via = {"via": [p.text for p in read["via"]]} if "via" in read else {}
+    assert {**first, **via} == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("Week-end prolongé à vélo de route", {"durationDays": 3}),
+        ("a week, touring, mix of camping and hotels", {"accommodation": "any"}),
+        ("hotels, no camping", {"accommodation": "hotel"}),
+        ("une semaine de vélo autour d'Escaldes-Engordany", {"roundTrip": True}),
+        ("départ et arrivée à Encamp", {"roundTrip": True}),
+        ("so that's where we'd start and finish", {"roundTrip": True}),
+    ],
+)
+def test_still_more_slots(text: str, read: dict[str, Any]) -> None:
+    got = slots(text)
+    assert {k: got.get(k) for k in read} == read
+
+
+def test_and_then_we_come_back_turns_at_the_far_end() -> None:
+    reading = read_turn("On part de Llorts et on va jusqu'à El Serrat puis on revient", today=TODAY)
+    assert reading.out_and_back
+    assert read_turn("whether we set off from Soldeu or from El Tarter", today=TODAY).start_unknown

@@ -243,3 +243,14 @@ def test_a_name_said_exactly_is_not_a_question_of_far_longer_names(gazetteer: Ga
     assert isinstance(vila, Found)
     assert vila.place.label == "Vila (village, Andorra)"
     assert isinstance(gazetteer.search("Santa Coloma"), Ambiguous)
+
+
+def test_two_letters_swapped_or_a_name_without_its_article_are_close(gazetteer: Gazetteer) -> None:
+    """ "Soldue" is Soldeu (two letters swapped, one edit); "Masana" is close to La Massana, so it is asked
+    beside Masana, South Africa, rather than taken for it."""
+    soldue = gazetteer.search("Soldue")
+    assert isinstance(soldue, Found)
+    assert soldue.place.name == "Soldeu"
+    masana = gazetteer.search("Masana")
+    assert isinstance(masana, Ambiguous)
+    assert masana.candidates[0].place.name == "La Massana"

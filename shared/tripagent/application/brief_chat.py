@@ -262,7 +262,7 @@ class BriefChat:
                 collected.end, collected.via = turned_back(collected.start, collected.end, collected.via)
             if reading.reversed and collected.end and not collected.roundTrip:  # "the other way round"
                 collected.start, collected.end = collected.end, collected.start
-            if reading.start_unknown and "start" not in reading.places:  # "not sure yet where to start"
+            if reading.start_unknown:  # "not sure yet where to start", "torn between A or B"
                 collected.start = None
             start_unknown = reading.start_unknown or (start_unknown and not collected.start)
             out.clarification = asked or out.clarification
@@ -324,6 +324,7 @@ class BriefChat:
         searched = {p.text: self.finder.search(p.text) for ps in phrases.values() for p in ps}
         earlier = {name: self.finder.search(name) for name in state.resolved.values()}
         context = [o.place for o in [*searched.values(), *earlier.values()] if isinstance(o, Found)]
+        context += located.values()  # the places earlier turns named: "start in Alppila instead" (of Kallio)
         for slot in PLACE_SLOTS:
             via: list[str] = []
             # after "from", "to", "via" first, as generation reads them: they say most plainly what is a place

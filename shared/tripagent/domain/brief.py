@@ -8,6 +8,7 @@ resolved by a geocoder elsewhere), read one user turn at a time.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -149,7 +150,19 @@ def _profile(norm: str, text: str) -> Profile | None:
 
 
 def _accommodation(norm: str) -> str | None:
-    for kind, pattern in ACCOMMODATION:
-        if pattern.search(norm):
-            return kind
+    """The kind of lodging said ("hotels, no camping": hotels); two kinds said are a mix: any."""
+    kinds = [
+        kind
+        for kind, pattern in ACCOMMODATION
+        if any(not _NEGATED.search(norm[: m.start()]) for m in pattern.finditer(norm))
+    ]
+    if len(kinds) > 1:
+        return "any"  # "a mix of camping and hotels"
+    if kinds:
+        return kinds[0]
     return "any" if ANY_ACCOMMODATION.search(norm) else None
+
+
+_NEGATED = re.compile(
+    r"\b(?:no|not|pas de|pas en|sans|without|never|jamais|rather than|plutot que)\s+(?:\w+\s+)?$"
+)

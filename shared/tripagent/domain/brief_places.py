@@ -33,7 +33,11 @@ _STOP = (
     r"|rather than|plutot que|au lieu|from there|pas d|not|after|apres|before|avant|is where|that s where"
     r"|finalement|actually|instead|then|alors|maybe|peut etre|so|from|if|si|because|car|since|this|ce|cette"
     r"|next|prochain|along|le long|que|qu|direction|qu on|is our|will be our|either|sans|on the way|en route"
-    r"|down|up|ride out|ride|riding|" + "|".join(WEEKDAYS) + "|" + _COUNTS + r"|\d)\b|[.,;!?]|$)"
+    r"|down|up|ride out|ride|riding|until|till|out|is possible|returning|"
+    + "|".join(WEEKDAYS)
+    + "|"
+    + _COUNTS
+    + r"|\d)\b|[.,;!?]|$)"
 )
 # Triggers after which a phrase may well be no place ("staying in hotels"): one that names none is not asked
 LOOSE_START = (
@@ -62,17 +66,18 @@ _START = (
     r"from|starting (?:in|at|from)|start(?:ing)? in|leaving|depart(?:ing)? from|depuis|au depart d"
     r"|au depart de|depart de|partant de|en partant de|pars d|pars de|de|d"
     r"|start(?:ing)? and (?:finish|end)(?:ing)? (?:in|at)|loop (?:from|around|out of|starting (?:in|at|from))"
-    r"|boucle (?:au depart )?(?:de|d|a|vers|autour de)|start(?:ing)? at"
+    r"|boucle (?:au depart )?(?:de|d|a|vers|autour de)|start(?:ing)? at|out of|autour de|autour d"
     r"|(?:begin|start)(?:s|ning|ing)? (?:our|my|the) (?:\w+ )?(?:trip|ride|tour|adventure|journey|day)"
     r" (?:at|in|from)|" + "|".join(sorted(LOOSE_START, key=len, reverse=True)) + r"|depart"
 )
 _END = (
-    r"to|towards|ending (?:in|at)|finish(?:ing)? (?:in|at)|arriving (?:in|at)|jusqu(?: vers)?|vers"
+    r"to|towards|ending (?:in|at)|finish(?:ing)? (?:in|at)|arriving (?:in|at)|jusqu(?: vers)?|vers|until|till"
     r"|arrivee vers|arrivee|retour|" + "|".join(sorted(LOOSE_END, key=len, reverse=True))
 )
 _VIA = (
     r"via|through|by way of|pass(?:ing)? (?:by|through)|par|en passant par|passer par"
     r"|stop(?:ping)? (?:in|at|off in)|going past|go past|ride past|riding past|past|hit|first stop|stop by"
+    r"|stops (?:in|at)"
     r"|turn(?:ing)? (?:around|back) (?:at|in)|faire demi tour a"
 )
 PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
@@ -85,7 +90,7 @@ PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "start",
         re.compile(
-            r"\b(?:do|ride|cycle|plan|faire|rouler|pedal)\s+()(.{1,60}?)"
+            r"\b(?:do|doing|ride|cycle|plan|faire|rouler|pedal)\s+()(.{1,60}?)"
             r"(?=\s+(?:back to|to|vers|jusqu|via|through)\s)"
         ),
     ),
@@ -186,6 +191,17 @@ VERBS = {
     "the",
 }
 NOT_PLACES = {
+    "andorra",
+    "andorre",
+    "l andorre",
+    "spain",
+    "espagne",
+    "france",
+    "finland",
+    "finlande",
+    "pyrenees",
+    "the pyrenees",
+    "les pyrenees",
     "the",
     "a",
     "day",
@@ -325,6 +341,19 @@ _ARRIVING_IN_BY = re.compile(
     r"(?:bus|train|car|coach|voiture|avion|plane|taxi|navette|shuttle)\b",
     re.IGNORECASE,
 )
+# "we're staying in Escaldes, so that's where we'd start and finish": from there (a loop, said elsewhere)
+_START_THERE = re.compile(
+    r"\b(?:that['’]?s|that is|c['’]est (?:de )?là) (?:where|que|qu['’]) ?(?:we|i|on|nous)"
+    r"(?:['’]d|['’]ll| will| would)?"
+    r" (?:start|begin|set off|part|commence)\w*( and (?:finish|end)\w*)?",
+    re.IGNORECASE,
+)
+# "départ et arrivée à Encamp", "start and finish in Ordino": a loop from there
+_BOTH_ENDS_AT = re.compile(
+    r"\b(?:d[ée]part et arriv[ée]e|start and finish|start and end|starting and ending|starting and finishing)"
+    r" (?:à|a|in|at|de|from) ",
+    re.IGNORECASE,
+)
 # "plutôt d'Encamp que de Canillo", "rather from Encamp than from Canillo": what follows is not meant
 _RATHER_THAN = re.compile(
     r"(\b(?:plut[oô]t|rather)\s+[^,.;!?\n]{1,60}?)\s+(?:que|qu['’]|than)\s*(?:de |d['’]|du |from )?"
@@ -455,6 +484,7 @@ def _clauses(text: str) -> list[str]:
     # Soldeu", "on loge à Ordino", "c'est à Aixovall qu'on commence"
     text = _C_EST_A.sub(r"depuis \1", _STARTING_AT.sub(r"\1\2depuis", text))
     text = _RATHER_THAN.sub(r"\1", text)
+    text = _BOTH_ENDS_AT.sub("loop from ", _START_THERE.sub(r"starting from there\1", text))
     text = _ARRIVING_BY.sub(r"starting from \1", _ARRIVING_IN_BY.sub(r"starting from \1", text))
     marked = re.sub(r"(?<![\w])à(?![\w])", " vers ", text)
     if detect_locale(text, "en") == "fr":  # French by its own words: "de Canillo a Ordino" lost its accent

@@ -38,7 +38,13 @@ NUMBERS = {
 NUM = r"(\d{1,2}|" + "|".join(sorted(NUMBERS, key=len, reverse=True)) + r")"
 
 DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
-    (re.compile(r"\blong weekend\b|\blong week end\b|\bgrand week ?end\b|\b(?:faire le|un|ce|le) pont\b"), 3),
+    (
+        re.compile(
+            r"\blong weekend\b|\blong week end\b|\bgrand week ?end\b|\bweek ?end prolonge\b"
+            r"|\b(?:faire le|un|ce|le) pont\b"
+        ),
+        3,
+    ),
     (re.compile(r"\bweek ?end\b"), 2),
     (re.compile(r"\b(a|one|une|1) (week|semaine)\b"), 7),
     (re.compile(rf"\b{NUM} (weeks|semaines)\b"), -7),
@@ -80,7 +86,8 @@ ROUND_TRIP = re.compile(
     r"|\b(?:back|finish\w*|end\w*) where (?:we|i) (?:start|began)"
     r"|\b(?:revient|revenir|retour) au (?:point de )?depart\b|\bdepart et (?:arrivee|retour) (?:a|vers)\b"
     r"|\b(?:finir|terminer|revenir|rentrer) (?:la )?ou (?:on|nous) (?:a|avons) commence"
-    r"|\b(?:rentrer|revenir) (?:chaque|tous les) soirs?\b"
+    r"|\b(?:rentrer|revenir) (?:chaque|tous les) soirs?\b|\bautour d\b|\bautour de\b|\briding around\b"
+    r"|\bstart and finish\b|\bstart and end\b|\bstarting from there and finish"
     r"|\bcom(?:e|ing) back (?:each|every) (?:evening|night)\b"
 )
 # A loop only when the turn names no end: "un circuit de 3 jours qui se termine à Canillo" is a tour
@@ -97,6 +104,7 @@ OUT_AND_BACK = re.compile(
     r"\b(?:and|then|et) (?:then |come |coming |ride |go |ride )?back\b(?! (?:down |up )?to\b)"
     r"|\bback down\b(?! to\b)"
     r"|\bthere and back\b|\bet retour\b(?! (?:a|au|vers|jusqu)\b)|\bredescend|\baller retour\b"
+    r"|\b(?:puis|et) (?:on )?(?:revient|revenir|rentre|rentrer)\b(?! (?:a|au|vers|jusqu)\b)"
 )
 ACCOMMODATION: list[tuple[str, re.Pattern[str]]] = [
     ("camping", re.compile(r"\bcamp(ing|site|ground)?s?\b|\btente\b|\btent\b")),

@@ -105,14 +105,17 @@ ARTICLES = {"les", "la", "el", "els", "l", "le", "los", "las", "lo", "il", "the"
 def quality(query: str, name: str) -> float:
     """How well a normalized name answers a normalized query: 1.0 for the same name (articles aside:
     "Escaldes" is "les Escaldes"); 0.9 when the query is the start of the name (a shortened name);
-    otherwise the strings' normalized Levenshtein similarity (a typo or a missing letter costs one edit)."""
+    otherwise the strings' normalized edit similarity, articles aside too (a typo, a missing letter or two
+    letters swapped cost one edit: "Masana" is close to "La Massana", "Soldue" to "Soldeu")."""
     if query == name or _bare(query) == _bare(name):
         return 1.0
     if name.startswith(query + " ") and len(query) >= 4:
         return 0.9
-    from rapidfuzz.distance import Levenshtein
+    from rapidfuzz.distance import OSA  # Levenshtein, with two letters swapped one edit ("Soldue")
 
-    return float(Levenshtein.normalized_similarity(query, name))
+    return float(
+        max(OSA.normalized_similarity(query, name), OSA.normalized_similarity(_bare(query), _bare(name)))
+    )
 
 
 def score(match_quality: float, importance: float, near_km: float | None = None) -> float:
