@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from evaluation.scoring import SLOTS, BinaryTally, Tally, place_key, slot_right
+from evaluation.scoring import SLOTS, BinaryTally, Tally, same_place, slot_right
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 PARTS = ("dev", "heldout")
@@ -102,8 +102,8 @@ def generation(items: list[dict[str, Any]], provider: Any, model: str) -> dict[s
             shape.add(
                 len(trip.days) == item["days"]
                 and bool(stages)
-                and place_key(stages[0].from_) == place_key(item["start"])
-                and place_key(stages[-1].to) == place_key(item["end"]),
+                and same_place(item["start"], stages[0].from_)
+                and same_place(item["end"], stages[-1].to),
                 item["id"],
             )
     return {"outcome": outcome, "shape": shape, "confusion": confusion, "n": len(items)}

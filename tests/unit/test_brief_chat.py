@@ -783,3 +783,26 @@ def test_the_places_of_earlier_turns_settle_a_later_name(gazetteer: Gazetteer) -
     )[-1]
     assert last.clarification is None
     assert last.collected.start in {"Alppila", "Alppila (town, Finland)"}  # its label if the name asks again
+
+
+def test_generation_rules_read_what_the_chat_reads(gazetteer: Gazetteer) -> None:
+    """Generation's rules name the start as the chat does: a loose phrase that names nothing is passed over
+    for the place named after it, and a name that nothing else replaces is kept (to be reported unknown)."""
+    import json as _json
+
+    from tripagent.adapters.rules.spec import SpecRules
+    from tripagent.application.llm import ChatOptions, ChatRequest, Message
+
+    def spec(brief: str) -> dict[str, Any]:
+        request = ChatRequest(
+            model="rules",
+            system="",
+            messages=(Message("user", brief),),
+            options=ChatOptions(max_output_tokens=500, task="spec_extraction"),
+            context={"brief": brief, "today": TODAY.isoformat()},
+        )
+        return dict(_json.loads(SpecRules(gazetteer)(request).text))
+
+    assert spec("overnighter Sispony to Llorts, so 2 days, MTB")["start"] == "Sispony"
+    assert spec("De Trifouillis-les-Oies à Encamp en 2 jours")["start"] == "trifouillis les oies"
+    assert spec("Barcelone – Andorre-la-Vieille, 5 jours")["start"] == "barcelone"

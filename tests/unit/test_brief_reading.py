@@ -351,3 +351,59 @@ def test_and_then_we_come_back_turns_at_the_far_end() -> None:
     reading = read_turn("On part de Llorts et on va jusqu'à El Serrat puis on revient", today=TODAY)
     assert reading.out_and_back
     assert read_turn("whether we set off from Soldeu or from El Tarter", today=TODAY).start_unknown
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("date = 2027-05-15", {"startDate": dt.date(2027, 5, 15)}),
+        ("Got a free day tomorrow", {"durationDays": 1, "startDate": dt.date(2027, 5, 4)}),
+        ("Helsinki day out on e-bikes", {"durationDays": 1, "profile": "e-bike"}),
+        ("it's either two days or three days, we haven't decided yet", {"durationDays": None}),
+        ("with mountain bicycle", {"profile": "mountain"}),
+        ("trois jour. vélo de montagne", {"profile": "mountain"}),
+        ("Vélos : route", {"profile": "road"}),
+    ],
+)
+def test_a_fourth_batch_of_slots(text: str, read: dict[str, Any]) -> None:
+    got = slots(text)
+    assert {k: got.get(k) for k in read} == read
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "start = Hakaniemi\nend = Punavuori\nstops = Kallio, Kamppi",
+            {"start": ["hakaniemi"], "end": ["punavuori"], "via": ["kallio", "kamppi"]},
+        ),
+        ("weekend in Helsinki on e-bikes, Ullanlinna start", {"start": ["ullanlinna"]}),
+        ("swap Escaldes-Engordany for Encamp please", {"via": ["encamp"]}),
+        (
+            "hello i am from italy. i want make bicycle trip, Ordino to Arinsal",
+            {"start": ["ordino"], "end": ["arinsal"]},
+        ),
+        (
+            "start at la massana and ride up to el serrat going through ordino and llorts it's going to be"
+            " four days",
+            {"start": ["la massana"], "end": ["el serrat"], "via": ["ordino", "llorts"]},
+        ),
+        (
+            "round trip from Ullanlinna taking in Punavuori and Hakaniemi",
+            {"start": ["ullanlinna"], "via": ["punavuori", "hakaniemi"]},
+        ),
+        ("Boucle depuis Ordino qui passe par Erts", {"start": ["ordino"], "via": ["erts"]}),
+    ],
+)
+def test_a_fourth_batch_of_places(text: str, expected: dict[str, list[str]]) -> None:
+    read = read_turn(text, today=TODAY).places
+    first = {s: [sorted(read[s], key=lambda p: not p.strong)[0].text] for s in ("start", "end") if s in read}
+    via = {"via": [p.text for p in read["via"]]} if "via" in read else {}
+    assert {**first, **via} == expected
+    assert "skip" not in read or "swap" in text
+
+
+def test_where_should_we_start_leaves_the_start_open() -> None:
+    assert read_turn(
+        "What's a nice place to start a ride that finishes in Arinsal?", today=TODAY
+    ).start_unknown

@@ -254,3 +254,13 @@ def test_two_letters_swapped_or_a_name_without_its_article_are_close(gazetteer: 
     masana = gazetteer.search("Masana")
     assert isinstance(masana, Ambiguous)
     assert masana.candidates[0].place.name == "La Massana"
+
+
+def test_a_place_abroad_said_by_one_of_its_names_is_no_loose_reading(gazetteer: Gazetteer) -> None:
+    """ "Barcelone" is Barcelona, said in French: named; "de temps" (Tempe, Arizona, by a typo) and "de
+    Lòria" (Glória, Brazil) are loose readings, not places the rider named."""
+    from tripagent.domain.places import far_fetched
+
+    assert not far_fetched(gazetteer.search("Barcelone"), "barcelone")
+    assert far_fetched(gazetteer.search("temps"), "temps")
+    assert far_fetched(gazetteer.search("loria"), "loria")

@@ -260,6 +260,9 @@ class BriefChat:
             asked = self._resolve_places(collected, reading.places, state, now, out.locale, out.located)
             if reading.out_and_back:
                 collected.end, collected.via = turned_back(collected.start, collected.end, collected.via)
+            ends = [p for p in reading.places.get("end", []) if p.strong]
+            if ends and not reading.slots.roundTrip and collected.end and collected.end != collected.start:
+                collected.roundTrip = False  # "back to the first plan, finishing in La Massana"
             if reading.reversed and collected.end and not collected.roundTrip:  # "the other way round"
                 collected.start, collected.end = collected.end, collected.start
             if reading.start_unknown:  # "not sure yet where to start", "torn between A or B"

@@ -38,7 +38,7 @@ WEEKDAYS = {
     "lundi": 0, "mardi": 1, "mercredi": 2, "jeudi": 3, "vendredi": 4, "samedi": 5, "dimanche": 6,
 }  # fmt: skip
 _MONTH = "|".join(MONTHS)
-DATE_ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+DATE_ISO = re.compile(r"\b(\d{4})[- ](\d{2})[- ](\d{2})\b")  # normalized, "2027-05-15" is "2027 05 15"
 DATE_DM = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th|er)? (?:of )?({_MONTH})(?: (\d{{4}}))?\b")
 DATE_MD = re.compile(rf"\b({_MONTH}) (\d{{1,2}})(?:st|nd|rd|th)?(?: (\d{{4}}))?\b")
 _WEEKDAY = "|".join(WEEKDAYS)

@@ -33,11 +33,9 @@ _STOP = (
     r"|rather than|plutot que|au lieu|from there|pas d|not|after|apres|before|avant|is where|that s where"
     r"|finalement|actually|instead|then|alors|maybe|peut etre|so|from|if|si|because|car|since|this|ce|cette"
     r"|next|prochain|along|le long|que|qu|direction|qu on|is our|will be our|either|sans|on the way|en route"
-    r"|down|up|ride out|ride|riding|until|till|out|is possible|returning|"
-    + "|".join(WEEKDAYS)
-    + "|"
-    + _COUNTS
-    + r"|\d)\b|[.,;!?]|$)"
+    r"|down|up|ride out|ride|riding|until|till|out|is possible|returning|going|it s|it is|ca fait|c est|we re"
+    r"|we are|on part|on dort|and we|end|finish|start|demain|tomorrow|today|aujourd hui|qui|that|which|who"
+    r"|taking|stopping|hit|past|" + "|".join(WEEKDAYS) + "|" + _COUNTS + r"|\d)\b|[.,;!?]|$)"
 )
 # Triggers after which a phrase may well be no place ("staying in hotels"): one that names none is not asked
 LOOSE_START = (
@@ -59,6 +57,7 @@ LOOSE_END = (
     "end in", "end at", "end up in", "ends in", "reach", "get to", "destination is", "destination",
     "end point", "arrival in", "arriving", "rejoindre", "make the end", "the end will be", "the end is",
     "end point is", "end point will be", "arrivee prevue", "direction", "finish down in", "finish up in",
+    "finishes in", "finishes at", "ends at",
     "finishing down in", "end down in",
 )  # fmt: skip
 WEAK_TRIGGERS = {"de", "d", "par", "depart", "retour", *LOOSE_START, *LOOSE_END}
@@ -77,7 +76,7 @@ _END = (
 _VIA = (
     r"via|through|by way of|pass(?:ing)? (?:by|through)|par|en passant par|passer par"
     r"|stop(?:ping)? (?:in|at|off in)|going past|go past|ride past|riding past|past|hit|first stop|stop by"
-    r"|stops (?:in|at)"
+    r"|stops (?:in|at)|stopping by|passages?|waypoints?|taking in"
     r"|turn(?:ing)? (?:around|back) (?:at|in)|faire demi tour a"
 )
 PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
@@ -191,6 +190,24 @@ VERBS = {
     "the",
 }
 NOT_PLACES = {
+    "italy",
+    "italie",
+    "germany",
+    "allemagne",
+    "england",
+    "uk",
+    "usa",
+    "belgium",
+    "belgique",
+    "switzerland",
+    "suisse",
+    "netherlands",
+    "holland",
+    "pays bas",
+    "portugal",
+    "canada",
+    "montagne",
+    "la montagne",
     "andorra",
     "andorre",
     "l andorre",
@@ -241,8 +258,7 @@ NOT_A_NAME_START = {
     "prevue", "prevu", "prevus", "prevues", "envisagee", "souhaitee",
     "could", "can", "should", "will", "shall", "pourriez", "pouvez", "peux", "pourrais", "balade", "sortie",
     "voyage", "trip", "tour", "excursion", "randonnee", "arrivee", "arrival", "max", "maximum", "min",
-    "depart", "point",
-    *WEEKDAYS,
+    "depart", "point", "so", "and", "but", "et", "mais", "donc", *WEEKDAYS,
     *MONTHS,
 }  # fmt: skip
 # After a weak trigger (or none) a phrase beginning with these is a French connector, not a name ("De
@@ -367,7 +383,7 @@ _LABELS = [
         "from ",
     ),
     (re.compile(r"^(?:end point|end|finish|arrivee|destination|to|objectif|goal|but|fin)\s*:\s*"), "to "),
-    (re.compile(r"^(?:via|through|par|etapes?|stops?)\s*:\s*"), "via "),
+    (re.compile(r"^(?:via|through|par|etapes?|stops?|passages?|waypoints?)\s*:\s*"), "via "),
 ]
 # The place first, what it is after: "Encamp is where we begin", "Sispony is our starting point"
 _NAMED_FIRST = [
@@ -388,8 +404,13 @@ _NAMED_FIRST = [
         ),
     ),
 ]
-# "actually make El Tarter the finish instead"
+_SWAP = re.compile(
+    r"\b(?:swap|replace|change|remplace[rz]?) (.{1,40}?) (?:for|with|by|to|par|contre) (.{1,40}?)" + _STOP
+)
+# "actually make El Tarter the finish instead"; "Ullanlinna start"
 _MADE = [
+    ("start", re.compile(r"^((?:\S+ ){0,3}\S+) (?:start|starting point|departure|depart)$")),
+    ("end", re.compile(r"^((?:\S+ ){0,3}\S+) (?:finish|end point|arrival|arrivee)$")),
     ("end", re.compile(r"\bmake (.{1,40}?) the (?:finish|end|destination|end point|goal)\b")),
     ("start", re.compile(r"\bmake (.{1,40}?) the (?:start|starting point|beginning)\b")),
 ]
@@ -492,7 +513,7 @@ def _clauses(text: str) -> list[str]:
     clauses = []
     pieces = (_routes_in_words(c) for c in re.split(r"[.;!?\n()]+|,(?!\d)", marked))
     for clause in (part for piece in pieces for part in _SEPARATOR.split(piece)):
-        norm = _ABBREVIATIONS.sub(lambda m: ABBREVIATIONS[m.group(0)], normalize(clause))
+        norm = _ABBREVIATIONS.sub(lambda m: ABBREVIATIONS[m.group(0)], normalize(clause.replace("=", ":")))
         norm = CLIMB_PER_DAY.sub(" ", DAILY.sub(" ", norm))
         norm = _THE_PLACE_IN.sub("", norm)  # "begin at the campsite in Sant Julià": at Sant Julià
         for label, replacement in _LABELS:
@@ -523,6 +544,9 @@ class _TurnReader:
         for slot, pattern in _MADE:
             if made := pattern.search(clause):
                 self._add(made.start(1), slot, made.group(1).strip(), strong=True)
+        if swap := _SWAP.search(clause):  # "swap Escaldes for Encamp": one via point for another
+            self._add(swap.start(1), "skip", swap.group(1).strip(), strong=True)
+            self._add(swap.start(2), "via", swap.group(2).strip(), strong=True)
         bare = _JUST.sub("", clause)
         nothing_else = len(self.mentions) == before and not continued
         if nothing_else and 1 <= len(bare.split()) <= 5 and not _says_a_slot(bare):

@@ -50,15 +50,23 @@ DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
     (re.compile(rf"\b{NUM} (weeks|semaines)\b"), -7),
     (re.compile(rf"\b{NUM}[ -]?(days?|jours?|journees?|nights?|nuits?)\b"), None),
     (re.compile(rf"\b(?:days|jours|duration|duree)\s*:\s*{NUM}\b"), None),  # "Days: 3"
+    (
+        re.compile(
+            r"\b(?:a|one) (?:free|single|whole|full) day\b|\b(?:une|la|une seule) journee\b|\bday out\b"
+        ),
+        1,
+    ),
 ]
-UNDECIDED = re.compile(rf"\b{NUM} (?:or|ou|to|a) {NUM} (?:days?|jours?)\b")
+UNDECIDED = re.compile(rf"\b{NUM} (?:days? |jours? )?(?:or|ou|to|a) {NUM} (?:days?|jours?)\b")
 # "1 jour, route, hôtel": among the slots of a list, "route" is the road bike (not "une belle route")
-ROAD_IN_A_LIST = re.compile(r"(?:^|,)\s*(?:en |à |a )?route\s*(?:,|$)")
+ROAD_IN_A_LIST = re.compile(r"(?:^|,|:)\s*(?:en |à |a )?route\s*(?:,|$)", re.MULTILINE)
 # "not sure yet where to start", "je ne sais pas d'où partir": the start is not said
 START_UNKNOWN = re.compile(
     r"\b(?:not sure|don t know|do not know|no idea|undecided|haven t decided|pas sur|sais pas|aucune idee"
     r"|pas encore decide)\b.{0,30}\b(?:where|d ou|ou)\b.{0,20}\b(?:start|begin|set off|partir|commencer)"
     r"|\b(?:torn|hesitating|undecided) between\b|\bon hesite entre\b"
+    r"|\b(?:good|nice|best) (?:place|spot|town) to start\b"
+    r"|\bwhere (?:should|could|can|would) (?:we|i) start\b"
     r"|\b(?:starting|start|from|depart|partir) (?:in |from |at |de |d )?\w+(?: \w+)? (?:or|ou) \w+"
 )
 # "let's do it the other way round": the start and the end swap
@@ -70,7 +78,10 @@ REVERSED = re.compile(
 PROFILE_WORDS: list[tuple[Profile, re.Pattern[str]]] = [
     ("e-bike", re.compile(r"\be ?bike|\belectric|\belectrique|\bvae\b|\bpedelec")),
     ("gravel", re.compile(r"\bgravel")),
-    ("mountain", re.compile(r"\bmountain ?bik|\bmtb\b|\bvtt\b|\btout terrain")),
+    (
+        "mountain",
+        re.compile(r"\bmountain ?bi(?:k|cycle)|\bmtb\b|\bvtt\b|\btout terrain|\bvelo de montagne\b"),
+    ),
     # not "un voyage à vélo": a trip by bike, of any kind
     ("touring", re.compile(r"\btouring|\bcyclotouris|\brandonn|\bbikepacking|\bvelo de voyage|\bloaded")),
     ("hybrid", re.compile(r"\bhybrid|\bvtc\b|\bcity bike|\bvelo de ville|\bhybride")),

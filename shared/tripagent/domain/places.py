@@ -70,6 +70,7 @@ class Found:
     score: float
     alternatives: tuple[Candidate, ...] = ()
     outcome: Literal["found"] = "found"
+    matched: str = ""  # the normalized name it was found by (one of its names, in any language)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,17 +147,17 @@ def decide(query: str, candidates: list[Candidate]) -> Found | Ambiguous | None:
     if len(distinct) > 1:  # the places we route first: the question must not lose them past its fifth
         distinct.sort(key=lambda c: c.place.region is None)
         return Ambiguous(query, tuple(distinct[:5]))
-    return Found(top.place, top.score, tuple(matching[1:4]))
+    return Found(top.place, top.score, tuple(matching[1:4]), matched=top.matched_name)
 
 
 def far_fetched(outcome: SearchOutcome, text: str) -> bool:
     """A loosely read phrase ("de Lòria", a piece of a longer name) found abroad under another name: not
-    a place the rider named (Glória, Brazil, three letters from "Lòria")."""
-    return (
-        isinstance(outcome, Found)
-        and outcome.place.region is None
-        and normalize(text) not in (normalize(outcome.place.name), _bare(normalize(outcome.place.name)))
-    )
+    a place the rider named (Glória, Brazil, three letters from "Lòria"). One of its own names, in another
+    language, is named ("Barcelone")."""
+    if not isinstance(outcome, Found) or outcome.place.region is not None:
+        return False
+    said, name = normalize(text), normalize(outcome.place.name)
+    return said not in (name, _bare(name)) and not (outcome.matched and quality(said, outcome.matched) == 1.0)
 
 
 CONTEXT_NEAR_KM = 60.0  # a candidate this close to another place of the same brief is the one meant...
@@ -177,7 +178,7 @@ def settled_by(outcome: SearchOutcome, context: list[Place]) -> SearchOutcome:
     if len(near) == 1 and all(
         reach(c.place) >= CONTEXT_FAR_KM for c in outcome.candidates if c is not near[0]
     ):
-        return Found(near[0].place, near[0].score)
+        return Found(near[0].place, near[0].score, matched=near[0].matched_name)
     return outcome
 
 

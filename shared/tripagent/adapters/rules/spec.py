@@ -38,6 +38,7 @@ class SpecRules:
             return searched[text]
 
         skipped: set[str] = set()
+        unsure: dict[str, list[str]] = {}  # loosely read phrases that name nothing we know
         start_unknown = False  # "not sure yet where to start"
         for line in str(request.context.get("brief", "")).splitlines():
             reading = read_turn(line, today=today)
@@ -52,16 +53,26 @@ class SpecRules:
                 if slot == "skip":  # "skip Sispony": out of the via points
                     skipped |= {normalize(p.text) for p in phrases}
                     continue
-                # phrases after "from", "to", "via" first: they say most plainly what is a place
+                # phrases after "from", "to", "via" first: they say most plainly what is a place; a loosely
+                # read one only when it names a place ("overnighter Sispony to Llorts": not "overnighter")
                 ordered = sorted(phrases, key=lambda p: not p.strong)
-                kept = [p for p in ordered if p.strong or not far_fetched(search(p.text), p.text)]
+                kept = [
+                    p
+                    for p in ordered
+                    if p.strong
+                    or not (far_fetched(search(p.text), p.text) or isinstance(search(p.text), NotFound))
+                ]
                 places.setdefault(slot, []).extend(p.text for p in kept)
+                unsure.setdefault(slot, []).extend(p.text for p in ordered if p not in kept)
         spec: dict[str, Any] = collected.model_dump(mode="json", exclude_defaults=True)
         spec.update(_named_places(places, skipped, search, round_trip=collected.roundTrip))
         # as the brief chat: a place we route named anywhere, by its very name
         if "start" not in spec and not start_unknown:
             taken = {normalize(n) for n in [spec.get("end"), *spec.get("via", [])] if n}
             spec.update(_named_anywhere(str(request.context.get("brief", "")), taken, search))
+        for slot in ("start", "end"):  # nothing else: what was said there, for generation to name unknown
+            if slot not in spec and [t for t in unsure.get(slot, []) if not far_fetched(search(t), t)]:
+                spec[slot] = next(t for t in unsure[slot] if not far_fetched(search(t), t))
         if out_and_back:
             spec["end"], spec["via"] = turned_back(spec.get("start"), spec.get("end"), spec.get("via", []))
         if spec.get("start") and spec.get("start") == spec.get("end"):  # "from Soldeu to Soldeu": a loop
@@ -85,7 +96,7 @@ def _named_places(
                 for text in texts
                 if not isinstance(search(text), NotFound) and normalize(text) not in skipped
             ]
-        elif slot in ("start", "end"):
+        elif slot in ("start", "end") and texts:
             named[slot] = next((text for text in texts if not isinstance(search(text), NotFound)), texts[0])
     # A clause that is only a name ("Road bike. Andorra la Vella. 2 days."): the start, else the end,
     # when it is a place we route
