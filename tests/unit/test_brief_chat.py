@@ -806,3 +806,64 @@ def test_generation_rules_read_what_the_chat_reads(gazetteer: Gazetteer) -> None
     assert spec("overnighter Sispony to Llorts, so 2 days, MTB")["start"] == "Sispony"
     assert spec("De Trifouillis-les-Oies à Encamp en 2 jours")["start"] == "trifouillis les oies"
     assert spec("Barcelone – Andorre-la-Vieille, 5 jours")["start"] == "barcelone"
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale", "expected"),
+    [
+        (
+            ["I have a week off in June", "Toulouse, I live there", "I'd finish in Andorra la Vella"],
+            "en",
+            {"start": "Toulouse"},
+        ),
+        (["Arinsal", "ending in El Serrat", "4 days", "actually 3 is enough"], "en", {"durationDays": 3}),
+        (
+            ["Kallio, yes", "one way to Kluuvi through Hakaniemi", "tomorrow, just the day"],
+            "en",
+            {"durationDays": 1},
+        ),
+        (
+            ["Andorra la Vella", "a loop", "we don't know how many days yet, still need to ask for time off"],
+            "en",
+            {"end": None, "roundTrip": True},
+        ),
+        (["Certers", "we'd end up in Andorra la Vella, passing Aubinyà"], "en", {"via": ["Aubinyà"]}),
+        (
+            ["départ d'Andorre-la-Vieille", "non, un aller simple jusqu'à Canillo", "2"],
+            "fr",
+            {"durationDays": 2, "roundTrip": False},
+        ),
+        (["La Massana", "même endroit que le départ"], "fr", {"roundTrip": True}),
+        (
+            ["On veut faire le tour de l'Andorre", "cinq jours", "départ d'Ordino"],
+            "fr",
+            {"roundTrip": True, "start": "Ordino"},
+        ),
+        (["on voudrait partir d'Aixovall", "pour Ordino, trois jours"], "fr", {"end": "Ordino"}),
+        (
+            ["départ d'Arinsal, cinq jours", "je ne sais pas encore, boucle ou pas"],
+            "fr",
+            {"roundTrip": False},
+        ),
+        (
+            ["Prats", "one way, through Meritxell and ending in Ransol", "two days"],
+            "en",
+            {"via": ["Meritxell"], "end": "Ransol"},
+        ),
+    ],
+)
+def test_answers_to_the_obvious_next_question(
+    gazetteer: Gazetteer, turns: list[str], locale: str, expected: dict[str, Any]
+) -> None:
+    """A bare place, a bare count, "3 is enough", "même endroit que le départ": answers to "where from?",
+    "how many days?", "a loop?", read as such (a town abroad said plainly, too: then said to be outside)."""
+    last = converse(chat(gazetteer), turns, locale)[-1]
+    got = last.collected.model_dump()
+    assert {k: got[k] for k in expected} == expected
+    assert last.clarification is None
+
+
+def test_a_bare_number_after_a_numbered_question_answers_it_and_is_no_duration(gazetteer: Gazetteer) -> None:
+    replies = converse(chat(gazetteer), ["A weekend trip from Santa Coloma to Encamp", "1"])
+    assert replies[-1].collected.start == "Santa Coloma (village, Andorra)"
+    assert replies[-1].collected.durationDays == 2

@@ -10,6 +10,7 @@ never copied from them. The only thing an assistant turn may carry is the server
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +33,7 @@ from tripagent.application.ports import RateLimiter
 from tripagent.application.structured import Parsed, parse_structured
 from tripagent.domain.brief import Collected, Locale, PlacePhrase, read_turn, turned_back
 from tripagent.domain.brief_places import names_said
+from tripagent.domain.brief_words import bare_count
 from tripagent.domain.choice import Option as Choosable
 from tripagent.domain.choice import choose
 from tripagent.domain.places import (
@@ -48,6 +50,7 @@ from tripagent.domain.places import (
 from tripagent.errors import RateLimited, ValidationFailed
 
 PLACE_SLOTS = ("start", "end", "via")
+_NUMBERED = re.compile(r"^\s*1\. ", re.MULTILINE)  # an assistant turn that lists numbered options
 
 
 class ChatTurn(BaseModel):
@@ -249,9 +252,18 @@ class BriefChat:
         """The brief the user turns say, read one after the other (a later turn refines an earlier one)."""
         out = _Understood(Collected(), locale)
         start_unknown = False  # the rider said the start is not decided
-        for message in (m for m in history if m.role == "user"):
+        for i, message in enumerate(history):
+            if message.role != "user":
+                continue
             reading = read_turn(message.content, today=today, default_locale=locale)
             collected = out.collected = out.collected.merged(reading.slots)
+            asked_which = i > 0 and bool(_NUMBERED.search(history[i - 1].content))  # "2" answers that
+            if (
+                not collected.durationDays
+                and not asked_which
+                and (days := bare_count(normalize(message.content)))
+            ):
+                collected.durationDays = days  # "2", to "how many days?"
             if reading.one_way:  # "instead of coming back"
                 collected.roundTrip = False
             elif reading.slots.roundTrip and "end" not in reading.places:  # "let's finish where we started"
@@ -362,7 +374,7 @@ class BriefChat:
                         break
             if via:
                 collected.via = via
-        self._named_alone(collected, [searched[p.text] for p in phrases.get("bare", [])], located)
+        self._named_alone(collected, [(p, searched[p.text]) for p in phrases.get("bare", [])], located)
         for phrase in phrases.get("skip", []):  # "skip Sispony"
             outcome = searched[phrase.text]
             dropped = {normalize(phrase.text)} | (
@@ -392,11 +404,18 @@ class BriefChat:
                     return
 
     @staticmethod
-    def _named_alone(collected: Collected, outcomes: list[SearchOutcome], located: dict[str, Place]) -> None:
+    def _named_alone(
+        collected: Collected, said: list[tuple[PlacePhrase, SearchOutcome]], located: dict[str, Place]
+    ) -> None:
         """A clause that is only a name fills the start, else the end: when it is a place we route
-        ("Hotels." or "Bonjour." are no place, and a name found only abroad is not guessed at)."""
-        for outcome in outcomes:
-            if not (isinstance(outcome, Found) and outcome.place.region is not None):
+        ("Hotels." or "Bonjour." are no place), or, when it opens its turn, a town abroad by its very name
+        (the answer "Toulouse, I live there": then said to be outside the area, not ignored)."""
+        for phrase, outcome in said:
+            if not isinstance(outcome, Found):
+                continue
+            abroad = outcome.place.region is None
+            exact = normalize(phrase.text) in (normalize(outcome.place.name), outcome.matched)
+            if abroad and not (phrase.strong and exact and outcome.place.kind in ("city", "town")):
                 continue
             free = "start" if not collected.start else None
             if free is None and not collected.end and not collected.roundTrip:

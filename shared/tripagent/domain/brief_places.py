@@ -76,7 +76,7 @@ _END = (
 _VIA = (
     r"via|through|by way of|pass(?:ing)? (?:by|through)|par|en passant par|passer par"
     r"|stop(?:ping)? (?:in|at|off in)|going past|go past|ride past|riding past|past|hit|first stop|stop by"
-    r"|stops (?:in|at)|stopping by|passages?|waypoints?|taking in"
+    r"|stops (?:in|at)|stopping by|passages?|waypoints?|taking in|passing"
     r"|turn(?:ing)? (?:around|back) (?:at|in)|faire demi tour a"
 )
 PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
@@ -94,11 +94,19 @@ PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     ("start", re.compile(r"^boucle\s+()(.{1,60}?)" + _STOP)),  # "Boucle Ordino, 3 jours"
+    ("end", re.compile(r"^pour\s+()(.{1,60}?)" + _STOP)),  # "(partir d'Aixovall) pour Ordino": weak
     ("start", re.compile(r"^(?:an? )?()(.{1,60}?)(?=\s+(?:loop|round trip)\b)")),  # "Andorra la Vella loop"
     ("end", re.compile(rf"\b({_END})\s+(.{{1,60}}?)" + _STOP)),
     ("via", re.compile(rf"\b({_VIA})\s+(.{{1,60}}?)" + _STOP)),
 ]
 VERBS = {
+    "ending",
+    "finishing",
+    "arriving",
+    "starting",
+    "leaving",
+    "returning",
+    "ask",
     "hit",
     "pass",
     "stop",
@@ -550,7 +558,8 @@ class _TurnReader:
         bare = _JUST.sub("", clause)
         nothing_else = len(self.mentions) == before and not continued
         if nothing_else and 1 <= len(bare.split()) <= 5 and not _says_a_slot(bare):
-            self._add(len(clause) - len(bare), "bare", bare, strong=False)
+            # the turn's first clause: an answer to "where from?" ("Toulouse, I live there"), said plainly
+            self._add(len(clause) - len(bare), "bare", bare, strong=self.offset == 0)
 
     def _triggered(self, clause: str, slot: str, match: re.Match[str]) -> None:
         trigger, phrase = match.group(1), match.group(2).strip()

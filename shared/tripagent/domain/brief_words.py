@@ -53,9 +53,11 @@ DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
     (
         re.compile(
             r"\b(?:a|one) (?:free|single|whole|full) day\b|\b(?:une|la|une seule) journee\b|\bday out\b"
+            r"|\bjust the day\b|\bone day only\b|\bjuste la journee\b"
         ),
         1,
     ),
+    (re.compile(rf"\b{NUM} (?:is enough|will do|suffit|suffiront|c est assez)\b"), None),  # "3 is enough"
 ]
 UNDECIDED = re.compile(rf"\b{NUM} (?:days? |jours? )?(?:or|ou|to|a) {NUM} (?:days?|jours?)\b")
 # "1 jour, route, hôtel": among the slots of a list, "route" is the road bike (not "une belle route")
@@ -69,6 +71,19 @@ START_UNKNOWN = re.compile(
     r"|\bwhere (?:should|could|can|would) (?:we|i) start\b"
     r"|\b(?:starting|start|from|depart|partir) (?:in |from |at |de |d )?\w+(?: \w+)? (?:or|ou) \w+"
 )
+_BARE_COUNT = re.compile(rf"^(?:{NUM}|{NUM} (?:please|svp|stp))$")
+
+
+def bare_count(norm: str) -> int | None:
+    """A turn that is only a count ("2", "trois"): the answer to "how many days?" when that is open."""
+    found = _BARE_COUNT.match(norm)
+    if not found:
+        return None
+    count = found.group(1) or found.group(2)
+    n = int(count) if count.isdigit() else NUMBERS.get(count, 0)
+    return n if 1 <= n <= 30 else None
+
+
 # "let's do it the other way round": the start and the end swap
 REVERSED = re.compile(
     r"\bthe other way (?:round|around)\b|\bin reverse\b|\breverse (?:it|the route|the trip)\b"
@@ -99,6 +114,8 @@ ROUND_TRIP = re.compile(
     r"|\b(?:finir|terminer|revenir|rentrer) (?:la )?ou (?:on|nous) (?:a|avons) commence"
     r"|\b(?:rentrer|revenir) (?:chaque|tous les) soirs?\b|\bautour d\b|\bautour de\b|\briding around\b"
     r"|\bstart and finish\b|\bstart and end\b|\bstarting from there and finish"
+    r"|\bmeme endroit que le depart\b|\bau meme endroit\b|\bsame (?:place|spot|town) as (?:the )?start"
+    r"|\bsame as the start\b|\bfaire le tour d|\btour of\b|\btour around\b"
     r"|\bcom(?:e|ing) back (?:each|every) (?:evening|night)\b"
 )
 # A loop only when the turn names no end: "un circuit de 3 jours qui se termine à Canillo" is a tour
@@ -108,6 +125,7 @@ ONE_WAY = re.compile(
     r"\b(?:instead of|rather than|not) (?:com(?:e|ing) back|looping|a loop|doing a loop)\b|\bone way\b"
     r"|\bau lieu de (?:revenir|boucler|rentrer|faire une boucle)|\bsans revenir\b|\baller simple\b"
     r"|\bpas (?:de|une|en) boucle\b|\bno loop\b|\bnot a loop\b"
+    r"|\bboucle ou (?:pas|non|aller simple)\b|\bloop or (?:not|one way)\b"  # not decided: no loop yet
 )
 # "A to B and back", "up to B and then back down", "je monte jusqu'à B et je redescends": B is where a loop
 # from A turns (not "and back to C", "et retour à C": those name the end)
@@ -181,7 +199,7 @@ def detect_locale(text: str, default: Locale = "en") -> Locale:
 # A bare count that corrects the duration: "actually make it four", "we only have two", "let's do 3"
 DURATION_CORRECTION = re.compile(
     rf"\b(?:make it|make that|let s do|lets do|let s make it|let s say|lets say|say|only have|we have|plutot"
-    rf"|disons|mettons|on fait|on va dire"
+    rf"|disons|mettons|on fait|on va dire|actually"
     rf"|finalement|plutot en)\s+{NUM}(?=\s*(?:$|instead|then|please|plutot|alors|finalement|svp|au lieu))"
 )
 
