@@ -50,6 +50,8 @@ from tripagent.domain.places import (
 from tripagent.errors import RateLimited, ValidationFailed
 
 PLACE_SLOTS = ("start", "end", "via")
+PHRASES_LOOKED_UP = 30  # of one turn
+NAMES_LOOKED_UP = 200  # at most this many phrases looked up for a start named anywhere, per conversation
 _NUMBERED = re.compile(r"^\s*1\. ", re.MULTILINE)  # an assistant turn that lists numbered options
 
 
@@ -336,7 +338,11 @@ class BriefChat:
         question: Clarification | None = None
         # The brief's places that name one place settle those that could be several (Pal, near Llorts)
         # (each phrase searched once: a geocoder may be remote)
-        searched = {p.text: self.finder.search(p.text) for ps in phrases.values() for p in ps}
+        # (at most PHRASES_LOOKED_UP of a turn: a real turn names a few places, a 4,000-character one may
+        # hold hundreds of phrases, each a lookup)
+        texts = list(dict.fromkeys(p.text for ps in phrases.values() for p in ps))[:PHRASES_LOOKED_UP]
+        searched = {text: self.finder.search(text) for text in texts}
+        phrases = {slot: [p for p in ps if p.text in searched] for slot, ps in phrases.items()}
         earlier = {name: self.finder.search(name) for name in state.resolved.values()}
         context = [o.place for o in [*searched.values(), *earlier.values()] if isinstance(o, Found)]
         context += located.values()  # the places earlier turns named: "start in Alppila instead" (of Kallio)
@@ -392,16 +398,16 @@ class BriefChat:
         name, and that is not already its end or a via point ("my brother's flat, in Juberri, is where
         the fun begins"). The recap says it, to be corrected."""
         taken = {normalize(n) for n in [collected.end, *collected.via] if n}
-        for turn in turns:
-            for run in names_said(turn):
-                outcome = self.finder.search(run)
-                if not (isinstance(outcome, Found) and outcome.place.region is not None):
-                    continue
-                name = normalize(outcome.place.name)
-                if run in (name, _bare_name(name)) and name not in taken:
-                    collected.start = outcome.place.name
-                    located[outcome.place.name] = outcome.place
-                    return
+        runs = list(dict.fromkeys(run for turn in turns for run in names_said(turn)))
+        for run in runs[:NAMES_LOOKED_UP]:  # a bound: 24 turns of 4,000 characters hold thousands of runs
+            outcome = self.finder.search(run)
+            if not (isinstance(outcome, Found) and outcome.place.region is not None):
+                continue
+            name = normalize(outcome.place.name)
+            if run in (name, _bare_name(name)) and name not in taken:
+                collected.start = outcome.place.name
+                located[outcome.place.name] = outcome.place
+                return
 
     @staticmethod
     def _named_alone(

@@ -114,9 +114,11 @@ def quality(query: str, name: str) -> float:
         return 0.9
     from rapidfuzz.distance import OSA  # Levenshtein, with two letters swapped one edit ("Soldue")
 
-    return float(
-        max(OSA.normalized_similarity(query, name), OSA.normalized_similarity(_bare(query), _bare(name)))
-    )
+    similarity = OSA.normalized_similarity(query, name)
+    bare_query, bare_name = _bare(query), _bare(name)
+    if bare_query != query or bare_name != name:
+        similarity = max(similarity, OSA.normalized_similarity(bare_query, bare_name))
+    return float(similarity)
 
 
 def score(match_quality: float, importance: float, near_km: float | None = None) -> float:

@@ -110,7 +110,7 @@ def _named_places(
 
 
 def _named_anywhere(brief: str, taken: set[str], search: Callable[[str], SearchOutcome]) -> dict[str, str]:
-    for run in names_said(brief):
+    for run in list(dict.fromkeys(names_said(brief)))[:200]:  # bounded, as the chat's
         outcome = search(run)
         if isinstance(outcome, Found) and outcome.place.region is not None:
             name = normalize(outcome.place.name)
