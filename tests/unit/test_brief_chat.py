@@ -867,3 +867,132 @@ def test_a_bare_number_after_a_numbered_question_answers_it_and_is_no_duration(g
     replies = converse(chat(gazetteer), ["A weekend trip from Santa Coloma to Encamp", "1"])
     assert replies[-1].collected.start == "Santa Coloma (village, Andorra)"
     assert replies[-1].collected.durationDays == 2
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale", "expected"),
+    [
+        (
+            ["Fancy a bank holiday weekend pootle from Encamp over to Pas de la Casa"],
+            "en",
+            {"durationDays": 3},
+        ),
+        (
+            ["we're flying into Barcelona and wanna bike from there up to Andorra la Vella", "a week"],
+            "en",
+            {"start": "Barcelona"},
+        ),
+        (
+            ["🚴\u200d♀️ Ordino ➡️ El Serrat ➡️ back to Ordino, 2 days, gravel 🏕️"],
+            "en",
+            {"start": "Ordino", "via": ["el Serrat"], "roundTrip": True},
+        ),
+        (
+            ['My friend texted me this: "Kallio to Punavuori, one day, just chill on hybrids"'],
+            "en",
+            {"start": "Kallio", "end": "Punavuori"},
+        ),
+        (
+            ["Loop from Ordino, 3 days, MTB", "Random q - is the tap water in Andorra okay to drink?"],
+            "en",
+            {"end": None, "roundTrip": True},
+        ),
+        (
+            ["soldeu to andorra la vella tmrw, 1 day, road"],
+            "en",
+            {"startDate": dt.date(2026, 12, 1), "end": "Andorra la Vella"},
+        ),
+        (["Erts to Prats, 3 days", "wait no, make it Sispony to Prats"], "en", {"start": "Sispony"}),
+        (
+            ["Looking to roll out of Andorra's capital and finish up in El Tarter, long weekend"],
+            "en",
+            {"start": "Andorra la Vella", "end": "el Tarter"},
+        ),
+        (
+            ["Going from Ordino to Canillo then Encamp", "two days"],
+            "en",
+            {"via": ["Canillo"], "end": "Encamp"},
+        ),
+        (
+            ["Either Canillo or Ransol as the start, can't decide, ending in Pas de la Casa"],
+            "en",
+            {"start": None},
+        ),
+        (
+            ["Meritxell is where we wanna end up", "we'll set off from Escaldes-Engordany"],
+            "en",
+            {"end": "Meritxell"},
+        ),
+        (
+            ["Salut! on veut faire une fin de semaine en vélo de montagne, d'Encamp à Canillo"],
+            "fr",
+            {"durationDays": 2, "profile": "mountain"},
+        ),
+        (
+            ["de Sant Julià de Lòria à Soldeu, septante kilomètres par jour maximum"],
+            "fr",
+            {"dailyDistanceKm": 70.0},
+        ),
+        (
+            ["Canillo 👉 Prats 👉 Ransol, 2 jours 🚵 VTT, hôtel 🏨"],
+            "fr",
+            {"start": "Canillo", "via": ["Prats"], "end": "Ransol"},
+        ),
+        (
+            ["Sispony → Erts → Arinsal, en gravel", "pour la durée on hésite entre deux et trois jours"],
+            "fr",
+            {"start": "Sispony", "durationDays": None},
+        ),
+        (
+            ["BONJOUR. TRAJET DE LA MASSANA À SOLDEU. 3 JOURS."],
+            "fr",
+            {"start": "La Massana", "end": "Soldeu"},
+        ),
+        (
+            ["sant julia de loria vers andorra la vella, 1 jour", "non finalement jusqu'a encamp"],
+            "fr",
+            {"end": "Encamp"},
+        ),
+        (
+            ["#vélo départ Aixovall arrivée Llorts, 3 jours #gravel #bivouac"],
+            "fr",
+            {"accommodation": "camping", "start": "Aixovall"},
+        ),
+        (
+            ["Mon club propose « Escaldes – Meritxell – Canillo », deux jours, hébergement indifférent"],
+            "fr",
+            {"via": ["Meritxell"], "end": "Canillo", "accommodation": "any"},
+        ),
+        (
+            ["Demain je fais le tour depuis Hakaniemi, une journée"],
+            "fr",
+            {"roundTrip": True, "start": "Hakaniemi"},
+        ),
+        (
+            ["on voudrait aller de Fontaneda à Juberri, puis Aubinyà, et finir à Andorre-la-Vieille"],
+            "fr",
+            {"via": ["Juberri", "Aubinyà"]},
+        ),
+        (
+            [
+                "Bonjour, on est de Québec",
+                "on voudrait partir d'Anyós pis se rendre à Soldeu en passant par Ordino pis Canillo",
+            ],
+            "fr",
+            {"start": "Anyós", "via": ["Ordino", "Canillo"]},
+        ),
+        (["Un jour à vélo d'Ullanlinna à Siltasaari, trente km pas plus"], "fr", {"dailyDistanceKm": 30.0}),
+        (
+            ["Loop from Certers, 3 days", "bike doesn't matter, we'll sleep anywhere"],
+            "en",
+            {"accommodation": "any"},
+        ),
+    ],
+)
+def test_phrasings_of_a_sixth_blind_batch(
+    gazetteer: Gazetteer, turns: list[str], locale: str, expected: dict[str, Any]
+) -> None:
+    """Idioms, regional English and French, SMS, emoji, capitals, hashtags, quotes, an unrelated question."""
+    last = converse(chat(gazetteer), turns, locale)[-1]
+    got = last.collected.model_dump()
+    assert {k: got[k] for k in expected} == expected

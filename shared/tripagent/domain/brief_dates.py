@@ -48,7 +48,7 @@ DATE_RANGE = re.compile(
 )
 RELATIVE_DAYS = [
     (re.compile(r"\bday after tomorrow\b|\bapres demain\b"), 2),
-    (re.compile(r"\btomorrow\b|\bdemain\b"), 1),
+    (re.compile(r"\btomorrow\b|\bdemain\b|\btmrw\b|\btmr\b|\b2morrow\b"), 1),
     (re.compile(r"\btoday\b|\baujourd hui\b"), 0),
 ]
 NEXT_WEEKEND = re.compile(

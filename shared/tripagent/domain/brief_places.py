@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from tripagent.domain.brief_dates import MONTH_WORD, MONTHS, WEEKDAY, WEEKDAYS
@@ -48,7 +49,8 @@ LOOSE_START = (
     "apartment is in", "hotel is in", "flat is in", "house is in", "airbnb is in", "place is in",
     "campsite is in", "based at", "base camp will be", "base camp is", "base will be", "staying at",
     "point de depart sera", "point de depart est", "depart sera", "depart du", "au depart du", "partant du",
-    "en partant du", "pars du",
+    "en partant du", "pars du", "partir de", "partir d", "partir du", "flying into", "fly into", "landing in",
+    "land in",
     "la depart se fera d", "depart se fera de", "depart se fera d", "point de depart",
     "a partir de", "a partir d", "on part de", "on part d", "partirons de", "partirons d", "partira de",
     "partira d",
@@ -70,7 +72,8 @@ _START = (
     r" (?:at|in|from)|" + "|".join(sorted(LOOSE_START, key=len, reverse=True)) + r"|depart"
 )
 _END = (
-    r"to|towards|ending (?:in|at)|finish(?:ing)? (?:in|at)|arriving (?:in|at)|jusqu(?: vers)?|vers|until|till"
+    r"to|towards|ending (?:in|at)|finish(?:ing)? (?:in|at)|arriving (?:in|at)|jusqu(?: vers| a| au)?|vers"
+    r"|until|till"
     r"|arrivee vers|arrivee|retour|" + "|".join(sorted(LOOSE_END, key=len, reverse=True))
 )
 _VIA = (
@@ -89,7 +92,7 @@ PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "start",
         re.compile(
-            r"\b(?:do|doing|ride|cycle|plan|faire|rouler|pedal)\s+()(.{1,60}?)"
+            r"\b(?:do|doing|ride|cycle|plan|faire|rouler|pedal|make it|make that)\s+()(.{1,60}?)"
             r"(?=\s+(?:back to|to|vers|jusqu|via|through)\s)"
         ),
     ),
@@ -100,6 +103,9 @@ PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("via", re.compile(rf"\b({_VIA})\s+(.{{1,60}}?)" + _STOP)),
 ]
 VERBS = {
+    "drink",
+    "roll",
+    "eat",
     "ending",
     "finishing",
     "arriving",
@@ -118,7 +124,6 @@ VERBS = {
     "try",
     "find",
     "check",
-    "eat",
     "sleep",
     "climb",
     "explore",
@@ -275,7 +280,7 @@ WEAK_NOT_A_NAME_START = {"de", "d", "du", "des"}
 _COUNT_OF_DAYS = re.compile(rf"^{NUM}[ -]?(days?|jours?|journees?|nights?|nuits?|weeks?|semaines?)\b")
 _TRAILING_CONNECTOR = re.compile(r"\s+(?:de|d|du|des|sur|en|at|of|about|pour|for)$")
 # Route separators typed between names: "Ordino - Canillo", "Arinsal → Ordino → Canillo".
-_SEPARATOR = re.compile(r"\s+(?:-|–|—|->|→|>)\s+")
+_SEPARATOR = re.compile(r"\s*(?:\s-|\s–|\s—|->|→|>|➡️|➡|👉|=>|⇒)\s*(?=\S)")
 
 
 def _every_match(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
@@ -305,6 +310,10 @@ def _routes_in_words(clause: str) -> str:
     parts = _SEPARATOR.split(clause)
     if len(parts) < 2:
         return clause
+    # "Ordino ➡ El Serrat ➡ back to Ordino": the last part names the end
+    parts[-1] = re.sub(
+        r"^\s*(?:and )?(?:back to|retour (?:a|à)|et retour (?:a|à))\s+", "", parts[-1], flags=re.I
+    )
     # "4 day touring trip Encamp -> El Serrat", "quick one: 2 days Canillo -> Ordino": the words that
     # lead to the first name are not part of it; nor, in "A - Toulouse en 6 jours", those after the last
     lead = _ROUTE_LEAD.match(parts[0])
@@ -351,8 +360,21 @@ _C_EST_A = re.compile(
     re.IGNORECASE,
 )
 # What riders write for the longest names
-ABBREVIATIONS = {"alv": "andorra la vella", "sjl": "sant julia de loria", "sjdl": "sant julia de loria"}
-_ABBREVIATIONS = re.compile(r"\b(?:" + "|".join(ABBREVIATIONS) + r")\b")
+ABBREVIATIONS = {
+    "alv": "andorra la vella",
+    "sjl": "sant julia de loria",
+    "sjdl": "sant julia de loria",
+    "andorra s capital": "andorra la vella",
+    "the capital of andorra": "andorra la vella",
+    "the andorran capital": "andorra la vella",
+    "la capitale andorrane": "andorra la vella",
+    "la capitale de l andorre": "andorra la vella",
+    "tmrw": "tomorrow",
+    "tmr": "tomorrow",
+    "pis": "puis",
+    "pr": "pour",
+}
+_ABBREVIATIONS = re.compile(r"\b(?:" + "|".join(sorted(ABBREVIATIONS, key=len, reverse=True)) + r")\b")
 # "on arrive en bus à Soldeu", "we land by train in Canillo": where the ride starts
 _ARRIVING_BY = re.compile(
     r"\b(?:arriv\w*|land\w*|get off|drop(?:ped)? off|descend\w* du bus)\s+(?:en|by|in the|with the|par le)\s+"
@@ -378,6 +400,13 @@ _BOTH_ENDS_AT = re.compile(
     r" (?:à|a|in|at|de|from) ",
     re.IGNORECASE,
 )
+_ARROWS = re.compile(r"\s*(?:➡️|➡|👉|⇒|⟶|→)\ufe0f?\s*")
+# Where people come from is not where they start: "on est de Québec", "I'm from Italy"
+_FROM_ORIGIN = re.compile(
+    r"\b(?:on est|je suis|nous sommes|we['’]?re|we are|i['’]?m|i am)\s+(?:de|d['’]|du|from)\s*"
+    r"[^,.;!?\n]{1,40}",
+    re.IGNORECASE,
+)
 # "plutôt d'Encamp que de Canillo", "rather from Encamp than from Canillo": what follows is not meant
 _RATHER_THAN = re.compile(
     r"(\b(?:plut[oô]t|rather)\s+[^,.;!?\n]{1,60}?)\s+(?:que|qu['’]|than)\s*(?:de |d['’]|du |from )?"
@@ -398,7 +427,9 @@ _NAMED_FIRST = [
     (
         "start",
         re.compile(
-            r"^(?:so |well |ok |okay )?(.{1,60}?) (?:is where (?:we|i)(?: ll| will)? (?:begin|start|set off"
+            r"^(?:so |well |ok |okay )?(.{1,60}?) (?:is where (?:we|i)"
+            r"(?: ll| will| wanna| want to| d like to)?"
+            r" (?:begin|start|set off"
             r"|leave)|is (?:our|my|the) (?:starting point|start|starting town)"
             r"|will be (?:our|my|the) (?:starting point|start))\b"
         ),
@@ -406,7 +437,9 @@ _NAMED_FIRST = [
     (
         "end",
         re.compile(
-            r"^(?:so |well |ok |okay )?(.{1,60}?) (?:is where (?:we|i)(?: ll| will)? (?:finish|end|stop)"
+            r"^(?:so |well |ok |okay )?(.{1,60}?) (?:is where (?:we|i)"
+            r"(?: ll| will| wanna| want to| d like to)?"
+            r" (?:finish|end(?: up)?|stop)"
             r"|is (?:our|my|the) (?:destination|finish|end point|goal|target|end)"
             r"|will be (?:our|my|the) (?:destination|finish))\b"
         ),
@@ -442,6 +475,7 @@ SKIP = re.compile(
     r"\b(skip|skipping|drop|without|sans|zappe|zapper|enleve|enlever|retire|forget|oublie|not through|pas par"
     r"|plus par|no longer through|no need to go through)\s+(.{1,60}?)" + _STOP
 )
+_THEN = re.compile(r"^\s+(?:then|and then|puis|et puis|ensuite)\s+(.{1,60}?)" + _STOP)
 _JUST = re.compile(r"^(?:just|only|juste|seulement|simplement|rather|plutot)\s+")
 _TRIGGERED = [(slot, p) for slot, p in PLACE_PATTERNS if p.pattern.startswith(r"\b(")]  # after a word
 _LIST_MORE = re.compile(r"^\s*(?:and then|and|et puis|puis|et|then)\s+(.{1,60}?)" + _STOP)
@@ -512,14 +546,16 @@ def _clauses(text: str) -> list[str]:
     # starting or staying it is where the trip begins: "on commence à Encamp", "nous serons basés à
     # Soldeu", "on loge à Ordino", "c'est à Aixovall qu'on commence"
     text = _C_EST_A.sub(r"depuis \1", _STARTING_AT.sub(r"\1\2depuis", text))
-    text = _RATHER_THAN.sub(r"\1", text)
+    text = _ARROWS.sub(" -> ", text)  # "Canillo 👉 Prats", "Ordino ➡️ El Serrat": a route; other emoji go
+    text = "".join(" " if unicodedata.category(c) in ("So", "Cf") or c == "\ufe0f" else c for c in text)
+    text = _RATHER_THAN.sub(r"\1", _FROM_ORIGIN.sub(" ", text))
     text = _BOTH_ENDS_AT.sub("loop from ", _START_THERE.sub(r"starting from there\1", text))
     text = _ARRIVING_BY.sub(r"starting from \1", _ARRIVING_IN_BY.sub(r"starting from \1", text))
-    marked = re.sub(r"(?<![\w])à(?![\w])", " vers ", text)
+    marked = re.sub(r"(?<![\w])[àÀ](?![\w])", " vers ", text)
     if detect_locale(text, "en") == "fr":  # French by its own words: "de Canillo a Ordino" lost its accent
         marked = re.sub(r"(\b(?:de|d|du|depuis)[ '’][^,.;!?\n]{1,60}?)\s+a\s+(?=\w)", r"\1 vers ", marked)
     clauses = []
-    pieces = (_routes_in_words(c) for c in re.split(r"[.;!?\n()]+|,(?!\d)", marked))
+    pieces = (_routes_in_words(c) for c in re.split(r"[.;!?\n()«»“”\"]+|,(?!\d)", marked))
     for clause in (part for piece in pieces for part in _SEPARATOR.split(piece)):
         norm = _ABBREVIATIONS.sub(lambda m: ABBREVIATIONS[m.group(0)], normalize(clause.replace("=", ":")))
         norm = CLIMB_PER_DAY.sub(" ", DAILY.sub(" ", norm))
@@ -537,9 +573,13 @@ class _TurnReader:
         self.mentions: list[Mention] = []
         self.offset = 0  # where the clause being read starts in the turn's joined clauses
         self.list_open = False  # the clause before ended inside a list: "par Juberri, Nagol et Aixovall"
+        self.end_open = False  # the clause before ended on where the trip goes
 
     def read(self, clause: str) -> None:
         before = len(self.mentions)
+        if self.end_open and (more := _THEN.match(" " + clause)):  # "..., puis Aubinyà, et finir à..."
+            self._add(more.start(1) - 1, "end", more.group(1).strip(), strong=True)
+        self.end_open = False
         continued = self._list_continued(clause)
         for slot, pattern in [*PLACE_PATTERNS, ("skip", SKIP)]:
             if continued and slot != "skip":
@@ -571,6 +611,11 @@ class _TurnReader:
                 self._add(match.start(2) + m.end(), slot, phrase[m.end() :], strong=False)
         if slot == "via":  # the rest of the list: "through A and B", "par A puis B"
             self._list_rest(clause, match.end(2), strong=strong)
+        elif slot == "end" and strong and (more := _THEN.match(clause[match.end(2) :])):
+            # "to Aixovall then Andorra la Vella": the route goes on (the earlier end becomes a via point)
+            self._add(match.end(2) + more.start(1), "end", more.group(1).strip(), strong=True)
+        elif slot == "end" and strong and match.end(2) >= len(clause.rstrip()):
+            self.end_open = True  # "à Juberri, puis Aubinyà": the next clause may go on
 
     def _list_continued(self, clause: str) -> bool:
         """A clause that goes on with the list of via points the clause before ended in."""

@@ -41,14 +41,15 @@ DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
     (
         re.compile(
             r"\blong weekend\b|\blong week end\b|\bgrand week ?end\b|\bweek ?end prolonge\b"
+            r"|\bbank holiday weekend\b"
             r"|\b(?:faire le|un|ce|le) pont\b"
         ),
         3,
     ),
-    (re.compile(r"\bweek ?end\b"), 2),
+    (re.compile(r"\bweek ?end\b|\bfin de semaine\b"), 2),
     (re.compile(r"\b(a|one|une|1) (week|semaine)\b"), 7),
     (re.compile(rf"\b{NUM} (weeks|semaines)\b"), -7),
-    (re.compile(rf"\b{NUM}[ -]?(days?|jours?|journees?|nights?|nuits?)\b"), None),
+    (re.compile(rf"\b{NUM}[ -]?(days?|jours?|journees?|nights?|nuits?|j|d)\b"), None),  # "2j", "2d"
     (re.compile(rf"\b(?:days|jours|duration|duree)\s*:\s*{NUM}\b"), None),  # "Days: 3"
     (
         re.compile(
@@ -59,14 +60,19 @@ DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
     ),
     (re.compile(rf"\b{NUM} (?:is enough|will do|suffit|suffiront|c est assez)\b"), None),  # "3 is enough"
 ]
-UNDECIDED = re.compile(rf"\b{NUM} (?:days? |jours? )?(?:or|ou|to|a) {NUM} (?:days?|jours?)\b")
+UNDECIDED = re.compile(
+    rf"\b{NUM} (?:days? |jours? )?(?:or|ou|to|a) {NUM} (?:days?|jours?)\b|\bentre {NUM} et {NUM} jours\b"
+)
 # "1 jour, route, hôtel": among the slots of a list, "route" is the road bike (not "une belle route")
 ROAD_IN_A_LIST = re.compile(r"(?:^|,|:)\s*(?:en |à |a )?route\s*(?:,|$)", re.MULTILINE)
 # "not sure yet where to start", "je ne sais pas d'où partir": the start is not said
 START_UNKNOWN = re.compile(
     r"\b(?:not sure|don t know|do not know|no idea|undecided|haven t decided|pas sur|sais pas|aucune idee"
     r"|pas encore decide)\b.{0,30}\b(?:where|d ou|ou)\b.{0,20}\b(?:start|begin|set off|partir|commencer)"
-    r"|\b(?:torn|hesitating|undecided) between\b|\bon hesite entre\b"
+    r"|\b(?:torn|hesitating|undecided) between\b"
+    r"|\bon hesite entre\b(?! (?:\d|deux|trois|quatre|cinq|six|sept))"  # (a count: the days are undecided)
+    r"|\beither\b.{0,40}\bor\b.{0,30}\b(?:start|depart)|\bcan t decide\b.{0,20}\bstart"
+    r"|\bstart\b.{0,30}\bcan t decide"
     r"|\b(?:good|nice|best) (?:place|spot|town) to start\b"
     r"|\bwhere (?:should|could|can|would) (?:we|i) start\b"
     r"|\b(?:starting|start|from|depart|partir) (?:in |from |at |de |d )?\w+(?: \w+)? (?:or|ou) \w+"
@@ -98,7 +104,10 @@ PROFILE_WORDS: list[tuple[Profile, re.Pattern[str]]] = [
         re.compile(r"\bmountain ?bi(?:k|cycle)|\bmtb\b|\bvtt\b|\btout terrain|\bvelo de montagne\b"),
     ),
     # not "un voyage à vélo": a trip by bike, of any kind
-    ("touring", re.compile(r"\btouring|\bcyclotouris|\brandonn|\bbikepacking|\bvelo de voyage|\bloaded")),
+    (
+        "touring",
+        re.compile(r"\btouring|\bcyclotouris|\brandonn|\bbikepacking|\bvelo de (?:voyage|tourisme)|\bloaded"),
+    ),
     ("hybrid", re.compile(r"\bhybrid|\bvtc\b|\bcity bike|\bvelo de ville|\bhybride")),
     (
         "road",
@@ -115,7 +124,7 @@ ROUND_TRIP = re.compile(
     r"|\b(?:rentrer|revenir) (?:chaque|tous les) soirs?\b|\bautour d\b|\bautour de\b|\briding around\b"
     r"|\bstart and finish\b|\bstart and end\b|\bstarting from there and finish"
     r"|\bmeme endroit que le depart\b|\bau meme endroit\b|\bsame (?:place|spot|town) as (?:the )?start"
-    r"|\bsame as the start\b|\bfaire le tour d|\btour of\b|\btour around\b"
+    r"|\bsame as the start\b|\bfaire le tour d|\btour of\b|\btour around\b|\b(?:fais|faire|fait) le tour\b"
     r"|\bcom(?:e|ing) back (?:each|every) (?:evening|night)\b"
 )
 # A loop only when the turn names no end: "un circuit de 3 jours qui se termine à Canillo" is a tour
@@ -136,7 +145,7 @@ OUT_AND_BACK = re.compile(
     r"|\b(?:puis|et) (?:on )?(?:revient|revenir|rentre|rentrer)\b(?! (?:a|au|vers|jusqu)\b)"
 )
 ACCOMMODATION: list[tuple[str, re.Pattern[str]]] = [
-    ("camping", re.compile(r"\bcamp(ing|site|ground)?s?\b|\btente\b|\btent\b")),
+    ("camping", re.compile(r"\bcamp(ing|site|ground)?s?\b|\btente\b|\btent\b|\bbivouac|\bbivvy|\bwild camp")),
     ("hostel", re.compile(r"\bhostels?\b|\bauberges?\b|\bgites?\b")),
     ("hut", re.compile(r"\bhuts?\b|\brefuges?\b")),
     ("hotel", re.compile(r"\bhotels?\b|\bchambres? d hotes\b|\bb ?& ?bs?\b|\bbnbs?\b|\bguest ?house")),
@@ -144,7 +153,8 @@ ACCOMMODATION: list[tuple[str, re.Pattern[str]]] = [
 # "any kind of accommodation is fine", "anything for sleeping", "pour dormir, n'importe quoi"
 _SLEEPING = r"(?:accommodation|lodging|sleep\w*|stay\w*|dormir|dort|hebergement|logement|nuits?)"
 _ANY = (
-    r"(?:any|anything|whatever|no preference|don t mind|don t care|n importe|peu importe|egal"
+    r"(?:any|anything|anywhere|whatever|no preference|don t mind|don t care|n importe|peu importe|egal"
+    r"|indifferent"
     r"|pas de preference)"
 )
 ANY_ACCOMMODATION = re.compile(rf"\b{_ANY}\b.{{0,30}}\b{_SLEEPING}\b|\b{_SLEEPING}\b.{{0,30}}\b{_ANY}\b")
@@ -152,6 +162,7 @@ ANY_ACCOMMODATION = re.compile(rf"\b{_ANY}\b.{{0,30}}\b{_SLEEPING}\b|\b{_SLEEPIN
 TENS = {
     "twenty": 20, "thirty": 30, "forty": 40, "fourty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
     "eighty": 80, "ninety": 90, "hundred": 100, "vingt": 20, "trente": 30, "quarante": 40,
+    "septante": 70, "huitante": 80, "octante": 80, "nonante": 90,
     "cinquante": 50, "soixante": 60, "soixante dix": 70, "quatre vingt": 80, "quatre vingts": 80,
     "quatre vingt dix": 90, "cent": 100,
 }  # fmt: skip
@@ -159,7 +170,7 @@ _UNITS = "|".join(k for k in NUMBERS if k not in ("a", "un", "une"))
 _TENS = "|".join(sorted(TENS, key=len, reverse=True))
 _AMOUNT = rf"(\d{{2,3}}|(?:(?:a|one|un) )?(?:{_TENS})(?:(?: et)? (?:{_UNITS}))?)"
 _KM = r"\s?(?:km|kms|k|kilometres?|kilometers?|kilomètres?)"
-_LIMIT = r"(?:max|maximum|tops|at most|au maximum|au plus)"
+_LIMIT = r"(?:max|maximum|tops|at most|au maximum|au plus|pas plus)"
 _PER_DAY = rf"(?:\s?{_LIMIT})?\s?(?:(?:a|per|/|par|each|chaque|by|au)\s?)?(?:day|jour|j)\b"
 # "40 km a day", "forty kilometres per day", "45 km max par jour", "60 kilometres daily"; and, a limit
 # being per day in a brief, "make that 70 km max", "no more than 50 km"

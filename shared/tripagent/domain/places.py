@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Literal
 
-_SEPARATORS = re.compile(r"[\s\-‐‑‒–—_'’`.,/()]+")
+_SEPARATORS = re.compile(r"[\s\-‐‑‒–—_'’`.,/()\"“”«»#]+")
 
 
 def normalize(text: str) -> str:
