@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import osmium
+from tripagent.domain import places as places_domain
 from tripagent.domain.places import normalize
 
 from tripagent_local.paths import REPO_ROOT, VALHALLA_DATA
@@ -199,6 +200,8 @@ def _world_cities() -> list[dict[str, Any]]:
 
 def _digest(paths: list[Path]) -> str:
     h = hashlib.sha256(Path(__file__).read_bytes())
+    # the index holds names as domain.places.normalize folds them: a change there is a new index
+    h.update(Path(places_domain.__file__).read_bytes())
     for path in paths:
         h.update(path.read_bytes())
     return h.hexdigest()
