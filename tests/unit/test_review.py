@@ -630,3 +630,5 @@ def test_backtracking_created_by_moving_a_stop_to_another_day() -> None:
     assert finding.patch is not None
     assert finding.patch.op == "reorder_stops"
     assert finding.patch.args["stopIds"][0] == church.stopId  # first, on the way out of Ordino
+    lunch, hotel = (next(s for s in moved.stops if s.name == n) for n in ("Canillo lunch", "Hotel Soldeu"))
+    assert finding.patch.args["stopIds"] == [church.stopId, lunch.stopId, hotel.stopId]  # the rest as stored

@@ -51,7 +51,7 @@ from tripagent.errors import RateLimited, ValidationFailed
 
 PLACE_SLOTS = ("start", "end", "via")
 PHRASES_LOOKED_UP = 30  # of one turn
-NAMES_LOOKED_UP = 200  # at most this many phrases looked up for a start named anywhere, per conversation
+NAMES_LOOKED_UP = 60  # at most this many phrases looked up for a start named anywhere, per conversation
 _NUMBERED = re.compile(r"^\s*1\. ", re.MULTILINE)  # an assistant turn that lists numbered options
 
 

@@ -31,6 +31,7 @@ from tripagent.domain.brief_words import (
     ROUND_TRIP,
     SOFT_LOOP,
     START_UNKNOWN,
+    START_UNKNOWN_RAW,
     Locale,
     Profile,
     amount,
@@ -131,15 +132,27 @@ def read_turn(text: str, *, today: dt.date, default_locale: Locale = "en") -> Re
     if spanned and "durationDays" not in values:  # "du 7 au 9 mai": three days
         values["durationDays"] = spanned
     return Reading(
-        Collected.model_validate(values),
+        Collected.model_validate(_within_bounds(values)),
         places,
         bool(LAUNCH.match(norm)),
         detect_locale(text, default_locale),
         bool(OUT_AND_BACK.search(norm)) and not one_way,
         one_way,
         bool(REVERSED.search(norm)),
-        bool(START_UNKNOWN.search(norm)),
+        bool(START_UNKNOWN.search(norm) or START_UNKNOWN_RAW.search(text.casefold())),
     )
+
+
+# What a brief can hold (Collected's bounds): a count or a figure beyond them is no reading, not an error
+_BOUNDS = {"durationDays": (1, 60), "dailyDistanceKm": (1, 400), "dailyClimbM": (1, 6000)}
+
+
+def _within_bounds(values: dict[str, object]) -> dict[str, object]:
+    return {
+        k: v
+        for k, v in values.items()
+        if k not in _BOUNDS or _BOUNDS[k][0] <= float(v) <= _BOUNDS[k][1]  # type: ignore[arg-type]
+    }
 
 
 def _profile(norm: str, text: str) -> Profile | None:

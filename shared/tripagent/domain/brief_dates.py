@@ -49,7 +49,13 @@ DATE_RANGE = re.compile(
 RELATIVE_DAYS = [
     (re.compile(r"\bday after tomorrow\b|\bapres demain\b"), 2),
     (re.compile(r"\btomorrow\b|\bdemain\b|\btmrw\b|\btmr\b|\b2morrow\b"), 1),
-    (re.compile(r"\btoday\b|\baujourd hui\b"), 0),
+    (
+        re.compile(
+            r"\b(?:leav\w*|start\w*|set\w* off|going|ride|riding|depart\w*|part\w*|commenc\w*)\b(?: \w+){0,2}"
+            r" (?:today|aujourd hui)\b|\b(?:today|aujourd hui)\b(?: \w+){0,2} (?:leave|start|set off|part\w*)"
+        ),
+        0,
+    ),
 ]
 NEXT_WEEKEND = re.compile(
     r"\b(?:this (?:coming )?|next |coming )week ?end\b|\bce week ?end\b|\bweek ?end prochain\b"
@@ -89,10 +95,10 @@ def dates_in(norm: str, today: dt.date) -> tuple[dt.date | None, int | None]:
 def _day_month(day: int, month: int, year: str | None, today: dt.date) -> dt.date | None:
     try:
         candidate = dt.date(int(year) if year else today.year, month, day)
+        if not year and candidate < today:
+            candidate = candidate.replace(year=today.year + 1)  # 29 February may not come next year
     except ValueError:
         return None
-    if not year and candidate < today:
-        candidate = candidate.replace(year=today.year + 1)
     return candidate
 
 

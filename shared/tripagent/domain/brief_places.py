@@ -400,6 +400,8 @@ _BOTH_ENDS_AT = re.compile(
     r" (?:à|a|in|at|de|from) ",
     re.IGNORECASE,
 )
+_BLANKS = re.compile(r"[^\S\n]+")
+MAX_TURN_CHARS = 4000  # what the API accepts of a turn; a generation brief's line is read this far
 _ARROWS = re.compile(r"\s*(?:➡️|➡|👉|⇒|⟶|→)\ufe0f?\s*")
 # Where people come from is not where they start: "on est de Québec", "I'm from Italy"
 _FROM_ORIGIN = re.compile(
@@ -525,6 +527,22 @@ def place_phrases(text: str) -> dict[str, list[PlacePhrase]]:
     return _ordered(reader.mentions, " ".join(clauses))
 
 
+_REFUSING = {
+    "avoid",
+    "not",
+    "no",
+    "without",
+    "sans",
+    "pas",
+    "eviter",
+    "near",
+    "skip",
+    "except",
+    "sauf",
+    "never",
+}
+
+
 def names_said(text: str, *, longest: int = 5) -> list[str]:
     """Every run of words of the turn that could be a name, in the order of the text, the longest first at
     each word (a fallback: where no word said what a place is, a place we route named anywhere is the
@@ -533,6 +551,8 @@ def names_said(text: str, *, longest: int = 5) -> list[str]:
     for clause in _clauses(text):
         words = clause.split()
         for i in range(len(words)):
+            if any(w in _REFUSING for w in words[max(0, i - 3) : i]):  # "but avoid Canillo please"
+                continue
             for n in range(min(longest, len(words) - i), 0, -1):
                 run = " ".join(words[i : i + n])
                 if _is_name(run, strong=False) and not _says_a_slot(run):
@@ -542,6 +562,7 @@ def names_said(text: str, *, longest: int = 5) -> list[str]:
 
 def _clauses(text: str) -> list[str]:
     """The turn's clauses, normalized: punctuation ends a place phrase, so each is read on its own."""
+    text = _BLANKS.sub(" ", text)[:MAX_TURN_CHARS]  # the raw-text patterns below run on single blanks
     # French "à" is a destination; normalized it would be the English article "a". But after a verb of
     # starting or staying it is where the trip begins: "on commence à Encamp", "nous serons basés à
     # Soldeu", "on loge à Ordino", "c'est à Aixovall qu'on commence"

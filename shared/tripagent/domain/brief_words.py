@@ -42,7 +42,7 @@ DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
         re.compile(
             r"\blong weekend\b|\blong week end\b|\bgrand week ?end\b|\bweek ?end prolonge\b"
             r"|\bbank holiday weekend\b"
-            r"|\b(?:faire le|un|ce|le) pont\b"
+            r"|\b(?:faire le|un|ce|le) pont\b(?! d)"
         ),
         3,
     ),
@@ -73,9 +73,13 @@ START_UNKNOWN = re.compile(
     r"|\bon hesite entre\b(?! (?:\d|deux|trois|quatre|cinq|six|sept))"  # (a count: the days are undecided)
     r"|\beither\b.{0,40}\bor\b.{0,30}\b(?:start|depart)|\bcan t decide\b.{0,20}\bstart"
     r"|\bstart\b.{0,30}\bcan t decide"
-    r"|\b(?:good|nice|best) (?:place|spot|town) to start\b"
     r"|\bwhere (?:should|could|can|would) (?:we|i) start\b"
-    r"|\b(?:starting|start|from|depart|partir) (?:in |from |at |de |d )?\w+(?: \w+)? (?:or|ou) \w+"
+    r"|\b(?:starting|start|from) (?:in |from |at )?(?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*)? or (?!\d)[a-z]\w*"
+)
+# ...on the words as typed, where "où" (where) is not "ou" (or), and a question mark is still there
+START_UNKNOWN_RAW = re.compile(
+    r"\b(?:départ|depart|partir) (?:de |d'|d’|du )?[^\W\d]+(?: [^\W\d]+)? ou [^\W\d]+"
+    r"|\b(?:good|nice|best) (?:place|spot|town) to start\b[^.!]*\?"
 )
 _BARE_COUNT = re.compile(rf"^(?:{NUM}|{NUM} (?:please|svp|stp))$")
 
@@ -90,6 +94,10 @@ def bare_count(norm: str) -> int | None:
     return n if 1 <= n <= 30 else None
 
 
+_ONE_DAY = re.compile(
+    r"(?:a|one) (?:free|single|whole|full) day\b|(?:une|la|une seule) journee\b|day out\b|just the day\b"
+    r"|one day only\b|juste la journee\b"
+)
 # "let's do it the other way round": the start and the end swap
 REVERSED = re.compile(
     r"\bthe other way (?:round|around)\b|\bin reverse\b|\breverse (?:it|the route|the trip)\b"
@@ -121,14 +129,16 @@ ROUND_TRIP = re.compile(
     r"|\b(?:back|finish\w*|end\w*) where (?:we|i) (?:start|began)"
     r"|\b(?:revient|revenir|retour) au (?:point de )?depart\b|\bdepart et (?:arrivee|retour) (?:a|vers)\b"
     r"|\b(?:finir|terminer|revenir|rentrer) (?:la )?ou (?:on|nous) (?:a|avons) commence"
-    r"|\b(?:rentrer|revenir) (?:chaque|tous les) soirs?\b|\bautour d\b|\bautour de\b|\briding around\b"
+    r"|\b(?:rentrer|revenir) (?:chaque|tous les) soirs?\b"
+    r"|\bautour d(?:e|u)?\b(?! (?:\d|vingt|trente|quarante|cinquante|soixante|cent|septante|nonante))"
+    r"|\briding around\b(?! (?:\d|twenty|thirty|forty|fifty|sixty|a hundred))"
     r"|\bstart and finish\b|\bstart and end\b|\bstarting from there and finish"
-    r"|\bmeme endroit que le depart\b|\bau meme endroit\b|\bsame (?:place|spot|town) as (?:the )?start"
-    r"|\bsame as the start\b|\bfaire le tour d|\btour of\b|\btour around\b|\b(?:fais|faire|fait) le tour\b"
+    r"|\bmeme endroit que le depart\b|\bsame (?:place|spot|town) as (?:the )?start"
+    r"|\bsame as the start\b|\bfaire le tour d|\b(?:fais|faire|fait) le tour\b"
     r"|\bcom(?:e|ing) back (?:each|every) (?:evening|night)\b"
 )
 # A loop only when the turn names no end: "un circuit de 3 jours qui se termine à Canillo" is a tour
-SOFT_LOOP = re.compile(r"\bcircuit\b")
+SOFT_LOOP = re.compile(r"\bcircuit\b|\btour of\b|\btour around\b")
 # "finish in A instead of coming back": no loop after all
 ONE_WAY = re.compile(
     r"\b(?:instead of|rather than|not) (?:com(?:e|ing) back|looping|a loop|doing a loop)\b|\bone way\b"
@@ -142,7 +152,7 @@ OUT_AND_BACK = re.compile(
     r"\b(?:and|then|et) (?:then |come |coming |ride |go |ride )?back\b(?! (?:down |up )?to\b)"
     r"|\bback down\b(?! to\b)"
     r"|\bthere and back\b|\bet retour\b(?! (?:a|au|vers|jusqu)\b)|\bredescend|\baller retour\b"
-    r"|\b(?:puis|et) (?:on )?(?:revient|revenir|rentre|rentrer)\b(?! (?:a|au|vers|jusqu)\b)"
+    r"|\b(?:puis|et) (?:on )?(?:revient|revenir|rentre|rentrer)\b(?! (?:a|au|vers|jusqu|en|par|avec)\b)"
 )
 ACCOMMODATION: list[tuple[str, re.Pattern[str]]] = [
     ("camping", re.compile(r"\bcamp(ing|site|ground)?s?\b|\btente\b|\btent\b|\bbivouac|\bbivvy|\bwild camp")),
@@ -209,7 +219,7 @@ def detect_locale(text: str, default: Locale = "en") -> Locale:
 
 # A bare count that corrects the duration: "actually make it four", "we only have two", "let's do 3"
 DURATION_CORRECTION = re.compile(
-    rf"\b(?:make it|make that|let s do|lets do|let s make it|let s say|lets say|say|only have|we have|plutot"
+    rf"\b(?:make it|make that|let s do|lets do|let s make it|let s say|lets say|say|only have|plutot"
     rf"|disons|mettons|on fait|on va dire|actually"
     rf"|finalement|plutot en)\s+{NUM}(?=\s*(?:$|instead|then|please|plutot|alors|finalement|svp|au lieu))"
 )
@@ -234,6 +244,8 @@ def duration_in(norm: str) -> int | None:
     for found in UNDECIDED.finditer(norm):  # "maybe 2 or 3 days, we'll see": not said yet
         said = [f for f in said if not found.start() <= f[0] < found.end()]
         said.append((found.start(), found.end(), 0))
+    if any(days > 1 for _, _, days in said):  # "4 days... with a full day in Andorra la Vella"
+        said = [f for f in said if not _ONE_DAY.match(norm, f[0])]
     # a phrase inside another is that phrase's reading ("long weekend" is no second "weekend")
     kept = [f for f in said if not any(o != f and o[0] <= f[0] and f[1] <= o[1] for o in said)]
     return (max(kept)[2] or None) if kept else None

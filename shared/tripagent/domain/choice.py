@@ -89,22 +89,37 @@ def _words(text: str) -> list[str]:
     return [w for w in re.split(r"[^\w#]+", normalize(text)) if w]
 
 
+def _by_number(kept: list[str], count: int) -> int | None:
+    """ "2", "#2", "the second", "deux": the option of that number, when there is one."""
+    if len(kept) != 1:
+        return None
+    number = NUMBER.match(kept[0])
+    index = int(number.group(1)) if number else ORDINALS.get(kept[0], 0)
+    return index if 1 <= index <= count else None
+
+
+def _the_other(said: str, options: list[Option], negations: int) -> int | None:
+    """Of two options, the one a reply does not refuse ("not the Spanish one"): none of more than two."""
+    if len(options) != 2 or not said:
+        return None
+    refused = choose(said, options)
+    return None if refused is None else (3 - refused if negations % 2 else refused)
+
+
 def choose(reply: str, options: list[Option]) -> int | None:
     """The 1-based number of the option ``reply`` chooses, or ``None``."""
-    if (negated := NEGATED.match(normalize(reply))) and len(options) == 2:  # "not the Spanish one"
-        refused = choose(reply[negated.end() :] if negated.end() < len(reply) else "", options)
-        return None if refused is None else 3 - refused
+    said, negations = normalize(reply), 0
+    while negated := NEGATED.match(said):  # "not the Spanish one" (as many "not" as a reply holds)
+        said, negations = said[negated.end() :], negations + 1
+    if negations:
+        return _the_other(said, options, negations)
     words = _words(reply)
     exact = [i for i, o in enumerate(options, 1) if _words(o.name) == words]
     if len(exact) == 1:  # the name itself, articles and all ("La Massana", "Le Pas")
         return exact[0]
     kept = [w for w in words if w not in FILLER] or words
-    if len(kept) == 1:
-        word = kept[0]
-        number = NUMBER.match(word)
-        index = int(number.group(1)) if number else ORDINALS.get(word, 0)
-        if 1 <= index <= len(options):
-            return index
+    if (index := _by_number(kept, len(options))) is not None:
+        return index
     # An option's whole name said, and no longer name of another: "Santa Coloma de Gramenet, près de
     # Barcelone" (both names hold "Santa Coloma")
     said = f" {' '.join(words)} "

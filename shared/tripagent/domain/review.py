@@ -313,19 +313,23 @@ def _backtracking(trip: Trip, day: int, ids: set[str]) -> list[Finding]:
 
 
 def _better_place(trip: Trip, day: int, ride: list[Stop], i: int) -> Patch | None:
-    """The day's stops with this one where it adds least, when it has no time that holds it where it is."""
+    """The day's stops, in their stored order, with this one moved where it adds least (before the night's
+    lodging), when it has no time that holds it where it is; the others stay as they are."""
     stop = ride[i]
     if stop.startTime is not None:
         return None
-    others = [s for s in ride if s is not stop]
-    best = min(range(1, len(others)), key=lambda j: _path_km([*others[:j], stop, *others[j:]]))
-    order = [s for s in [*others[:best], stop, *others[best:]] if s.dayIndex == day]
-    if [s.stopId for s in order] == [s.stopId for s in ride if s.dayIndex == day]:
+    stored = trip.stops_on(day)
+    others = [s for s in stored if s.stopId != stop.stopId]
+    lodging_at = next((j for j, s in enumerate(others) if s.kind == "lodging"), len(others))
+    before = [ride[0]] if ride[0].dayIndex != day else []  # the night before's lodging
+
+    def riding_km(order: list[Stop]) -> float:
+        return _path_km([s for s in [*before, *order] if s.lat is not None and s.lon is not None])
+
+    best = min(([*others[:j], stop, *others[j:]] for j in range(lodging_at + 1)), key=riding_km)
+    if [s.stopId for s in best] == [s.stopId for s in stored]:
         return None
-    untouched = [s.stopId for s in trip.stops_on(day) if s.stopId not in {o.stopId for o in order}]
-    return Patch(
-        op="reorder_stops", args={"dayIndex": day, "stopIds": [*[s.stopId for s in order], *untouched]}
-    )
+    return Patch(op="reorder_stops", args={"dayIndex": day, "stopIds": [s.stopId for s in best]})
 
 
 def _expenses(trip: Trip, ids: set[str]) -> list[Finding]:

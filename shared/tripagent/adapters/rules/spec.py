@@ -47,7 +47,7 @@ class SpecRules:
             collected = collected.merged(reading.slots)
             if reading.one_way:  # "instead of coming back"
                 collected.roundTrip = False
-            if reading.reversed:  # "the other way round": the places read so far swap ends
+            if reading.reversed and not collected.roundTrip:  # "the other way round", as the chat reads it
                 places["start"], places["end"] = places.get("end", []), places.get("start", [])
             for slot, phrases in reading.places.items():
                 if slot == "skip":  # "skip Sispony": out of the via points
@@ -110,7 +110,7 @@ def _named_places(
 
 
 def _named_anywhere(brief: str, taken: set[str], search: Callable[[str], SearchOutcome]) -> dict[str, str]:
-    for run in list(dict.fromkeys(names_said(brief)))[:200]:  # bounded, as the chat's
+    for run in list(dict.fromkeys(names_said(brief)))[:60]:  # bounded, as the chat's
         outcome = search(run)
         if isinstance(outcome, Found) and outcome.place.region is not None:
             name = normalize(outcome.place.name)
