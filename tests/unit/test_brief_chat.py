@@ -996,3 +996,77 @@ def test_phrasings_of_a_sixth_blind_batch(
     last = converse(chat(gazetteer), turns, locale)[-1]
     got = last.collected.model_dump()
     assert {k: got[k] for k in expected} == expected
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale", "expected"),
+    [
+        (
+            ["Kicking off from Escaldes-Engordany and we'll call it a day in Ordino. Two days, road bikes."],
+            "en",
+            {"end": "Ordino"},
+        ),
+        (
+            ["can we roll out from La Massana and wrap up in Arinsal? just one day, mtb"],
+            "en",
+            {"start": "La Massana", "end": "Arinsal"},
+        ),
+        (
+            ["Wheel out of Kamppi, ride past Punavuori, then finish up at Hakaniemi. 1 day"],
+            "en",
+            {"start": "Kamppi", "end": "Hakaniemi"},
+        ),
+        (
+            [
+                "The village where we'd like to end is El Tarter, and the one we're setting off from is"
+                " Llorts."
+            ],
+            "en",
+            {"start": "Llorts", "end": "el Tarter"},
+        ),
+        (
+            ["Want to mount up at Soldeu and dismount at Sant Julià de Lòria", "weekend"],
+            "en",
+            {"start": "Soldeu", "end": "Sant Julià de Lòria"},
+        ),
+        (
+            ["hakaniemi start, siltasaari end, kluuvi in between", "1 day"],
+            "en",
+            {"start": "Hakaniemi", "end": "Siltasaari", "via": ["Kluuvi"]},
+        ),
+        (
+            ["Arinsal has to be the end point. As for where we kick off, no clue yet", "2 days"],
+            "en",
+            {"start": None, "end": "Arinsal"},
+        ),
+        (
+            ["Meritxell is where we'll saddle up; we're wrapping up in El Serrat", "4 days"],
+            "en",
+            {"start": "Meritxell", "end": "el Serrat"},
+        ),
+        (
+            ["On enfourche nos vélos à Andorre-la-Vieille pour filer jusqu'à Soldeu", "3 jours"],
+            "fr",
+            {"start": "Andorra la Vella", "end": "Soldeu"},
+        ),
+        (["on demare a Kamppi et on fini a Alppila, 1 jour"], "fr", {"start": "Kamppi"}),
+        (
+            ["Certers sera notre point de chute final, et le coup d'envoi sera donné à Juberri", "2 jours"],
+            "fr",
+            {"start": "Juberri", "end": "Certers"},
+        ),
+        (
+            ["Un voyage qui débute à Escaldes-Engordany et qui s'achève à Ordino", "3 jours"],
+            "fr",
+            {"start": "les Escaldes", "end": "Ordino"},
+        ),
+    ],
+)
+def test_starts_and_ends_said_as_idioms(
+    gazetteer: Gazetteer, turns: list[str], locale: str, expected: dict[str, Any]
+) -> None:
+    """Call it a day in, wrap up in, dismount at, saddle up, roll out from, wheel out of, mount up at, the
+    one we're setting off from is, X in between; enfourcher, débuter à, s'achever à, le coup d'envoi."""
+    last = converse(chat(gazetteer), turns, locale)[-1]
+    got = last.collected.model_dump()
+    assert {k: got[k] for k in expected} == expected

@@ -36,7 +36,11 @@ _STOP = (
     r"|next|prochain|along|le long|que|qu|direction|qu on|is our|will be our|either|sans|on the way|en route"
     r"|down|up|ride out|ride|riding|until|till|out|is possible|returning|going|it s|it is|ca fait|c est|we re"
     r"|we are|on part|on dort|and we|end|finish|start|demain|tomorrow|today|aujourd hui|qui|that|which|who"
-    r"|taking|stopping|hit|past|" + "|".join(WEEKDAYS) + "|" + _COUNTS + r"|\d)\b|[.,;!?]|$)"
+    r"|taking|stopping|hit|past|for good|ou se|ou on|pour filer|pour|"
+    + "|".join(WEEKDAYS)
+    + "|"
+    + _COUNTS
+    + r"|\d)\b|[.,;!?]|$)"
 )
 # Triggers after which a phrase may well be no place ("staying in hotels"): one that names none is not asked
 LOOSE_START = (
@@ -68,18 +72,25 @@ _START = (
     r"|au depart de|depart de|partant de|en partant de|pars d|pars de|de|d"
     r"|start(?:ing)? and (?:finish|end)(?:ing)? (?:in|at)|loop (?:from|around|out of|starting (?:in|at|from))"
     r"|boucle (?:au depart )?(?:de|d|a|vers|autour de)|start(?:ing)? at|out of|autour de|autour d"
+    r"|mount up (?:at|in)|saddle up (?:at|in)|push(?:ing)? off from|wheel(?:ing)? out of"
+    r"|roll(?:ing)? out (?:from|of)"
+    r"|get(?:ting)? going (?:from|in|at)|head(?:ing)? out (?:from|of)|prendre le velo (?:vers|a)"
     r"|(?:begin|start)(?:s|ning|ing)? (?:our|my|the) (?:\w+ )?(?:trip|ride|tour|adventure|journey|day)"
     r" (?:at|in|from)|" + "|".join(sorted(LOOSE_START, key=len, reverse=True)) + r"|depart"
 )
 _END = (
     r"to|towards|ending (?:in|at)|finish(?:ing)? (?:in|at)|arriving (?:in|at)|jusqu(?: vers| a| au)?|vers"
-    r"|until|till"
+    r"|until|till|call it a day (?:in|at)|wrap(?:s|ping)? (?:it )?up (?:in|at)|finish(?:es|ing)? up (?:in|at)"
+    r"|(?:the )?last stop (?:would be|will be|is)|pack it in(?: for good)? (?:in|at)|dismount (?:in|at)"
+    r"|end(?:ing)? up (?:in|at)|park (?:the|our) bikes?(?: for good)? (?:in|at)|collapse (?:in|at)"
+    r"|finish line (?:is|will be)|(?:s|se) termine (?:vers|a)|s acheve (?:vers|a)|on s arrete (?:vers|a)"
+    r"|terminer (?:la balade |le voyage )?(?:vers|a)|poser les velos (?:vers|a)|on fini[rt]? (?:vers|a)"
     r"|arrivee vers|arrivee|retour|" + "|".join(sorted(LOOSE_END, key=len, reverse=True))
 )
 _VIA = (
     r"via|through|by way of|pass(?:ing)? (?:by|through)|par|en passant par|passer par"
     r"|stop(?:ping)? (?:in|at|off in)|going past|go past|ride past|riding past|past|hit|first stop|stop by"
-    r"|stops (?:in|at)|stopping by|passages?|waypoints?|taking in|passing"
+    r"|stops (?:in|at)|stopping by|passages?|waypoints?|taking in|passing|thru|goin thru|un detour par"
     r"|turn(?:ing)? (?:around|back) (?:at|in)|faire demi tour a"
 )
 PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
@@ -271,7 +282,8 @@ NOT_A_NAME_START = {
     "prevue", "prevu", "prevus", "prevues", "envisagee", "souhaitee",
     "could", "can", "should", "will", "shall", "pourriez", "pouvez", "peux", "pourrais", "balade", "sortie",
     "voyage", "trip", "tour", "excursion", "randonnee", "arrivee", "arrival", "max", "maximum", "min",
-    "depart", "point", "so", "and", "but", "et", "mais", "donc", *WEEKDAYS,
+    "depart", "point", "so", "and", "but", "et", "mais", "donc", "is", "was", "est", "sera", "serait",
+    *WEEKDAYS,
     *MONTHS,
 }  # fmt: skip
 # After a weak trigger (or none) a phrase beginning with these is a French connector, not a name ("De
@@ -349,8 +361,9 @@ class PlacePhrase:
 
 
 _STARTING_AT = re.compile(
-    r"\b(commen\w*|loge\w*|bas[ée]e?s?|serons|sommes|partons|partirons|habit\w*|d[ée]marr\w*)"
-    r"(\s+(?:notre\s+\w+\s+)?)à(?![\w])",
+    r"\b(commen\w*|loge\w*|bas[ée]e?s?|serons|sommes|partons|partirons|habit\w*|d[ée]m[a]?r+\w*|enfourch\w*"
+    r"|d[ée]coll\w*|attaqu\w*|d[ée]bute\w*|selle|donn[ée]e?)"
+    r"(\s+(?:(?:notre|nos|les)\s+\w+\s+)?)[àa](?![\w])",
     re.IGNORECASE,
 )
 # "C'est à Aixovall qu'on commence": the start
@@ -431,7 +444,8 @@ _NAMED_FIRST = [
         re.compile(
             r"^(?:so |well |ok |okay )?(.{1,60}?) (?:is where (?:we|i)"
             r"(?: ll| will| wanna| want to| d like to)?"
-            r" (?:begin|start|set off"
+            r" (?:begin|start|set off|saddle up|push off|mount up|kick off|get going|roll out|fly in|land"
+            r"|arrive"
             r"|leave)|is (?:our|my|the) (?:starting point|start|starting town)"
             r"|will be (?:our|my|the) (?:starting point|start))\b"
         ),
@@ -443,6 +457,8 @@ _NAMED_FIRST = [
             r"(?: ll| will| wanna| want to| d like to)?"
             r" (?:finish|end(?: up)?|stop)"
             r"|is (?:our|my|the) (?:destination|finish|end point|goal|target|end)"
+            r"|(?:has to|must|will|should) be (?:the|our) (?:end point|end|finish|destination)"
+            r"|sera notre point de chute(?: final)?|c est l arrivee"
             r"|will be (?:our|my|the) (?:destination|finish))\b"
         ),
     ),
@@ -453,7 +469,22 @@ _SWAP = re.compile(
 # "actually make El Tarter the finish instead"; "Ullanlinna start"
 _MADE = [
     ("start", re.compile(r"^((?:\S+ ){0,3}\S+) (?:start|starting point|departure|depart)$")),
-    ("end", re.compile(r"^((?:\S+ ){0,3}\S+) (?:finish|end point|arrival|arrivee)$")),
+    ("end", re.compile(r"^((?:\S+ ){0,3}\S+) (?:finish|end point|arrival|arrivee|end)$")),
+    ("via", re.compile(r"^((?:\S+ ){0,3}\S+) (?:in between|somewhere in between|entre les deux)$")),
+    # "the village where we'd like to end is El Tarter", "the one we're setting off from is Llorts"
+    (
+        "end",
+        re.compile(
+            r"\bwhere (?:we|i)(?: d| ll| would| will)?(?: like to| want to)? (?:end|finish)\w* is (.{1,40}?)$"
+        ),
+    ),
+    (
+        "start",
+        re.compile(
+            r"\b(?:we re|we are|we ll be|i m) (?:setting off|starting|leaving|departing) from is (.{1,40}?)$"
+        ),
+    ),
+    ("end", re.compile(r"^(?:l )?arrivee c est (.{1,40}?)$")),
     ("end", re.compile(r"\bmake (.{1,40}?) the (?:finish|end|destination|end point|goal)\b")),
     ("start", re.compile(r"\bmake (.{1,40}?) the (?:start|starting point|beginning)\b")),
 ]

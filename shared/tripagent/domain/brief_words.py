@@ -74,6 +74,7 @@ START_UNKNOWN = re.compile(
     r"|\beither\b.{0,40}\bor\b.{0,30}\b(?:start|depart)|\bcan t decide\b.{0,20}\bstart"
     r"|\bstart\b.{0,30}\bcan t decide"
     r"|\bwhere (?:should|could|can|would) (?:we|i) start\b"
+    r"|\bwhere (?:we|i) (?:kick off|start|begin|set off)\b.{0,20}\b(?:no clue|no idea|not sure|don t know)"
     r"|\b(?:starting|start|from) (?:in |from |at )?(?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*)? or (?!\d)[a-z]\w*"
 )
 # ...on the words as typed, where "où" (where) is not "ou" (or), and a question mark is still there
