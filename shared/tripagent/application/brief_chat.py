@@ -28,11 +28,10 @@ from tripagent.application.brief_state import (
     state_mark,
 )
 from tripagent.application.llm import ChatOptions, ChatRequest, Message, ModelProvider
-from tripagent.application.places import CoverageMap, PlaceFinder
+from tripagent.application.places import CoverageMap, PlaceFinder, place_named_anywhere
 from tripagent.application.ports import RateLimiter
 from tripagent.application.structured import Parsed, parse_structured
 from tripagent.domain.brief import Collected, Locale, PlacePhrase, read_turn, turned_back
-from tripagent.domain.brief_places import names_said
 from tripagent.domain.brief_words import bare_count
 from tripagent.domain.choice import Option as Choosable
 from tripagent.domain.choice import choose
@@ -51,7 +50,6 @@ from tripagent.errors import RateLimited, ValidationFailed
 
 PLACE_SLOTS = ("start", "end", "via")
 PHRASES_LOOKED_UP = 30  # of one turn
-NAMES_LOOKED_UP = 60  # at most this many phrases looked up for a start named anywhere, per conversation
 _NUMBERED = re.compile(r"^\s*1\. ", re.MULTILINE)  # an assistant turn that lists numbered options
 
 
@@ -394,20 +392,12 @@ class BriefChat:
     def _start_named_anywhere(
         self, collected: Collected, turns: list[str], located: dict[str, Place]
     ) -> None:
-        """No word said where the trip starts: the first place we route that the rider named, by its very
-        name, and that is not already its end or a via point ("my brother's flat, in Juberri, is where
-        the fun begins"). The recap says it, to be corrected."""
+        """No word said where the trip starts: a place we route named anywhere (``place_named_anywhere``);
+        the recap says it, to be corrected."""
         taken = {normalize(n) for n in [collected.end, *collected.via] if n}
-        runs = list(dict.fromkeys(run for turn in turns for run in names_said(turn)))
-        for run in runs[:NAMES_LOOKED_UP]:  # a bound: 24 turns of 4,000 characters hold thousands of runs
-            outcome = self.finder.search(run)
-            if not (isinstance(outcome, Found) and outcome.place.region is not None):
-                continue
-            name = normalize(outcome.place.name)
-            if run in (name, _bare_name(name)) and name not in taken:
-                collected.start = outcome.place.name
-                located[outcome.place.name] = outcome.place
-                return
+        if place := place_named_anywhere(self.finder.search, turns, taken):
+            collected.start = place.name
+            located[place.name] = place
 
     @staticmethod
     def _named_alone(
@@ -499,9 +489,3 @@ def consolidated_brief(collected: Collected, user_turns: list[str]) -> str:
         f"{k}: {v}" for k, v in collected.model_dump(mode="json").items() if v not in (None, [], False, "")
     ]
     return "Collected — " + "; ".join(parts) + "\nRider said:\n" + "\n".join(f"- {t}" for t in user_turns)
-
-
-def _bare_name(name: str) -> str:
-    """A normalized name without its article: "la massana" is also said "massana"."""
-    first, _, rest = name.partition(" ")
-    return rest if rest and first in ("la", "les", "el", "l", "els") else name

@@ -7,8 +7,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
+from tripagent.domain.brief_places import names_said
 from tripagent.domain.geo import LatLon, bbox, project
-from tripagent.domain.places import Place, SearchOutcome, distance_km, normalize
+from tripagent.domain.places import Found, Place, SearchOutcome, bare_name, distance_km, normalize
 
 # A category and what to try when it finds nothing.
 BROADER: dict[str, str | None] = {
@@ -30,6 +31,27 @@ class PlaceFinder(Protocol):
     def search(
         self, query: str, *, near: tuple[float, float] | None = None, categories: tuple[str, ...] = ("place",)
     ) -> SearchOutcome: ...
+
+
+NAMES_LOOKED_UP = (
+    60  # phrases looked up at most: a remote geocoder answers each, and 4,000 characters hold thousands
+)
+
+
+def place_named_anywhere(
+    search: Callable[[str], SearchOutcome], texts: list[str], taken: set[str]
+) -> Place | None:
+    """Where no word says where a trip starts: the first place we route that the texts name by its very
+    name (or without its article), and that is not already taken as its end or a via point ("my
+    brother's flat, in Juberri, is where the fun begins"). The brief chat and generation's rules alike."""
+    runs = list(dict.fromkeys(run for text in texts for run in names_said(text)))
+    for run in runs[:NAMES_LOOKED_UP]:
+        outcome = search(run)
+        if isinstance(outcome, Found) and outcome.place.region is not None:
+            name = normalize(outcome.place.name)
+            if run in (name, bare_name(name)) and name not in taken:
+                return outcome.place
+    return None
 
 
 class PoiIndex(Protocol):

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tripagent.domain.brief_dates import dates_in
 from tripagent.domain.brief_places import PlacePhrase, place_phrases
@@ -143,16 +143,17 @@ def read_turn(text: str, *, today: dt.date, default_locale: Locale = "en") -> Re
     )
 
 
-# What a brief can hold (Collected's bounds): a count or a figure beyond them is no reading, not an error
-_BOUNDS = {"durationDays": (1, 60), "dailyDistanceKm": (1, 400), "dailyClimbM": (1, 6000)}
-
-
 def _within_bounds(values: dict[str, object]) -> dict[str, object]:
-    return {
-        k: v
-        for k, v in values.items()
-        if k not in _BOUNDS or _BOUNDS[k][0] <= float(v) <= _BOUNDS[k][1]  # type: ignore[arg-type]
-    }
+    """What Collected refuses ("61 jours", "9000 m of climbing": beyond its bounds) is no reading, not an
+    error: each value is kept only if Collected, the one place its bounds are said, accepts it."""
+    kept = {}
+    for key, value in values.items():
+        try:
+            Collected.model_validate({key: value})
+        except ValidationError:
+            continue
+        kept[key] = value
+    return kept
 
 
 def _profile(norm: str, text: str) -> Profile | None:

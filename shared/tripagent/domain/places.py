@@ -11,7 +11,9 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Literal
 
 _SEPARATORS = re.compile(r"[\s\-‐‑‒–—_'’`.,/()\"“”«»#]+")
@@ -108,17 +110,24 @@ def quality(query: str, name: str) -> float:
     "Escaldes" is "les Escaldes"); 0.9 when the query is the start of the name (a shortened name);
     otherwise the strings' normalized edit similarity, articles aside too (a typo, a missing letter or two
     letters swapped cost one edit: "Masana" is close to "La Massana", "Soldue" to "Soldeu")."""
-    if query == name or _bare(query) == _bare(name):
+    if query == name or bare_name(query) == bare_name(name):
         return 1.0
     if name.startswith(query + " ") and len(query) >= 4:
         return 0.9
-    from rapidfuzz.distance import OSA  # Levenshtein, with two letters swapped one edit ("Soldue")
-
-    similarity = OSA.normalized_similarity(query, name)
-    bare_query, bare_name = _bare(query), _bare(name)
-    if bare_query != query or bare_name != name:
-        similarity = max(similarity, OSA.normalized_similarity(bare_query, bare_name))
+    similar = _edit_similarity()
+    similarity = similar(query, name)
+    query_bare, name_bare = bare_name(query), bare_name(name)
+    if query_bare != query or name_bare != name:
+        similarity = max(similarity, similar(query_bare, name_bare))
     return float(similarity)
+
+
+@cache
+def _edit_similarity() -> Callable[[str, str], float]:
+    """Levenshtein with two letters swapped one edit ("Soldue"), imported once, on the first comparison."""
+    from rapidfuzz.distance import OSA
+
+    return OSA.normalized_similarity
 
 
 def score(match_quality: float, importance: float, near_km: float | None = None) -> float:
@@ -159,7 +168,9 @@ def far_fetched(outcome: SearchOutcome, text: str) -> bool:
     if not isinstance(outcome, Found) or outcome.place.region is not None:
         return False
     said, name = normalize(text), normalize(outcome.place.name)
-    return said not in (name, _bare(name)) and not (outcome.matched and quality(said, outcome.matched) == 1.0)
+    return said not in (name, bare_name(name)) and not (
+        outcome.matched and quality(said, outcome.matched) == 1.0
+    )
 
 
 CONTEXT_NEAR_KM = 60.0  # a candidate this close to another place of the same brief is the one meant...
@@ -224,7 +235,8 @@ def _rival(norm: str, c: Candidate, top: Candidate) -> bool:
     )
 
 
-def _bare(name: str) -> str:
+def bare_name(name: str) -> str:
+    """A normalized name without its article: "la massana" is also said "massana"."""
     words = name.split()
     return " ".join(words[1:]) if len(words) > 1 and words[0] in ARTICLES else name
 

@@ -257,9 +257,11 @@ def _ride(trip: Trip, day: int) -> list[Stop]:
     before = [s for s in trip.stops_on(day - 1) if s.kind == "lodging"] if day > 0 else []
     stops = [s for s in trip.stops_on(day) if s.lat is not None and s.lon is not None]
     visits, lodgings = [s for s in stops if s.kind != "lodging"], [s for s in stops if s.kind == "lodging"]
-    keyed, at = [], -1
+    keyed: list[tuple[int, int, Stop]] = []
+    at = -1
     for stop in visits:
-        at = minutes(stop.startTime) if minutes(stop.startTime) is not None else at  # type: ignore[assignment]
+        timed = minutes(stop.startTime)
+        at = timed if timed is not None else at
         keyed.append((at, stop.order, stop))
     ordered = [s for _, _, s in sorted(keyed, key=lambda k: (k[0], k[1]))]
     start = [before[-1]] if before and before[-1].lat is not None else []

@@ -9,9 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from tripagent.application.llm import ChatRequest, ChatResult, rules_answer
-from tripagent.application.places import PlaceFinder
+from tripagent.application.places import PlaceFinder, place_named_anywhere
 from tripagent.domain.brief import Collected, read_turn, turned_back
-from tripagent.domain.brief_places import names_said
 from tripagent.domain.places import Found, NotFound, SearchOutcome, far_fetched, normalize
 
 
@@ -69,7 +68,8 @@ class SpecRules:
         # as the brief chat: a place we route named anywhere, by its very name
         if "start" not in spec and not start_unknown:
             taken = {normalize(n) for n in [spec.get("end"), *spec.get("via", [])] if n}
-            spec.update(_named_anywhere(str(request.context.get("brief", "")), taken, search))
+            if place := place_named_anywhere(search, [str(request.context.get("brief", ""))], taken):
+                spec["start"] = place.name
         for slot in ("start", "end"):  # nothing else: what was said there, for generation to name unknown
             if slot not in spec and [t for t in unsure.get(slot, []) if not far_fetched(search(t), t)]:
                 spec[slot] = next(t for t in unsure[slot] if not far_fetched(search(t), t))
@@ -107,13 +107,3 @@ def _named_places(
             if free and free not in named:
                 named[free] = text
     return named
-
-
-def _named_anywhere(brief: str, taken: set[str], search: Callable[[str], SearchOutcome]) -> dict[str, str]:
-    for run in list(dict.fromkeys(names_said(brief)))[:60]:  # bounded, as the chat's
-        outcome = search(run)
-        if isinstance(outcome, Found) and outcome.place.region is not None:
-            name = normalize(outcome.place.name)
-            if run == name and name not in taken:
-                return {"start": outcome.place.name}
-    return {}
