@@ -39,6 +39,12 @@ def chat(gazetteer: Gazetteer, **limits: Any) -> BriefChat:
     return BriefChat(gazetteer, NoLimit(), HmacSigner(SECRET), BriefLimits(**limits))
 
 
+def collected_of(reply: BriefReply, expected: dict[str, Any]) -> dict[str, Any]:
+    """The slots a reply collected, for the keys expected."""
+    got = reply.collected.model_dump()
+    return {k: got[k] for k in expected}
+
+
 def converse(
     brief: BriefChat,
     turns: list[str],
@@ -858,8 +864,7 @@ def test_answers_to_the_obvious_next_question(
     """A bare place, a bare count, "3 is enough", "même endroit que le départ": answers to "where from?",
     "how many days?", "a loop?", read as such (a town abroad said plainly, too: then said to be outside)."""
     last = converse(chat(gazetteer), turns, locale)[-1]
-    got = last.collected.model_dump()
-    assert {k: got[k] for k in expected} == expected
+    assert collected_of(last, expected) == expected
     assert last.clarification is None
 
 
@@ -994,8 +999,7 @@ def test_phrasings_of_a_sixth_blind_batch(
 ) -> None:
     """Idioms, regional English and French, SMS, emoji, capitals, hashtags, quotes, an unrelated question."""
     last = converse(chat(gazetteer), turns, locale)[-1]
-    got = last.collected.model_dump()
-    assert {k: got[k] for k in expected} == expected
+    assert collected_of(last, expected) == expected
 
 
 @pytest.mark.parametrize(
@@ -1068,5 +1072,4 @@ def test_starts_and_ends_said_as_idioms(
     """Call it a day in, wrap up in, dismount at, saddle up, roll out from, wheel out of, mount up at, the
     one we're setting off from is, X in between; enfourcher, débuter à, s'achever à, le coup d'envoi."""
     last = converse(chat(gazetteer), turns, locale)[-1]
-    got = last.collected.model_dump()
-    assert {k: got[k] for k in expected} == expected
+    assert collected_of(last, expected) == expected

@@ -21,6 +21,20 @@ def places(text: str) -> dict[str, list[str]]:
     return {slot: [p.text for p in found] for slot, found in read_turn(text, today=TODAY).places.items()}
 
 
+def slots_of(text: str, keys: dict[str, Any]) -> dict[str, Any]:
+    """The slots a turn reads, for the keys asked (None where it reads nothing)."""
+    got = slots(text)
+    return {k: got.get(k) for k in keys}
+
+
+def chosen_places(text: str) -> dict[str, list[str]]:
+    """The phrase the brief chat reads first for the start and for the end (after a plain word first),
+    and every via point in order."""
+    read = read_turn(text, today=TODAY).places
+    first = {s: [sorted(read[s], key=lambda p: not p.strong)[0].text] for s in ("start", "end") if s in read}
+    return {**first, **({"via": [p.text for p in read["via"]]} if "via" in read else {})}
+
+
 @pytest.mark.parametrize(
     ("text", "date", "days"),
     [
@@ -212,8 +226,7 @@ def test_more_place_phrases_as_people_write_them(text: str, expected: dict[str, 
     ],
 )
 def test_more_slots_as_people_write_them(text: str, read: dict[str, Any]) -> None:
-    got = slots(text)
-    assert {k: got.get(k) for k in read} == read
+    assert slots_of(text, read) == read
 
 
 def test_the_other_way_round_swaps_the_ends() -> None:
@@ -280,14 +293,7 @@ def test_a_daily_climbing_limit(text: str, climb: int | None, km: int | None) ->
 def test_where_people_say_they_start_and_go(text: str, expected: dict[str, list[str]]) -> None:
     """The phrase the chat reads first for the start and the end (after a plain word first), and every
     via point in order."""
-    read = read_turn(text, today=TODAY).places
-    first = {
-        slot: [sorted(read[slot], key=lambda p: not p.strong)[0].text]
-        for slot in ("start", "end")
-        if slot in read
-    }
-    via = {"via": [p.text for p in read["via"]]} if "via" in read else {}
-    assert {**first, **via} == {k: v[:1] if k != "via" else v for k, v in expected.items()}
+    assert chosen_places(text) == {k: v[:1] if k != "via" else v for k, v in expected.items()}
 
 
 @pytest.mark.parametrize(
@@ -300,8 +306,7 @@ def test_where_people_say_they_start_and_go(text: str, expected: dict[str, list[
     ],
 )
 def test_undecided_durations_and_a_bare_route(text: str, read: dict[str, Any]) -> None:
-    got = slots(text)
-    assert {k: got.get(k) for k in read} == read
+    assert slots_of(text, read) == read
 
 
 @pytest.mark.parametrize(
@@ -325,10 +330,7 @@ def test_undecided_durations_and_a_bare_route(text: str, read: dict[str, Any]) -
     ],
 )
 def test_still_more_ways_to_say_where(text: str, expected: dict[str, list[str]]) -> None:
-    read = read_turn(text, today=TODAY).places
-    first = {s: [sorted(read[s], key=lambda p: not p.strong)[0].text] for s in ("start", "end") if s in read}
-    via = {"via": [p.text for p in read["via"]]} if "via" in read else {}
-    assert {**first, **via} == expected
+    assert chosen_places(text) == expected
 
 
 @pytest.mark.parametrize(
@@ -343,8 +345,7 @@ def test_still_more_ways_to_say_where(text: str, expected: dict[str, list[str]])
     ],
 )
 def test_still_more_slots(text: str, read: dict[str, Any]) -> None:
-    got = slots(text)
-    assert {k: got.get(k) for k in read} == read
+    assert slots_of(text, read) == read
 
 
 def test_and_then_we_come_back_turns_at_the_far_end() -> None:
@@ -366,8 +367,7 @@ def test_and_then_we_come_back_turns_at_the_far_end() -> None:
     ],
 )
 def test_a_fourth_batch_of_slots(text: str, read: dict[str, Any]) -> None:
-    got = slots(text)
-    assert {k: got.get(k) for k in read} == read
+    assert slots_of(text, read) == read
 
 
 @pytest.mark.parametrize(
@@ -396,11 +396,8 @@ def test_a_fourth_batch_of_slots(text: str, read: dict[str, Any]) -> None:
     ],
 )
 def test_a_fourth_batch_of_places(text: str, expected: dict[str, list[str]]) -> None:
-    read = read_turn(text, today=TODAY).places
-    first = {s: [sorted(read[s], key=lambda p: not p.strong)[0].text] for s in ("start", "end") if s in read}
-    via = {"via": [p.text for p in read["via"]]} if "via" in read else {}
-    assert {**first, **via} == expected
-    assert "skip" not in read or "swap" in text
+    assert chosen_places(text) == expected
+    assert "skip" not in read_turn(text, today=TODAY).places or "swap" in text
 
 
 def test_where_should_we_start_leaves_the_start_open() -> None:
