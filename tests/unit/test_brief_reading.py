@@ -404,3 +404,11 @@ def test_where_should_we_start_leaves_the_start_open() -> None:
     assert read_turn(
         "What's a nice place to start a ride that finishes in Arinsal?", today=TODAY
     ).start_unknown
+
+
+def test_an_english_turn_with_a_french_phrase_stays_english() -> None:
+    from tripagent.domain.brief import detect_locale
+
+    mixed = "Encamp to Ordino, three days, gravel, max 40 km a day and pas plus de 900 m de montée par jour"
+    assert detect_locale(mixed) == "en"  # was French: four French words sufficed
+    assert detect_locale("De Canillo à Soldeu, deux jours, vélo de route") == "fr"

@@ -213,9 +213,18 @@ FRENCH = re.compile(
 )
 
 
+# ...and English ones: a turn in English with a French phrase in it ("max 40 km a day and pas plus de
+# 900 m de montée par jour") stays English
+ENGLISH = re.compile(
+    r"\b(i|we|the|and|to|from|days?|is|in|of|with|a|an|bike|want|would|like|our|my|we ll|please|day|start"
+    r"|where|it|for|on)\b"
+)
+
+
 def detect_locale(text: str, default: Locale = "en") -> Locale:
-    hits = len(FRENCH.findall(normalize(text)))
-    return "fr" if hits >= 2 else default
+    norm = normalize(text)
+    french = len(FRENCH.findall(norm))
+    return "fr" if french >= 2 and french > len(ENGLISH.findall(norm)) else default
 
 
 # A bare count that corrects the duration: "actually make it four", "we only have two", "let's do 3"
