@@ -366,6 +366,28 @@ def test_a_place_not_found_offers_close_spellings(gazetteer: Gazetteer) -> None:
     assert replies[1].collected.end == replies[0].clarification.options[0].label.split(" (")[0]
 
 
+@pytest.mark.parametrize(
+    ("turn", "start"),
+    [
+        ("Home base is La Massana, we'd leave from there and come back there, 2 days", "La Massana"),
+        ("We land in Barcelona, so we'd push off from there to Andorra la Vella in 4 days", "Barcelona"),
+    ],
+)
+def test_a_lowercase_phrase_in_a_turn_that_capitalizes_names_is_no_unknown_place(
+    gazetteer: Gazetteer, turn: str, start: str
+) -> None:
+    """ "leave", "push off": words, not names (their turn writes names with capitals): not asked about."""
+    reply = converse(chat(gazetteer), [turn])[0]
+    assert reply.clarification is None
+    assert reply.collected.start == start
+
+
+def test_a_lowercase_name_is_still_asked_about_in_a_lowercase_turn(gazetteer: Gazetteer) -> None:
+    reply = converse(chat(gazetteer), ["from ordino to xyzzyville in 2 days"])[0]
+    assert reply.clarification is not None
+    assert reply.clarification.question.startswith("I could not find")
+
+
 # ------------------------------------------------------------------------------------ over HTTP
 @dataclass
 class CountingModels:

@@ -198,6 +198,14 @@ def test_a_village_we_route_is_asked_beside_a_larger_namesake_abroad(gazetteer: 
     assert any(c.place.region is None for c in outcome.candidates)
 
 
+def test_a_place_we_route_wins_over_a_namesake_abroad_no_larger_than_it(gazetteer: Gazetteer) -> None:
+    """Alppila, Helsinki, and Alppila near Oulu (slightly smaller): the one we route, not a question
+    whose two options read the same, "Alppila (town, Finland)"."""
+    outcome = gazetteer.search("Alppila")
+    assert isinstance(outcome, Found)
+    assert outcome.place.region == "helsinki"
+
+
 def test_a_town_abroad_whose_streets_we_route_is_in_the_region(gazetteer: Gazetteer) -> None:
     outcome = gazetteer.search("Pas de la Casa")
     assert isinstance(outcome, Found)

@@ -555,7 +555,33 @@ def place_phrases(text: str) -> dict[str, list[PlacePhrase]]:
     for clause in clauses:
         reader.read(clause)
         reader.offset += len(clause) + 1
-    return _ordered(reader.mentions, " ".join(clauses))
+    return _as_written(_ordered(reader.mentions, " ".join(clauses)), text)
+
+
+_WORD = re.compile(r"[^\W\d_]+")
+_SENTENCE_START = re.compile(r"(?:^|[.!?\n:;•*>\-–]\s*|\s{2,})$")
+
+
+def _as_written(places: dict[str, list[PlacePhrase]], text: str) -> dict[str, list[PlacePhrase]]:
+    """A phrase none of whose words is capitalized, in a turn that capitalizes names elsewhere, is not
+    plainly a name ("we'd leave from there", "push off from there"): it is read as loosely as a phrase
+    after a weak word, a place only if it names one we know (never a question "I could not find")."""
+    capitalized: set[str] = set()
+    capitals_inside = False  # a capital other than a sentence's first letter or "I": names are written so
+    for word in _WORD.finditer(text):
+        if word.group(0)[0].isupper():
+            capitalized.add(normalize(word.group(0)))
+            initial = _SENTENCE_START.search(text[max(0, word.start() - 3) : word.start()])
+            capitals_inside |= len(word.group(0)) > 1 and initial is None
+    if not capitals_inside:  # all lowercase, as on a phone: nothing to tell a name by
+        return places
+    return {
+        slot: [
+            p if not p.strong or capitalized & set(p.text.split()) else PlacePhrase(p.text, strong=False)
+            for p in phrases
+        ]
+        for slot, phrases in places.items()
+    }
 
 
 _REFUSING = {

@@ -221,11 +221,14 @@ def _competing(norm: str, matching: list[Candidate]) -> list[Candidate]:
 
 def _rival(norm: str, c: Candidate, top: Candidate) -> bool:
     """Whether ``c`` is too close to ``top`` to call. A namesake that matches no better and is several
-    times smaller is no rival (Barcelona, Spain over Barcelona, Venezuela); a place whose name matches
-    better is one (Santa Coloma, the village). But a place we route is always a rival of a larger one
-    abroad, and so is a close spelling of one ("Orino", Italy, for Ordino): that is asked, never guessed
-    (a trip planned abroad would only be refused), or settled by the brief's other places."""
+        times smaller is no rival (Barcelona, Spain over Barcelona, Venezuela); a place whose name matches
+        better is one (Santa Coloma, the village), unless it is abroad and no larger than the place we route
+    at the top. But a place we route is always a rival of a larger one
+        abroad, and so is a close spelling of one ("Orino", Italy, for Ordino): that is asked, never guessed
+        (a trip planned abroad would only be refused), or settled by the brief's other places."""
     match = quality(norm, c.matched_name)
+    if top.place.region is not None and c.place.region is None and c.place.importance <= top.place.importance:
+        return False  # a namesake abroad no larger than the place we route (Alppila, Oulu): ours is meant
     if top.place.region is None and c.place.region is not None:  # a typo of ours, too: "Orino" for Ordino
         return match >= MATCH_FLOOR
     if match < 0.9:
