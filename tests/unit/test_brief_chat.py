@@ -382,6 +382,12 @@ def test_a_lowercase_phrase_in_a_turn_that_capitalizes_names_is_no_unknown_place
     assert reply.collected.start == start
 
 
+def test_a_lowercase_word_that_names_a_town_abroad_is_no_place_of_the_trip(gazetteer: Gazetteer) -> None:
+    """ "I forgot to say": Say is a town in Niger, but "say" is a word here."""
+    reply = converse(chat(gazetteer), ["Oh, I forgot to say: we set off from Escaldes. 2 days"])[0]
+    assert (reply.collected.start, reply.collected.end) == ("les Escaldes", None)
+
+
 def test_a_lowercase_name_is_still_asked_about_in_a_lowercase_turn(gazetteer: Gazetteer) -> None:
     reply = converse(chat(gazetteer), ["from ordino to xyzzyville in 2 days"])[0]
     assert reply.clarification is not None

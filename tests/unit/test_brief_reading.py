@@ -412,3 +412,62 @@ def test_an_english_turn_with_a_french_phrase_stays_english() -> None:
     mixed = "Encamp to Ordino, three days, gravel, max 40 km a day and pas plus de 900 m de montée par jour"
     assert detect_locale(mixed) == "en"  # was French: four French words sufficed
     assert detect_locale("De Canillo à Soldeu, deux jours, vélo de route") == "fr"
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("Got a fortnight off!!", {"durationDays": 14}),
+        ("Tour de quinze jours en boucle", {"durationDays": 14}),
+        ("une quinzaine en VTT", {"durationDays": 14}),
+    ],
+)
+def test_two_weeks_as_people_say_it(text: str, read: dict[str, Any]) -> None:
+    assert slots_of(text, read) == read
+
+
+@pytest.mark.parametrize(
+    ("text", "start_unknown", "end_unknown"),
+    [
+        (
+            "Thinking of starting either in Encamp or Canillo, haven't decided yet. Ending in Andorra la Vella.",
+            True,
+            False,
+        ),
+        (
+            "Départ de Sornàs, on finira sans doute à El Serrat ou peut-être à Llorts, je sais pas encore.",
+            False,
+            True,
+        ),
+        ("Départ de Sornàs, arrivée à El Serrat, ou à Llorts si on est fatigués.", False, False),
+    ],
+)
+def test_a_start_or_an_end_left_undecided(text: str, start_unknown: bool, end_unknown: bool) -> None:
+    reading = read_turn(text, today=TODAY)
+    assert (reading.start_unknown, reading.end_unknown) == (start_unknown, end_unknown)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Starting from Pas de la Casa I ride through Soldeu",
+            {"start": ["pas de la casa"], "via": ["soldeu"]},
+        ),
+        ("and end the trip at Pas de la Casa, over two days", {"end": ["pas de la casa"]}),
+        (
+            "we're picking up the bikes in Encamp and riding to Soldeu",
+            {"start": ["encamp"], "end": ["soldeu"]},
+        ),
+        (
+            "On arrive à Barcelone en avion. On loue les vélos à Sant Julià, de là on monte jusqu'à Ordino",
+            {"start": ["sant julia"], "end": ["ordino"]},
+        ),
+        (
+            "on laisserait la voiture à Sant Julià de Lòria, on terminerait à Pas de la Casa",
+            {"start": ["sant julia de loria"], "end": ["pas de la casa"]},
+        ),
+    ],
+)
+def test_where_the_bikes_are_picked_up_and_the_trip_ends(text: str, expected: dict[str, list[str]]) -> None:
+    assert chosen_places(text) == expected

@@ -279,6 +279,8 @@ class BriefChat:
                 collected.start, collected.end = collected.end, collected.start
             if reading.start_unknown:  # "not sure yet where to start", "torn between A or B"
                 collected.start = None
+            if reading.end_unknown and "end" in reading.places:  # "El Serrat or maybe Llorts, not sure yet"
+                collected.end = None
             start_unknown = reading.start_unknown or (start_unknown and not collected.start)
             out.clarification = asked or out.clarification
         if not out.collected.start and out.clarification is None and not start_unknown:
@@ -356,7 +358,7 @@ class BriefChat:
                 key = slot if slot != "via" else f"via:{phrase.text}"
                 chosen = state.resolved.get(key)
                 found = None if chosen else searched[phrase.text]
-                if found is not None and not phrase.strong and far_fetched(found, phrase.text):
+                if found is not None and _not_meant(phrase, found):
                     continue
                 outcome = settled_by(found, context) if found is not None else None
                 if isinstance(outcome, Found):  # by its label when the name alone is still a question
@@ -489,3 +491,11 @@ def consolidated_brief(collected: Collected, user_turns: list[str]) -> str:
         f"{k}: {v}" for k, v in collected.model_dump(mode="json").items() if v not in (None, [], False, "")
     ]
     return "Collected — " + "; ".join(parts) + "\nRider said:\n" + "\n".join(f"- {t}" for t in user_turns)
+
+
+def _not_meant(phrase: PlacePhrase, found: SearchOutcome) -> bool:
+    """A loosely read phrase found abroad under another name ("de Lòria": Glória, Brazil), or a lowercase
+    word among capitalized names that is no place we route ("to say": Say, Niger)."""
+    if not phrase.cased and not (isinstance(found, Found) and found.place.region is not None):
+        return True
+    return not phrase.strong and far_fetched(found, phrase.text)

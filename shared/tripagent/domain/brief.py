@@ -22,6 +22,7 @@ from tripagent.domain.brief_words import (
     CLIMB,
     CLIMB_PER_DAY,
     DAILY,
+    END_UNKNOWN,
     LAUNCH,
     ONE_WAY,
     OUT_AND_BACK,
@@ -92,6 +93,7 @@ class Reading:
     one_way: bool = False  # "instead of coming back": the trip is no loop after all
     reversed: bool = False  # "the other way round": the start and the end swap
     start_unknown: bool = False  # "not sure yet where to start"
+    end_unknown: bool = False  # "à El Serrat ou peut-être à Llorts, je sais pas encore"
 
 
 def turned_back(start: str | None, end: str | None, via: list[str]) -> tuple[str | None, list[str]]:
@@ -140,6 +142,7 @@ def read_turn(text: str, *, today: dt.date, default_locale: Locale = "en") -> Re
         one_way,
         bool(REVERSED.search(norm)),
         bool(START_UNKNOWN.search(norm) or START_UNKNOWN_RAW.search(text.casefold())),
+        bool(END_UNKNOWN.search(norm)),
     )
 
 

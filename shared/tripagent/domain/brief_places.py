@@ -36,7 +36,7 @@ _STOP = (
     r"|next|prochain|along|le long|que|qu|direction|qu on|is our|will be our|either|sans|on the way|en route"
     r"|down|up|ride out|ride|riding|until|till|out|is possible|returning|going|it s|it is|ca fait|c est|we re"
     r"|we are|on part|on dort|and we|end|finish|start|demain|tomorrow|today|aujourd hui|qui|that|which|who"
-    r"|taking|stopping|hit|past|for good|ou se|ou on|pour filer|pour|"
+    r"|taking|stopping|hit|past|for good|ou se|ou on|pour filer|pour|i|we|you|they|je|j|nous|vous|ils|"
     + "|".join(WEEKDAYS)
     + "|"
     + _COUNTS
@@ -54,7 +54,11 @@ LOOSE_START = (
     "campsite is in", "based at", "base camp will be", "base camp is", "base will be", "staying at",
     "point de depart sera", "point de depart est", "depart sera", "depart du", "au depart du", "partant du",
     "en partant du", "pars du", "partir de", "partir d", "partir du", "flying into", "fly into", "landing in",
-    "land in",
+    "land in", "pick up the bikes in", "pick up the bikes at", "picking up the bikes in",
+    "picking up the bikes at", "pick up our bikes in", "pick up our bikes at", "collect the bikes in",
+    "collect the bikes at", "rent bikes at", "rent the bikes in", "rent the bikes at", "renting bikes at",
+    "leave the car in", "leave the car at", "leaving the car in", "leaving the car at", "park the car in",
+    "park the car at", "parking the car in", "parking the car at",
     "la depart se fera d", "depart se fera de", "depart se fera d", "point de depart",
     "a partir de", "a partir d", "on part de", "on part d", "partirons de", "partirons d", "partira de",
     "partira d",
@@ -85,6 +89,8 @@ _END = (
     r"|end(?:ing)? up (?:in|at)|park (?:the|our) bikes?(?: for good)? (?:in|at)|collapse (?:in|at)"
     r"|finish line (?:is|will be)|(?:s|se) termine (?:vers|a)|s acheve (?:vers|a)|on s arrete (?:vers|a)"
     r"|terminer (?:la balade |le voyage )?(?:vers|a)|poser les velos (?:vers|a)|on fini[rt]? (?:vers|a)"
+    r"|(?:end|finish|wrap up|conclude)(?:s|ing)? (?:our|my|the) (?:\w+ )?"
+    r"(?:trip|ride|tour|adventure|journey|day) (?:at|in)"
     r"|arrivee vers|arrivee|retour|" + "|".join(sorted(LOOSE_END, key=len, reverse=True))
 )
 _VIA = (
@@ -358,12 +364,13 @@ def _routes_in_words(clause: str) -> str:
 class PlacePhrase:
     text: str
     strong: bool  # after an unmistakable word ("from", "to", "via"); French "de"/"par" are weak
+    cased: bool = True  # written as a name, or in a turn that capitalizes nothing (see _as_written)
 
 
 _STARTING_AT = re.compile(
     r"\b(commen\w*|loge\w*|bas[ée]e?s?|serons|sommes|partons|partirons|habit\w*|d[ée]m[a]?r+\w*|enfourch\w*"
-    r"|d[ée]coll\w*|attaqu\w*|d[ée]bute\w*|selle|donn[ée]e?)"
-    r"(\s+(?:(?:notre|nos|les)\s+\w+\s+)?)[àa](?![\w])",
+    r"|d[ée]coll\w*|attaqu\w*|d[ée]bute\w*|selle|donn[ée]e?|lou\w*|laiss\w*|r[ée]cup[ée]r\w*|gar\w*)"
+    r"(\s+(?:(?:notre|nos|les|la|le|mes|leurs)\s+\w+\s+)?)[àa](?![\w])",
     re.IGNORECASE,
 )
 # "C'est à Aixovall qu'on commence": the start
@@ -564,8 +571,9 @@ _SENTENCE_START = re.compile(r"(?:^|[.!?\n:;•*>\-–]\s*|\s{2,})$")
 
 def _as_written(places: dict[str, list[PlacePhrase]], text: str) -> dict[str, list[PlacePhrase]]:
     """A phrase none of whose words is capitalized, in a turn that capitalizes names elsewhere, is not
-    plainly a name ("we'd leave from there", "push off from there"): it is read as loosely as a phrase
-    after a weak word, a place only if it names one we know (never a question "I could not find")."""
+    plainly a name ("we'd leave from there", "push off from there", "I forgot to say"): it is read as
+    loosely as a phrase after a weak word, and is a place only if it names one we route (never a question
+    "I could not find", nor Say, Niger)."""
     capitalized: set[str] = set()
     capitals_inside = False  # a capital other than a sentence's first letter or "I": names are written so
     for word in _WORD.finditer(text):
@@ -577,7 +585,7 @@ def _as_written(places: dict[str, list[PlacePhrase]], text: str) -> dict[str, li
         return places
     return {
         slot: [
-            p if not p.strong or capitalized & set(p.text.split()) else PlacePhrase(p.text, strong=False)
+            p if capitalized & set(p.text.split()) else PlacePhrase(p.text, strong=False, cased=False)
             for p in phrases
         ]
         for slot, phrases in places.items()
@@ -721,6 +729,11 @@ class _TurnReader:
             candidate = meant[2].text
             if meant[1] == "end" and slot == "start":  # "arriving in Pas de la Casa... ride from there"
                 self.mentions.remove(meant)
+            if slot == "start" and meant[1] == "start" and meant[2].strong:
+                # "fly to Barcelona, rent bikes in Sant Julià, de là": the starts before were the way there
+                self.mentions = [
+                    m for m in self.mentions if m[1] != "start" or m[0] + len(m[2].text) > meant[0]
+                ]
         elif not _is_name(candidate, strong=strong) or _UNDECIDED.search(candidate):
             return  # "from Encamp or Canillo": not decided, and no name
         self.mentions.append((self.offset + at, slot, PlacePhrase(candidate, strong)))

@@ -47,6 +47,7 @@ DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
         3,
     ),
     (re.compile(r"\bweek ?end\b|\bfin de semaine\b"), 2),
+    (re.compile(r"\b(?:a |one |une )?(?:fortnight|quinzaine)\b|\bquinze jours\b"), 14),  # two weeks
     (re.compile(r"\b(a|one|une|1) (week|semaine)\b"), 7),
     (re.compile(rf"\b{NUM} (weeks|semaines)\b"), -7),
     (re.compile(rf"\b{NUM}[ -]?(days?|jours?|journees?|nights?|nuits?|j|d)\b"), None),  # "2j", "2d"
@@ -75,7 +76,14 @@ START_UNKNOWN = re.compile(
     r"|\bstart\b.{0,30}\bcan t decide"
     r"|\bwhere (?:should|could|can|would) (?:we|i) start\b"
     r"|\bwhere (?:we|i) (?:kick off|start|begin|set off)\b.{0,20}\b(?:no clue|no idea|not sure|don t know)"
-    r"|\b(?:starting|start|from) (?:in |from |at )?(?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*)? or (?!\d)[a-z]\w*"
+    r"|\b(?:starting|start|from) (?:either )?(?:in |from |at )?"
+    r"(?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*)? or (?!\d)[a-z]\w*"
+)
+# "on finira sans doute à El Serrat ou peut-être à Llorts, je sais pas encore": the end is not said
+END_UNKNOWN = re.compile(
+    r"\b(?:end|ending|finish|finishing|fini\w*|termin\w*|arriv\w*)\b[^.!?]{0,40}\b(?:or|ou)\b[^.!?]{0,40}"
+    r"\b(?:not sure|don t know|no idea|undecided|haven t decided|not decided|sais pas|pas sur|pas encore"
+    r"|aucune idee|on verra|we ll see)\b"
 )
 # ...on the words as typed, where "où" (where) is not "ou" (or), and a question mark is still there
 START_UNKNOWN_RAW = re.compile(

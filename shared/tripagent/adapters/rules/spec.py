@@ -58,11 +58,16 @@ class SpecRules:
                 kept = [
                     p
                     for p in ordered
-                    if p.strong
-                    or not (far_fetched(search(p.text), p.text) or isinstance(search(p.text), NotFound))
+                    if (
+                        p.strong
+                        or not (far_fetched(search(p.text), p.text) or isinstance(search(p.text), NotFound))
+                    )
+                    and (p.cased or _routed(search(p.text)))
                 ]
                 places.setdefault(slot, []).extend(p.text for p in kept)
                 unsure.setdefault(slot, []).extend(p.text for p in ordered if p not in kept)
+            if reading.end_unknown:  # "El Serrat or maybe Llorts, not sure yet": no end, as the chat reads it
+                places["end"], unsure["end"] = [], []
         spec: dict[str, Any] = collected.model_dump(mode="json", exclude_defaults=True)
         spec.update(_named_places(places, skipped, search, round_trip=collected.roundTrip))
         # as the brief chat: a place we route named anywhere, by its very name
@@ -78,6 +83,10 @@ class SpecRules:
         if spec.get("start") and spec.get("start") == spec.get("end"):  # "from Soldeu to Soldeu": a loop
             spec["roundTrip"] = True
         return rules_answer(json.dumps(spec, ensure_ascii=False))
+
+
+def _routed(outcome: SearchOutcome) -> bool:
+    return isinstance(outcome, Found) and outcome.place.region is not None
 
 
 def _named_places(
