@@ -471,3 +471,89 @@ def test_a_start_or_an_end_left_undecided(text: str, start_unknown: bool, end_un
 )
 def test_where_the_bikes_are_picked_up_and_the_trip_ends(text: str, expected: dict[str, list[str]]) -> None:
     assert chosen_places(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "known", "date"),
+    [
+        ("sat 8th", None, dt.date(2027, 5, 8)),
+        ("et on part le 12/06", None, dt.date(2027, 6, 12)),
+        ("start date 22/05/2027", None, dt.date(2027, 5, 22)),
+        ("we'd start on the first weekend of June", None, dt.date(2027, 6, 5)),
+        ("le premier samedi de juillet", None, dt.date(2027, 7, 3)),
+        ("planning for the fourteenth of june", None, dt.date(2027, 6, 14)),
+        ("we fly in on the 10th of June and start riding the next day", None, dt.date(2027, 6, 11)),
+        ("The day after, we ride", dt.date(2027, 5, 20), dt.date(2027, 5, 21)),
+        ("actually we'll start on the 15th", dt.date(2027, 6, 14), dt.date(2027, 6, 15)),
+        ("the first may be hard", None, None),
+    ],
+)
+def test_more_dates_as_people_write_them(text: str, known: dt.date | None, date: dt.date | None) -> None:
+    assert read_turn(text, today=TODAY, known_date=known).slots.startDate == date
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("we'd start on the first weekend of June", {"durationDays": None}),
+        ("Lleida all the way to El Serrat, a full week", {"durationDays": 7}),
+        ("Soldeu to Encamp next Monday, single day", {"durationDays": 1}),
+        ("Pas plus de 50 bornes par jour svp", {"dailyDistanceKm": 50}),
+        ("Vélos de rando chargés", {"profile": "touring"}),
+    ],
+)
+def test_a_fifth_batch_of_slots(text: str, read: dict[str, Any]) -> None:
+    assert slots_of(text, read) == read
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("ordino → soldeu 2d gravel", {"start": ["ordino"], "end": ["soldeu"]}),
+        (
+            "deux jours en VTC entre Kallio et Eira, en passant par Kamppi",
+            {"start": ["kallio"], "end": ["eira"], "via": ["kamppi"]},
+        ),
+        ("deux semaines en Andorre, départ/arrivée Escaldes, camping", {"start": ["escaldes"]}),
+        (
+            "Boucle de 3 jours depuis Encamp : Meritxell, Prats, Ransol",
+            {"start": ["encamp"], "via": ["meritxell", "prats", "ransol"]},
+        ),
+        (
+            "Trois jours en vélo de route : Arans, Ordino, La Massana, Escaldes",
+            {"start": ["arans"], "end": ["escaldes"], "via": ["ordino", "la massana"]},
+        ),
+        ("Espoo → Helsinki centre, 1 day", {"start": ["espoo"], "end": ["helsinki"]}),
+        (
+            "Sant Julià → Ordino via Andorra la Vella and La Massana",
+            {"start": ["sant julia"], "end": ["ordino"], "via": ["andorra la vella", "la massana"]},
+        ),
+        (
+            "pick up bikes in Andorra la Vella, loop up through La Massana",
+            {"start": ["andorra la vella"], "via": ["la massana"]},
+        ),
+        ("we'd ride to el tarter from there", {"end": ["el tarter"]}),
+        (
+            "quick loop from Hakaniemi, round Kamppi, Kluuvi and Eira",
+            {"start": ["hakaniemi"], "via": ["kamppi", "kluuvi", "eira"]},
+        ),
+        (
+            "From Andorra la Vella down to Aixovall for lunch and then back up to Sant Julià",
+            {"start": ["andorra la vella"], "end": ["sant julia"], "via": ["aixovall"]},
+        ),
+    ],
+)
+def test_a_fifth_batch_of_places(text: str, expected: dict[str, list[str]]) -> None:
+    assert chosen_places(text) == expected
+
+
+def test_where_people_live_is_a_start_only_if_nothing_says_otherwise() -> None:
+    read = read_turn("J'habite à Perpignan. Rando de 3 jours en boucle depuis Encamp", today=TODAY).places
+    assert [(p.text, p.strong) for p in read["start"]] == [("perpignan", False), ("encamp", True)]
+    assert "end" not in read_turn("on dort à l'auberge de jeunesse", today=TODAY).places
+
+
+def test_from_there_after_the_bus_is_where_the_bus_went() -> None:
+    read = places("finalement on prend le bus jusqu'à Sant Julià et on part de là")
+    assert "sant julia" in read["start"]
+    assert "end" not in read

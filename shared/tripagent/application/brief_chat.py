@@ -255,7 +255,9 @@ class BriefChat:
         for i, message in enumerate(history):
             if message.role != "user":
                 continue
-            reading = read_turn(message.content, today=today, default_locale=locale)
+            reading = read_turn(
+                message.content, today=today, default_locale=locale, known_date=out.collected.startDate
+            )
             collected = out.collected = out.collected.merged(reading.slots)
             asked_which = i > 0 and bool(_NUMBERED.search(history[i - 1].content))  # "2" answers that
             if (
@@ -379,7 +381,7 @@ class BriefChat:
                     if question is not None and slot != "via":  # no question to ask: read the next phrase
                         break
             if via:
-                collected.via = via
+                collected.via = list(dict.fromkeys(via))  # "via Meritxell, Prats... then Prats": once
         self._named_alone(collected, [(p, searched[p.text]) for p in phrases.get("bare", [])], located)
         for phrase in phrases.get("skip", []):  # "skip Sispony"
             outcome = searched[phrase.text]

@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from tripagent.domain.brief_dates import dates_in
+from tripagent.domain.brief_dates import NTH_DAY_OF_MONTH, dates_in, spelled_dates
 from tripagent.domain.brief_places import PlacePhrase, place_phrases
 from tripagent.domain.brief_words import (
     ACCOMMODATION,
@@ -103,12 +103,16 @@ def turned_back(start: str | None, end: str | None, via: list[str]) -> tuple[str
     return end, via
 
 
-def read_turn(text: str, *, today: dt.date, default_locale: Locale = "en") -> Reading:
-    norm = normalize(text)
+def read_turn(
+    text: str, *, today: dt.date, default_locale: Locale = "en", known_date: dt.date | None = None
+) -> Reading:
+    """What one turn says; ``known_date`` is the start date said before (a day alone is of its month)."""
+    norm = normalize(spelled_dates(text))
     values: dict[str, object] = {}
     # "40 km a day" is a distance, not a duration; "800 m of climbing a day" a climb
     without_daily = CLIMB_PER_DAY.sub(" ", DAILY.sub(" ", norm))
-    duration = duration_in(without_daily)
+    # "the first weekend of June" is when, not how long
+    duration = duration_in(NTH_DAY_OF_MONTH.sub(" ", without_daily))
     if duration:
         values["durationDays"] = duration
     if profile := _profile(norm, text):
@@ -128,7 +132,7 @@ def read_turn(text: str, *, today: dt.date, default_locale: Locale = "en") -> Re
     daily = DAILY.search(norm)
     if daily:
         values["dailyDistanceKm"] = float(amount(daily.group(1) or daily.group(2)))
-    start_date, spanned = dates_in(without_daily, today)
+    start_date, spanned = dates_in(without_daily, today, known_date)
     if start_date:
         values["startDate"] = start_date
     if spanned and "durationDays" not in values:  # "du 7 au 9 mai": three days

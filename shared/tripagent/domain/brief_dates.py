@@ -63,6 +63,41 @@ NEXT_WEEKEND = re.compile(
 WEEKDAY_DAY = re.compile(rf"\b({_WEEKDAY}) (?:the )?(\d{{1,2}}){_ORD}\b(?! (?:km|days?|jours?|h)\b)")
 WEEKDAY = re.compile(rf"\b({_WEEKDAY})\b")
 MONTH_WORD = re.compile(rf"\b(?:{_MONTH})\b")
+# "sat 8th", "sam. 12": a weekday's short name, only beside the day of the month
+_SHORT_WEEKDAYS = {
+    "mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thurs": 3, "fri": 4, "sat": 5, "sun": 6,
+    "lun": 0, "mar": 1, "mer": 2, "jeu": 3, "ven": 4, "sam": 5, "dim": 6,
+}  # fmt: skip
+SHORT_WEEKDAY_DAY = re.compile(
+    rf"\b(?:{'|'.join(_SHORT_WEEKDAYS)}) (?:the )?(\d{{1,2}}){_ORD}\b(?! (?:km|days?|jours?|h|j|d)\b)"
+)
+# "the fourteenth of June", "June 1st", "le quatorze juin": a day in words beside its month
+_DAY_WORDS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+    "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14,
+    "fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19,
+    "twentieth": 20, "thirtieth": 30, "premier": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5,
+    "six": 6, "sept": 7, "huit": 8, "neuf": 9, "dix": 10, "onze": 11, "douze": 12, "treize": 13,
+    "quatorze": 14, "quinze": 15, "seize": 16, "dix sept": 17, "dix huit": 18, "dix neuf": 19, "vingt": 20,
+    "trente": 30,
+}  # fmt: skip
+for _tens, _name in ((20, "twenty"), (30, "thirty"), (20, "vingt")):
+    _DAY_WORDS |= {f"{_name} {w}": _tens + n for w, n in _DAY_WORDS.items() if n < 10 and " " not in w}
+    _DAY_WORDS |= {f"{_name} et un": _tens + 1, f"{_name} un": _tens + 1}
+_DAY_WORD = "|".join(sorted(_DAY_WORDS, key=len, reverse=True))
+_DAY_IN_WORDS = re.compile(
+    rf"\b(?:the |le )?({_DAY_WORD}) (of |de )?(?=(?:{_MONTH})\b)|\b({_MONTH}) (?:the )?({_DAY_WORD})\b"
+)
+# "12/06", "22/05/2027": day first, as written in French and in most of Europe (a two-digit month)
+DATE_NUMERIC = re.compile(r"\b(\d{1,2})/(\d{2})(?:/(\d{4}|\d{2}))?\b")
+# "the first weekend of June", "le premier samedi de juillet": that day (a weekend is its Saturday)
+_NTH = {"first": 0, "1st": 0, "premier": 0, "second": 1, "2nd": 1, "deuxieme": 1, "third": 2, "3rd": 2,
+        "troisieme": 2, "fourth": 3, "4th": 3, "quatrieme": 3, "last": -1, "dernier": -1}  # fmt: skip
+NTH_DAY_OF_MONTH = re.compile(
+    rf"\b({'|'.join(_NTH)}) (week ?end|{'|'.join(WEEKDAYS)}) (?:of|in|de|d|du mois de|en) ({_MONTH})\b"
+)
+# "the day after", "le lendemain": the day after the date said (before it, or in an earlier turn)
+DAY_AFTER = re.compile(r"\b(?:the )?(?:next day|day after)\b(?! tomorrow)|\ble lendemain\b")
 # "the 22nd", "le 22": a day of a month not named (the next such day)
 DAY_ONLY = re.compile(
     r"\bthe (\d{1,2})(?:st|nd|rd|th)\b"
@@ -77,8 +112,86 @@ DAY_RANGE = re.compile(
 )
 
 
-def dates_in(norm: str, today: dt.date) -> tuple[dt.date | None, int | None]:
-    """The start date a turn names, and the days a range of dates spans ("du 7 au 9 mai": 3)."""
+def spelled_dates(text: str) -> str:
+    """Dates written in figures with slashes, as words: "le 12/06" is "le 12 june" (before normalizing,
+    which would leave "12 06")."""
+
+    def spelled(m: re.Match[str]) -> str:
+        day, month = int(m.group(1)), int(m.group(2))
+        if not (1 <= day <= 31 and 1 <= month <= 12):
+            return m.group(0)
+        year = m.group(3) or ""
+        if len(year) == 2:
+            year = "20" + year
+        return f"{day} {_MONTH_NAMES[month - 1]} {year}".rstrip()
+
+    return DATE_NUMERIC.sub(spelled, text)
+
+
+_MONTH_NAMES = list(MONTHS)[:12]
+
+
+def _days_in_figures(norm: str) -> str:
+    """ "the fourteenth of june" as "14 june", "june first" as "june 1"."""
+
+    def figures(m: re.Match[str]) -> str:
+        if m.group(1):  # "the first may be": no date, unless "of May"
+            if m.string.startswith("may", m.end()) and not m.group(2):
+                return m.group(0)
+            return f"{_DAY_WORDS[m.group(1)]} "
+        if m.group(3) == "may":
+            return m.group(0)
+        return f"{m.group(3)} {_DAY_WORDS[m.group(4)]}"
+
+    return _DAY_IN_WORDS.sub(figures, norm)
+
+
+def dates_in(norm: str, today: dt.date, known: dt.date | None = None) -> tuple[dt.date | None, int | None]:
+    """The start date a turn names, and the days a range of dates spans ("du 7 au 9 mai": 3). A day
+    without its month ("the 15th") is of the month of ``known`` (the date said before) when there is one;
+    "the day after" is the day after the date said before it."""
+    norm = _days_in_figures(norm)
+    date, spanned = _dates_in(norm, today, known)
+    after = DAY_AFTER.search(norm)
+    if after and date and _said_before(norm, after.start()):
+        return date + dt.timedelta(days=1), spanned
+    if after and date is None and known:
+        return known + dt.timedelta(days=1), spanned
+    return date, spanned
+
+
+def _said_before(norm: str, at: int) -> bool:
+    """Whether the turn names its date before ``at`` ("land on the 10th of June... the next day")."""
+    return _date(norm[:at], dt.date.min) is not None
+
+
+def nth_day_of_month(norm: str, today: dt.date) -> dt.date | None:
+    """ "the first weekend of June": its Saturday; "le dernier dimanche de juillet"."""
+    m = NTH_DAY_OF_MONTH.search(norm)
+    if not m:
+        return None
+    weekday = WEEKDAYS["saturday"] if m.group(2).startswith("week") else WEEKDAYS[m.group(2)]
+    month = MONTHS[m.group(3)]
+    year = today.year if month >= today.month else today.year + 1
+    days = [
+        dt.date(year, month, d)
+        for d in range(1, 32)
+        if _valid(year, month, d) and dt.date(year, month, d).weekday() == weekday
+    ]
+    return days[_NTH[m.group(1)]]
+
+
+def _valid(year: int, month: int, day: int) -> bool:
+    try:
+        dt.date(year, month, day)
+    except ValueError:
+        return False
+    return True
+
+
+def _dates_in(norm: str, today: dt.date, known: dt.date | None) -> tuple[dt.date | None, int | None]:
+    if nth := nth_day_of_month(norm, today):
+        return nth, None
     if (m := DAY_RANGE.search(norm)) and not DATE_RANGE.search(norm):
         first, last = int(m.group(1) or m.group(3)), int(m.group(2) or m.group(4))
         start = _next_day_of_month(first, today)
@@ -89,7 +202,7 @@ def dates_in(norm: str, today: dt.date) -> tuple[dt.date | None, int | None]:
         if start and last >= first:
             return start, last - first + 1
         return start, None
-    return _date(norm, today), None
+    return _date(norm, today, known), None
 
 
 def _day_month(day: int, month: int, year: str | None, today: dt.date) -> dt.date | None:
@@ -119,7 +232,9 @@ def _next_weekday(weekday: int, today: dt.date) -> dt.date:
     return today + dt.timedelta(days=(weekday - today.weekday() - 1) % 7 + 1)
 
 
-def _date(norm: str, today: dt.date) -> dt.date | None:
+def _date(norm: str, today: dt.date, known: dt.date | None = None) -> dt.date | None:
+    # a day alone is of the month said before ("14 June... actually the 15th"), else the next to come
+    month_start = max(today, known.replace(day=1)) if known else today
     if m := DATE_ISO.search(norm):
         try:
             return dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
@@ -133,11 +248,13 @@ def _date(norm: str, today: dt.date) -> dt.date | None:
         if pattern.search(norm):
             return today + dt.timedelta(days=ahead)
     if m := WEEKDAY_DAY.search(norm):
-        return _next_day_of_month(int(m.group(2)), today)
+        return _next_day_of_month(int(m.group(2)), month_start)
+    if m := SHORT_WEEKDAY_DAY.search(norm):
+        return _next_day_of_month(int(m.group(1)), month_start)
     if NEXT_WEEKEND.search(norm):
         return _next_weekday(WEEKDAYS["saturday"], today)
     if m := WEEKDAY.search(norm):
         return _next_weekday(WEEKDAYS[m.group(1)], today)
     if m := DAY_ONLY.search(norm):
-        return _next_day_of_month(int(m.group(1) or m.group(2)), today)
+        return _next_day_of_month(int(m.group(1) or m.group(2)), month_start)
     return None

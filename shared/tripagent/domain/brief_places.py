@@ -37,10 +37,7 @@ _STOP = (
     r"|down|up|ride out|ride|riding|until|till|out|is possible|returning|going|it s|it is|ca fait|c est|we re"
     r"|we are|on part|on dort|and we|end|finish|start|demain|tomorrow|today|aujourd hui|qui|that|which|who"
     r"|taking|stopping|hit|past|for good|ou se|ou on|pour filer|pour|i|we|you|they|je|j|nous|vous|ils|"
-    + "|".join(WEEKDAYS)
-    + "|"
-    + _COUNTS
-    + r"|\d)\b|[.,;!?]|$)"
+    r"plutot|rather|pardon|sorry|desole|" + "|".join(WEEKDAYS) + "|" + _COUNTS + r"|\d)\b|\s+\d|[.,;!?]|$)"
 )
 # Triggers after which a phrase may well be no place ("staying in hotels"): one that names none is not asked
 LOOSE_START = (
@@ -54,11 +51,7 @@ LOOSE_START = (
     "campsite is in", "based at", "base camp will be", "base camp is", "base will be", "staying at",
     "point de depart sera", "point de depart est", "depart sera", "depart du", "au depart du", "partant du",
     "en partant du", "pars du", "partir de", "partir d", "partir du", "flying into", "fly into", "landing in",
-    "land in", "pick up the bikes in", "pick up the bikes at", "picking up the bikes in",
-    "picking up the bikes at", "pick up our bikes in", "pick up our bikes at", "collect the bikes in",
-    "collect the bikes at", "rent bikes at", "rent the bikes in", "rent the bikes at", "renting bikes at",
-    "leave the car in", "leave the car at", "leaving the car in", "leaving the car at", "park the car in",
-    "park the car at", "parking the car in", "parking the car at",
+    "land in",
     "la depart se fera d", "depart se fera de", "depart se fera d", "point de depart",
     "a partir de", "a partir d", "on part de", "on part d", "partirons de", "partirons d", "partira de",
     "partira d",
@@ -80,7 +73,12 @@ _START = (
     r"|roll(?:ing)? out (?:from|of)"
     r"|get(?:ting)? going (?:from|in|at)|head(?:ing)? out (?:from|of)|prendre le velo (?:vers|a)"
     r"|(?:begin|start)(?:s|ning|ing)? (?:our|my|the) (?:\w+ )?(?:trip|ride|tour|adventure|journey|day)"
-    r" (?:at|in|from)|" + "|".join(sorted(LOOSE_START, key=len, reverse=True)) + r"|depart"
+    r" (?:at|in|from)"
+    r"|(?:pick(?:ing)? up|collect(?:ing)?|rent(?:ing)?|hir(?:e|ing)) (?:the |our |my |some |rental |hire )*"
+    r"(?:e )?bikes? (?:in|at|from)"
+    r"|(?:leav(?:e|ing)|park(?:ing)?|drop(?:ping)?) (?:the|our|my) (?:car|van|camper) (?:in|at)|"
+    + "|".join(sorted(LOOSE_START, key=len, reverse=True))
+    + r"|depart"
 )
 _END = (
     r"to|towards|ending (?:in|at)|finish(?:ing)? (?:in|at)|arriving (?:in|at)|jusqu(?: vers| a| au)?|vers"
@@ -97,13 +95,17 @@ _VIA = (
     r"via|through|by way of|pass(?:ing)? (?:by|through)|par|en passant par|passer par"
     r"|stop(?:ping)? (?:in|at|off in)|going past|go past|ride past|riding past|past|hit|first stop|stop by"
     r"|stops (?:in|at)|stopping by|passages?|waypoints?|taking in|passing|thru|goin thru|un detour par"
-    r"|turn(?:ing)? (?:around|back) (?:at|in)|faire demi tour a"
+    r"|turn(?:ing)? (?:around|back) (?:at|in)|faire demi tour a|round(?! trip)|travers(?:e|er|ons|ant)"
+    r"|cross(?:ing)?"
 )
 PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("start", re.compile(rf"\b({_START})\s+(.{{1,60}}?)" + _STOP)),
     (
         "start",
-        re.compile(r"^()(.{1,60}?)(?=\s+(?:back to|to|vers|jusqu|via|through)\s)"),
+        re.compile(
+            r"^()(.{1,60}?)(?=\s+(?:back to|(?:all the way |straight |right |round |down |up )?to|vers"
+            r"|jusqu|via|through)\s)"
+        ),
     ),  # "Ordino to Soldeu": weak
     # "we want to do Helsinki to Kallio", "could you plan Anyós to Llumeneres": weak
     (
@@ -313,7 +315,9 @@ def _every_match(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
 _NOT_A_ROUTE_PART = NOT_A_NAME_START | VERBS
 # Up to the last word before a route's first name that cannot be in a name: a count, a slot word, a colon
 _ROUTE_TAIL = re.compile(
-    r"\s+(?:en|in|for|pour|sur|on|over|with|avec|during|a|à|by|par)\s+.*$|\s*\d.*$", re.IGNORECASE
+    r"\s+(?:en|in|for|pour|sur|on|over|with|avec|during|a|à|by|par|via|through|thru|passing|en passant)\s+.*$"
+    r"|\s*\d.*$",
+    re.IGNORECASE,
 )
 _ROUTE_LEAD = re.compile(
     r"^.*(?:\d|:|\b(?:days?|jours?|nights?|nuits?|weeks?|semaines?|weekend|trip|tour|ride|loop|boucle|aller.retour|"
@@ -417,8 +421,29 @@ _START_THERE = re.compile(
 # "départ et arrivée à Encamp", "start and finish in Ordino": a loop from there
 _BOTH_ENDS_AT = re.compile(
     r"\b(?:d[ée]part et arriv[ée]e|start and finish|start and end|starting and ending|starting and finishing)"
-    r" (?:à|a|in|at|de|from) ",
+    r" (?:à|a|in|at|de|from) "
+    r"|\b(?:d[ée]part ?/ ?arriv[ée]e|start ?/ ?(?:finish|end)|d[ée]part (?:et|=) arriv[ée]e)\s*:?\s*"
+    r"(?:(?:à|a|in|at|de|from) |d['’])?",
     re.IGNORECASE,
+)
+# "j'habite à Perpignan": where people live, said like a start but loosely (a strong start elsewhere wins)
+_LIVING_AT = re.compile(r"\b(habit\w*|vi[st]|vivons|r[ée]sid\w*)\s+[àa](?![\w])", re.IGNORECASE)
+# "Boucle depuis Encamp : Meritxell, Prats, Ransol": the stops of the trip that starts there
+_START_THEN_LIST = re.compile(
+    r"(\b(?:from|depuis|au d[ée]part d['’]|au d[ée]part de|starting (?:in|at|from)|d[ée]part (?:de|d['’]))"
+    r"\s*[^:,.;!?\n]{1,40}?)\s*:\s*(?=[^\W\d])",
+    re.IGNORECASE,
+)
+# "Trois jours en vélo de route : Arans, Ordino, La Massana, Escaldes": the places of a route, in order
+_LISTED_ROUTE = re.compile(r":\s*([^:;.!?\n]+?)\s*(?=[;.!?\n]|$)")
+# "entre Kalasatama et Meilahti", "between Kallio and Eira": from one to the other
+_BETWEEN = re.compile(
+    r"\b(?:entre|between)\s+(?!\d|les deux|deux|two|both)([^\W\d][^,.;!?\n]{0,40}?)\s+(?:et|and)\s+(?!\d)"
+    r"([^\W\d][^,.;!?\n]{0,40}?)(?=\s*[,.;!?\n]|\s+(?:en|pour|in|on|with|avec|via|par|for|over|sur)\b|$)",
+    re.IGNORECASE,
+)
+_UNDECIDED_BETWEEN = re.compile(
+    r"(?:torn|hesit\w*|undecided|choose|choisir|decid\w*|h[ée]sit\w*)\W+(?:\w+\W+)?$"
 )
 _BLANKS = re.compile(r"[^\S\n]+")
 MAX_TURN_CHARS = 4000  # what the API accepts of a turn; a generation brief's line is read this far
@@ -496,13 +521,20 @@ _MADE = [
     ("start", re.compile(r"\bmake (.{1,40}?) the (?:start|starting point|beginning)\b")),
 ]
 _THE_PLACE_IN = re.compile(
-    r"\b(?:the|our|my|his|her|their|a|le|la|l|notre|mon|ma) (?:\w+ ){0,2}?"
+    r"\b(?:the|our|my|his|her|their|a|an|le|la|l|notre|mon|ma|un|une) (?:\w+ ){0,2}?"
     r"(?:campsite|camping|hotel|hostel|station|apartment|flat|house|home|place|square|church|bridge|car park|"
-    r"parking|gare|maison|appartement|hotel|auberge|eglise|place|pont)s? (?:in|at|of|de|d|du|a|vers) "
+    r"parking|gare|maison|appartement|hotel|auberge|eglise|place|pont|airport|aeroport|harbour|port"
+    r"|terminal)s? (?:in|at|of|de|d|du|a|vers) (?!jeunesse)"
 )
 _UNDECIDED = re.compile(r"\b(?:or|ou|either|maybe|peut etre)\b")
 # "...and set off from there": the place named just before
 _THERE = {"there", "here", "la bas", "ici", "la"}
+# A town's centre is the town: "Helsinki centre", "the centre of Encamp", "le centre d'Ordino"
+_CENTRE = re.compile(
+    r"^(?:the |le )?(?:city |town |village )?(?:centre|center|downtown|centre ville|centro)"
+    r" (?:of |de |d |du )?"
+    r"|\s+(?:city |town |village )?(?:centre|center|downtown|centre ville|centro)$"
+)
 # A word that takes back what came before it in the same turn: "to Soldeu... non, plutôt jusqu'à Canillo"
 CORRECTION = re.compile(
     r"\b(?:no|non|actually|rather|instead|plutot|finalement|en fait|i mean|je veux dire|wait|attends"
@@ -520,6 +552,12 @@ _JUST = re.compile(r"^(?:just|only|juste|seulement|simplement|rather|plutot)\s+"
 _TRIGGERED = [(slot, p) for slot, p in PLACE_PATTERNS if p.pattern.startswith(r"\b(")]  # after a word
 _LIST_MORE = re.compile(r"^\s*(?:and then|and|et puis|puis|et|then)\s+(.{1,60}?)" + _STOP)
 _LIST_NEXT = re.compile(r"^\s*(?:(?:and then|and|et puis|puis|et|then)\s+)?(.{1,60}?)" + _STOP)
+
+
+def _strongly_triggered(clause: str) -> bool:
+    """Whether a word such as "from" or "to" says what a phrase of the clause is (not a weak "de", which
+    may be inside a name: "Pas de la Casa")."""
+    return any(m.group(1) not in WEAK_TRIGGERS for _, p in _TRIGGERED for m in _every_match(p, clause))
 
 
 def _is_name(candidate: str, *, strong: bool) -> bool:
@@ -625,13 +663,36 @@ def names_said(text: str, *, longest: int = 5) -> list[str]:
     return runs
 
 
+def _from_one_to_the_other(m: re.Match[str]) -> str:
+    if _UNDECIDED_BETWEEN.search(m.string[max(0, m.start() - 25) : m.start()]):
+        return m.group(0)  # "torn between Encamp and Canillo": undecided, read as such
+    return f"from {m.group(1)} to {m.group(2)}"
+
+
+def _listed_route(text: str) -> str:
+    """A list of three places or more after a colon, and nothing else: from the first, via the others,
+    to the last ("Route: Arans, Ordino, La Massana, Escaldes")."""
+
+    def route(m: re.Match[str]) -> str:
+        items = [i.strip() for i in re.split(r",|\s+(?:et|and|puis|then)\s+", m.group(1)) if i.strip()]
+        names = [normalize(i) for i in items]
+        if len(items) < 3 or not all(
+            1 <= len(n.split()) <= 4 and _is_name(n, strong=False) and n not in _THERE for n in names
+        ):
+            return m.group(0)
+        return f": from {items[0]} to {items[-1]} via {', '.join(items[1:-1])}"  # (a list goes on last)
+
+    return _LISTED_ROUTE.sub(route, text)
+
+
 def _clauses(text: str) -> list[str]:
     """The turn's clauses, normalized: punctuation ends a place phrase, so each is read on its own."""
     text = _BLANKS.sub(" ", text)[:MAX_TURN_CHARS]  # the raw-text patterns below run on single blanks
     # French "à" is a destination; normalized it would be the English article "a". But after a verb of
     # starting or staying it is where the trip begins: "on commence à Encamp", "nous serons basés à
     # Soldeu", "on loge à Ordino", "c'est à Aixovall qu'on commence"
-    text = _C_EST_A.sub(r"depuis \1", _STARTING_AT.sub(r"\1\2depuis", text))
+    text = _C_EST_A.sub(r"depuis \1", _STARTING_AT.sub(r"\1\2depuis", _LIVING_AT.sub(r"\1 partir de", text)))
+    text = _BETWEEN.sub(_from_one_to_the_other, _listed_route(_START_THEN_LIST.sub(r"\1 via ", text)))
     text = _ARROWS.sub(" -> ", text)  # "Canillo 👉 Prats", "Ordino ➡️ El Serrat": a route; other emoji go
     text = "".join(" " if unicodedata.category(c) in ("So", "Cf") or c == "\ufe0f" else c for c in text)
     text = _RATHER_THAN.sub(r"\1", _FROM_ORIGIN.sub(" ", text))
@@ -660,6 +721,7 @@ class _TurnReader:
         self.offset = 0  # where the clause being read starts in the turn's joined clauses
         self.list_open = False  # the clause before ended inside a list: "par Juberri, Nagol et Aixovall"
         self.end_open = False  # the clause before ended on where the trip goes
+        self.there: list[tuple[int, str, bool]] = []  # "from there" of the clause being read
 
     def read(self, clause: str) -> None:
         before = len(self.mentions)
@@ -686,6 +748,7 @@ class _TurnReader:
         if nothing_else and 1 <= len(bare.split()) <= 5 and not _says_a_slot(bare):
             # the turn's first clause: an answer to "where from?" ("Toulouse, I live there"), said plainly
             self._add(len(clause) - len(bare), "bare", bare, strong=self.offset == 0)
+        self._there()
 
     def _triggered(self, clause: str, slot: str, match: re.Match[str]) -> None:
         trigger, phrase = match.group(1), match.group(2).strip()
@@ -707,7 +770,7 @@ class _TurnReader:
         """A clause that goes on with the list of via points the clause before ended in."""
         item = _LIST_NEXT.match(clause) if self.list_open else None
         self.list_open = False
-        if item is None or _says_a_slot(clause) or any(p.search(clause) for _, p in _TRIGGERED):
+        if item is None or _says_a_slot(clause) or _strongly_triggered(clause):
             return False
         self._add(item.start(1), "via", item.group(1).strip(), strong=False)
         self._list_rest(clause, item.end(1), strong=False)
@@ -721,12 +784,23 @@ class _TurnReader:
 
     def _add(self, at: int, slot: str, candidate: str, *, strong: bool) -> None:
         candidate = _TRAILING_CONNECTOR.sub("", candidate)  # "Soldeu sur (3 jours)"
-        if candidate in _THERE:  # "set off from there": the place named before it
-            earlier = [m for m in self.mentions if m[0] < self.offset + at and m[1] != "skip"]
+        if (centre := _CENTRE.sub("", candidate).strip()) and centre != candidate:
+            at, candidate = at + candidate.find(centre), centre  # "Helsinki centre" is Helsinki
+        if candidate in _THERE:  # "set off from there": read once the whole clause is (see _there)
+            self.there.append((self.offset + at, slot, strong))
+        elif _is_name(candidate, strong=strong) and not _UNDECIDED.search(candidate):
+            # (not "from Encamp or Canillo": not decided)
+            self.mentions.append((self.offset + at, slot, PlacePhrase(candidate, strong)))
+
+    def _there(self) -> None:
+        """Each "there" of the clause is the place named just before it, whatever pattern found it."""
+        for at, slot, strong in sorted(self.there):
+            earlier = [m for m in self.mentions if m[0] < at and m[1] != "skip"]
             if not earlier:
-                return
+                continue
             meant = max(earlier, key=lambda m: m[0])
-            candidate = meant[2].text
+            if meant[1] == "end" and slot == "start" and at - meant[0] - len(meant[2].text) <= len(" from "):
+                continue  # "ride to El Tarter from there": there is a place said before, not El Tarter
             if meant[1] == "end" and slot == "start":  # "arriving in Pas de la Casa... ride from there"
                 self.mentions.remove(meant)
             if slot == "start" and meant[1] == "start" and meant[2].strong:
@@ -734,9 +808,8 @@ class _TurnReader:
                 self.mentions = [
                     m for m in self.mentions if m[1] != "start" or m[0] + len(m[2].text) > meant[0]
                 ]
-        elif not _is_name(candidate, strong=strong) or _UNDECIDED.search(candidate):
-            return  # "from Encamp or Canillo": not decided, and no name
-        self.mentions.append((self.offset + at, slot, PlacePhrase(candidate, strong)))
+            self.mentions.append((at, slot, PlacePhrase(meant[2].text, strong)))
+        self.there = []
 
 
 def _ordered(mentions: list[Mention], joined: str) -> dict[str, list[PlacePhrase]]:
@@ -763,7 +836,7 @@ def _ordered(mentions: list[Mention], joined: str) -> dict[str, list[PlacePhrase
             # Siltasaari à Kluuvi" (the town where it all happens)
             if CORRECTION.search(between) or (slot == "end" and starts_between):
                 unique.remove(earlier)
-            elif slot == "end" and len(between.split()) <= 5 and _ONWARD.search(between):
+            elif slot == "end" and len(between.split()) <= 8 and _ONWARD.search(between):
                 unique[unique.index(earlier)] = (earlier[0], "via", earlier[2])
     places: dict[str, list[PlacePhrase]] = {}
     for _, slot, phrase in unique:

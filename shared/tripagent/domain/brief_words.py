@@ -48,14 +48,14 @@ DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
     ),
     (re.compile(r"\bweek ?end\b|\bfin de semaine\b"), 2),
     (re.compile(r"\b(?:a |one |une )?(?:fortnight|quinzaine)\b|\bquinze jours\b"), 14),  # two weeks
-    (re.compile(r"\b(a|one|une|1) (week|semaine)\b"), 7),
+    (re.compile(r"\b(a|one|une|1) (?:full |whole |entire |complete |pleine )?(week|semaine)\b"), 7),
     (re.compile(rf"\b{NUM} (weeks|semaines)\b"), -7),
     (re.compile(rf"\b{NUM}[ -]?(days?|jours?|journees?|nights?|nuits?|j|d)\b"), None),  # "2j", "2d"
     (re.compile(rf"\b(?:days|jours|duration|duree)\s*:\s*{NUM}\b"), None),  # "Days: 3"
     (
         re.compile(
             r"\b(?:a|one) (?:free|single|whole|full) day\b|\b(?:une|la|une seule) journee\b|\bday out\b"
-            r"|\bjust the day\b|\bone day only\b|\bjuste la journee\b"
+            r"|\bjust the day\b|\bone day only\b|\bjuste la journee\b|\bsingle day\b"
         ),
         1,
     ),
@@ -70,8 +70,10 @@ ROAD_IN_A_LIST = re.compile(r"(?:^|,|:)\s*(?:en |à |a )?route\s*(?:,|$)", re.MU
 START_UNKNOWN = re.compile(
     r"\b(?:not sure|don t know|do not know|no idea|undecided|haven t decided|pas sur|sais pas|aucune idee"
     r"|pas encore decide)\b.{0,30}\b(?:where|d ou|ou)\b.{0,20}\b(?:start|begin|set off|partir|commencer)"
-    r"|\b(?:torn|hesitating|undecided) between\b"
-    r"|\bon hesite entre\b(?! (?:\d|deux|trois|quatre|cinq|six|sept))"  # (a count: the days are undecided)
+    r"|\b(?:torn|hesitating|undecided) (?:\w+ )?between\b"
+    r"|\b(?:or|ou)\b[^.!?]{0,25}\b(?:as (?:a |the |our )?start(?:ing point)?|comme (?:point de )?depart)\b"
+    # (but a count: the days are undecided)
+    r"|\bon hesite (?:encore |toujours )?entre\b(?! (?:\d|deux|trois|quatre|cinq|six|sept))"
     r"|\beither\b.{0,40}\bor\b.{0,30}\b(?:start|depart)|\bcan t decide\b.{0,20}\bstart"
     r"|\bstart\b.{0,30}\bcan t decide"
     r"|\bwhere (?:should|could|can|would) (?:we|i) start\b"
@@ -123,7 +125,10 @@ PROFILE_WORDS: list[tuple[Profile, re.Pattern[str]]] = [
     # not "un voyage à vélo": a trip by bike, of any kind
     (
         "touring",
-        re.compile(r"\btouring|\bcyclotouris|\brandonn|\bbikepacking|\bvelo de (?:voyage|tourisme)|\bloaded"),
+        re.compile(
+            r"\btouring|\bcyclotouris|\brandonn|\bbikepacking|\bvelos? de (?:voyage|tourisme|rando)\b"
+            r"|\bloaded"
+        ),
     ),
     ("hybrid", re.compile(r"\bhybrid|\bvtc\b|\bcity bike|\bvelo de ville|\bhybride")),
     (
@@ -188,7 +193,7 @@ TENS = {
 _UNITS = "|".join(k for k in NUMBERS if k not in ("a", "un", "une"))
 _TENS = "|".join(sorted(TENS, key=len, reverse=True))
 _AMOUNT = rf"(\d{{2,3}}|(?:(?:a|one|un) )?(?:{_TENS})(?:(?: et)? (?:{_UNITS}))?)"
-_KM = r"\s?(?:km|kms|k|kilometres?|kilometers?|kilomètres?)"
+_KM = r"\s?(?:km|kms|k|kilometres?|kilometers?|kilomètres?|bornes)"  # "50 bornes": French slang for km
 _LIMIT = r"(?:max|maximum|tops|at most|au maximum|au plus|pas plus)"
 _PER_DAY = rf"(?:\s?{_LIMIT})?\s?(?:(?:a|per|/|par|each|chaque|by|au)\s?)?(?:day|jour|j)\b"
 # "40 km a day", "forty kilometres per day", "45 km max par jour", "60 kilometres daily"; and, a limit

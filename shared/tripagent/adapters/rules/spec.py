@@ -40,7 +40,7 @@ class SpecRules:
         unsure: dict[str, list[str]] = {}  # loosely read phrases that name nothing we know
         start_unknown = False  # "not sure yet where to start"
         for line in str(request.context.get("brief", "")).splitlines():
-            reading = read_turn(line, today=today)
+            reading = read_turn(line, today=today, known_date=collected.startDate)
             out_and_back |= reading.out_and_back
             start_unknown |= reading.start_unknown
             collected = collected.merged(reading.slots)
@@ -100,11 +100,13 @@ def _named_places(
     named: dict[str, Any] = {}
     for slot, texts in places.items():
         if slot == "via":
-            named["via"] = [
-                text
-                for text in texts
-                if not isinstance(search(text), NotFound) and normalize(text) not in skipped
-            ]
+            named["via"] = list(
+                dict.fromkeys(  # each via point once, as the chat keeps them
+                    text
+                    for text in texts
+                    if not isinstance(search(text), NotFound) and normalize(text) not in skipped
+                )
+            )
         elif slot in ("start", "end") and texts:
             named[slot] = next((text for text in texts if not isinstance(search(text), NotFound)), texts[0])
     # A clause that is only a name ("Road bike. Andorra la Vella. 2 days."): the start, else the end,
