@@ -394,6 +394,17 @@ def test_a_lowercase_name_is_still_asked_about_in_a_lowercase_turn(gazetteer: Ga
     assert reply.clarification.question.startswith("I could not find")
 
 
+def test_a_name_shortened_after_it_was_said_in_full_is_that_place(gazetteer: Gazetteer) -> None:
+    """ "back to Pas": Pas de la Casa, said in full before (not La Paz, Bolivia)."""
+    reply = converse(chat(gazetteer), ["We park in Pas de la Casa, ride to Soldeu and back to Pas. 2 days"])[
+        0
+    ]
+    assert reply.clarification is None
+    assert reply.collected.start == "Pas de la Casa"
+    assert reply.collected.end in (None, "Pas de la Casa")
+    assert reply.collected.roundTrip
+
+
 # ------------------------------------------------------------------------------------ over HTTP
 @dataclass
 class CountingModels:
@@ -840,6 +851,14 @@ def test_generation_rules_read_what_the_chat_reads(gazetteer: Gazetteer) -> None
     assert spec("overnighter Sispony to Llorts, so 2 days, MTB")["start"] == "Sispony"
     assert spec("De Trifouillis-les-Oies à Encamp en 2 jours")["start"] == "trifouillis les oies"
     assert spec("Barcelone – Andorre-la-Vieille, 5 jours")["start"] == "barcelone"
+    # as the chat reads them: "back to Pas" (Pas de la Casa said in full), an end left undecided
+    assert spec("We park in Pas de la Casa, ride to Soldeu and back to Pas. 2 days").get("end") in (
+        None,
+        "pas de la casa",
+    )
+    assert "end" not in spec(
+        "Départ de Sornàs, on finira à El Serrat ou peut-être à Llorts, je sais pas encore"
+    )
 
 
 @pytest.mark.parametrize(

@@ -557,3 +557,114 @@ def test_from_there_after_the_bus_is_where_the_bus_went() -> None:
     read = places("finalement on prend le bus jusqu'à Sant Julià et on part de là")
     assert "sant julia" in read["start"]
     assert "end" not in read
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "read"),
+    [
+        (
+            "Day 1: Ordino → Canillo\nDay 2: Canillo → Soldeu\nDay 3: Soldeu → Pas de la Casa",
+            {"start": ["ordino"], "end": ["pas de la casa"], "via": ["canillo", "soldeu"]},
+            {"durationDays": 3, "roundTrip": None},
+        ),
+        (
+            "| Day | From | To |\n|---|---|---|\n| 1 | Escaldes | Canillo |\n| 2 | Canillo | El Serrat |\n"
+            "| 3 | El Serrat | Escaldes |",
+            {"start": ["escaldes"], "via": ["canillo", "el serrat"]},
+            {"durationDays": 3, "roundTrip": True},
+        ),
+        (
+            "So the plan: day 1 Andorra la Vella to Encamp, day 2 Encamp to Pas de la Casa, day 3 back down to"
+            " Andorra la Vella. Road bike.",
+            {"start": ["andorra la vella"], "via": ["encamp", "pas de la casa"]},
+            {"durationDays": 3, "roundTrip": True},
+        ),
+        (
+            "J1 : Kamppi - Eira\nJ2 : Eira - Kallio (on dort à l'auberge)",
+            {"start": ["kamppi"], "end": ["kallio"], "via": ["eira"]},
+            {"durationDays": 2, "roundTrip": None},
+        ),
+        (
+            "Rough itinerary for a long weekend:\n1) Andorra la Vella → Encamp\n2) Encamp → Pas de la Casa\n"
+            "3) Pas de la Casa → Foix, then the train home",
+            {"start": ["andorra la vella"], "end": ["foix"], "via": ["encamp", "pas de la casa"]},
+            {"durationDays": 3, "roundTrip": None},
+        ),
+        (
+            "Day 1 Canillo to Soldeu. Day 2 Soldeu to either Pas de la Casa or back to Canillo, not sure.",
+            {"start": ["canillo"], "via": ["soldeu"]},
+            {"durationDays": 2, "roundTrip": None},
+        ),
+    ],
+)
+def test_a_plan_laid_out_day_by_day(text: str, expected: dict[str, list[str]], read: dict[str, Any]) -> None:
+    assert chosen_places(text) == expected
+    assert slots_of(text, read) == read
+
+
+def test_a_numbered_list_of_labels_is_no_plan() -> None:
+    assert chosen_places("Trip plan:\n1. Start: La Massana\n2. End: Pas de la Casa\n3. Days: 3") == {
+        "start": ["la massana"],
+        "end": ["pas de la casa"],
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("Dates are 28 June to 2 July.", {"startDate": dt.date(2027, 6, 28), "durationDays": 5}),
+        ("Tuesday 8 June to Thursday 10 June.", {"startDate": dt.date(2027, 6, 8), "durationDays": 3}),
+        (
+            "La semaine prochaine, du lundi au vendredi",
+            {"startDate": dt.date(2027, 5, 10), "durationDays": 5},
+        ),
+        ("This coming Saturday and Sunday, a loop", {"startDate": dt.date(2027, 5, 8), "durationDays": 2}),
+        ("Saturday 8th through Monday 10th", {"startDate": dt.date(2027, 5, 8), "durationDays": 3}),
+        ("two and a half days, road", {"durationDays": 3}),
+        ("deux jours et demi en VTT", {"durationDays": 3}),
+        ("3 dayz on mtbs", {"durationDays": 3}),
+        ("actually make it 3 days, I can't take the Tuesday off", {"startDate": None, "durationDays": 3}),
+        ("depart from Escaldes and return there after five days", {"roundTrip": True, "durationDays": 5}),
+    ],
+)
+def test_a_sixth_batch_of_slots(text: str, read: dict[str, Any]) -> None:
+    assert slots_of(text, read) == read
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Start Encamp, end Soldeu, one day", {"start": ["encamp"], "end": ["soldeu"]}),
+        (
+            "depart andorre la vieille arrivee ordino via la massana",
+            {"start": ["andorre la vieille"], "end": ["ordino"], "via": ["la massana"]},
+        ),
+        (
+            "un séjour au départ d'Ordino, à destination du Pas de la Casa",
+            {"start": ["ordino"], "end": ["pas de la casa"]},
+        ),
+        (
+            "jusque Andorre-la-Vieille, passant par La Margineda",
+            {"end": ["andorre la vieille"], "via": ["la margineda"]},
+        ),
+        ("We'll drive down from Toulouse and park in Pas de la Casa", {"start": ["pas de la casa"]}),
+        (
+            "Boucle au départ d'Escaldes : Engolasters, Encamp, Canillo puis retour à Escaldes",
+            {"start": ["escaldes"], "end": ["escaldes"], "via": ["engolasters", "encamp", "canillo"]},
+        ),
+        ("Est-ce qu'il faut réserver les refuges à l'avance en mai ?", {}),
+    ],
+)
+def test_a_sixth_batch_of_places(text: str, expected: dict[str, list[str]]) -> None:
+    assert chosen_places(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bon alors : soit on part de Canillo, soit d'Encamp, on verra. Arrivée Pas de la Casa.",
+        "starting point... maybe Ordino or Canillo, haven't decided yet",
+    ],
+)
+def test_more_starts_left_undecided(text: str) -> None:
+    assert read_turn(text, today=TODAY).start_unknown

@@ -45,6 +45,7 @@ from tripagent.domain.places import (
     far_fetched,
     normalize,
     settled_by,
+    shortened,
 )
 from tripagent.errors import RateLimited, ValidationFailed
 
@@ -343,7 +344,7 @@ class BriefChat:
         # (at most PHRASES_LOOKED_UP of a turn: a real turn names a few places, a 4,000-character one may
         # hold hundreds of phrases, each a lookup)
         texts = list(dict.fromkeys(p.text for ps in phrases.values() for p in ps))[:PHRASES_LOOKED_UP]
-        searched = {text: self.finder.search(text) for text in texts}
+        searched = self._search(texts, located)
         phrases = {slot: [p for p in ps if p.text in searched] for slot, ps in phrases.items()}
         earlier = {name: self.finder.search(name) for name in state.resolved.values()}
         context = [o.place for o in [*searched.values(), *earlier.values()] if isinstance(o, Found)]
@@ -392,6 +393,17 @@ class BriefChat:
         if collected.start and collected.start == collected.end:  # "from Soldeu to Soldeu": a loop
             collected.roundTrip = True
         return question
+
+    def _search(self, texts: list[str], located: dict[str, Place]) -> dict[str, SearchOutcome]:
+        """Each phrase through the geocoder; a name's first words, when the brief says it in full elsewhere
+        ("back to Pas", Pas de la Casa said before), are that place."""
+        searched = {text: self.finder.search(text) for text in texts}
+        said_in_full: dict[str, SearchOutcome] = {t: searched[t] for t in texts if _ours(searched[t])}
+        said_in_full |= {normalize(name): Found(place, 1.0) for name, place in located.items()}
+        for text in texts:
+            if not _ours(searched[text]) and (full := shortened(text, list(said_in_full))):
+                searched[text] = said_in_full[full]
+        return searched
 
     def _start_named_anywhere(
         self, collected: Collected, turns: list[str], located: dict[str, Place]
@@ -495,9 +507,14 @@ def consolidated_brief(collected: Collected, user_turns: list[str]) -> str:
     return "Collected — " + "; ".join(parts) + "\nRider said:\n" + "\n".join(f"- {t}" for t in user_turns)
 
 
+def _ours(outcome: SearchOutcome) -> bool:
+    """A place we route, found alone."""
+    return isinstance(outcome, Found) and outcome.place.region is not None
+
+
 def _not_meant(phrase: PlacePhrase, found: SearchOutcome) -> bool:
     """A loosely read phrase found abroad under another name ("de Lòria": Glória, Brazil), or a lowercase
     word among capitalized names that is no place we route ("to say": Say, Niger)."""
-    if not phrase.cased and not (isinstance(found, Found) and found.place.region is not None):
+    if not phrase.cased and not _ours(found):
         return True
     return not phrase.strong and far_fetched(found, phrase.text)

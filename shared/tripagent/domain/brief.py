@@ -15,7 +15,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tripagent.domain.brief_dates import NTH_DAY_OF_MONTH, dates_in, spelled_dates
-from tripagent.domain.brief_places import PlacePhrase, place_phrases
+from tripagent.domain.brief_places import PlacePhrase, day_plan, place_phrases
 from tripagent.domain.brief_words import (
     ACCOMMODATION,
     ANY_ACCOMMODATION,
@@ -137,6 +137,10 @@ def read_turn(
         values["startDate"] = start_date
     if spanned and "durationDays" not in values:  # "du 7 au 9 mai": three days
         values["durationDays"] = spanned
+    if plan := day_plan(text):  # "Day 1: ... Day 3: ...": three days, a loop if it ends where it starts
+        values.setdefault("durationDays", plan.days)
+        if plan.places[0] == plan.places[-1]:
+            values["roundTrip"] = True
     return Reading(
         Collected.model_validate(_within_bounds(values)),
         places,

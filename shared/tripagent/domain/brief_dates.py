@@ -61,7 +61,7 @@ NEXT_WEEKEND = re.compile(
     r"\b(?:this (?:coming )?|next |coming )week ?end\b|\bce week ?end\b|\bweek ?end prochain\b"
 )
 WEEKDAY_DAY = re.compile(rf"\b({_WEEKDAY}) (?:the )?(\d{{1,2}}){_ORD}\b(?! (?:km|days?|jours?|h)\b)")
-WEEKDAY = re.compile(rf"\b({_WEEKDAY})\b")
+WEEKDAY = re.compile(rf"\b({_WEEKDAY})\b(?! off\b)")  # "I can't take the Tuesday off": no date
 MONTH_WORD = re.compile(rf"\b(?:{_MONTH})\b")
 # "sat 8th", "sam. 12": a weekday's short name, only beside the day of the month
 _SHORT_WEEKDAYS = {
@@ -96,6 +96,18 @@ _NTH = {"first": 0, "1st": 0, "premier": 0, "second": 1, "2nd": 1, "deuxieme": 1
 NTH_DAY_OF_MONTH = re.compile(
     rf"\b({'|'.join(_NTH)}) (week ?end|{'|'.join(WEEKDAYS)}) (?:of|in|de|d|du mois de|en) ({_MONTH})\b"
 )
+# "28 June to 2 July", "Tuesday 8 June to Thursday 10 June": a range over months, weekdays aside
+_W = rf"(?:(?:{'|'.join(WEEKDAYS)}) (?:the )?)?"
+DATES_RANGE = re.compile(
+    rf"\b{_W}(\d{{1,2}}){_ORD} (?:of )?({_MONTH}) (?:to|au|until|till|jusqu au|and|et|through|thru) {_W}"
+    rf"(?:the )?(\d{{1,2}}){_ORD} (?:of )?({_MONTH})\b"
+)
+# "du lundi au vendredi", "from Saturday to Monday", "this coming Saturday and Sunday": those days
+WEEKDAY_RANGE = re.compile(
+    rf"\b(?:du |from |this coming |this |next |coming |ce )?({'|'.join(WEEKDAYS)})"
+    rf" (?:au|to|till|until|and|et|through|thru) ({'|'.join(WEEKDAYS)})\b"
+)
+NEXT_WEEK = re.compile(r"\bnext week\b|\bla semaine prochaine\b|\bsemaine prochaine\b")
 # "the day after", "le lendemain": the day after the date said (before it, or in an earlier turn)
 DAY_AFTER = re.compile(r"\b(?:the )?(?:next day|day after)\b(?! tomorrow)|\ble lendemain\b")
 # "the 22nd", "le 22": a day of a month not named (the next such day)
@@ -107,7 +119,8 @@ DAY_ONLY = re.compile(
 
 # "from the 14th to the 16th", "du 14 au 16": a range within the month of its first day
 DAY_RANGE = re.compile(
-    r"\b(?:from )?the (\d{1,2})(?:st|nd|rd|th) (?:to|till|until|and) (?:the )?(\d{1,2})(?:st|nd|rd|th)\b"
+    rf"\b(?:from )?(?:the |(?:{_WEEKDAY}) (?:the )?)(\d{{1,2}})(?:st|nd|rd|th)"
+    rf" (?:to|till|until|and|through|thru) (?:the |(?:{_WEEKDAY}) (?:the )?)?(\d{{1,2}})(?:st|nd|rd|th)\b"
     r"|\bdu (\d{1,2})(?:er)? au (\d{1,2})\b(?! ?(?:km|kilo|jours?|h|heures?|m|personnes?)\b)"
 )
 
@@ -192,6 +205,16 @@ def _valid(year: int, month: int, day: int) -> bool:
 def _dates_in(norm: str, today: dt.date, known: dt.date | None) -> tuple[dt.date | None, int | None]:
     if nth := nth_day_of_month(norm, today):
         return nth, None
+    if m := DATES_RANGE.search(norm):
+        opening = _day_month(int(m.group(1)), MONTHS[m.group(2)], None, today)
+        closing = _day_month(int(m.group(3)), MONTHS[m.group(4)], None, opening or today)
+        if opening and closing and closing >= opening:
+            return opening, (closing - opening).days + 1
+    if m := WEEKDAY_RANGE.search(norm):
+        first_day = _next_weekday(WEEKDAYS[m.group(1)], today)
+        if NEXT_WEEK.search(norm) and first_day - today < dt.timedelta(days=7 - today.weekday()):
+            first_day += dt.timedelta(days=7)  # "la semaine prochaine, du lundi au vendredi"
+        return first_day, (WEEKDAYS[m.group(2)] - WEEKDAYS[m.group(1)]) % 7 + 1
     if (m := DAY_RANGE.search(norm)) and not DATE_RANGE.search(norm):
         first, last = int(m.group(1) or m.group(3)), int(m.group(2) or m.group(4))
         start = _next_day_of_month(first, today)

@@ -12,6 +12,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from tripagent.domain.brief_dates import MONTH_WORD, MONTHS, WEEKDAY, WEEKDAYS
+from tripagent.domain.brief_itinerary import Itinerary, itinerary
 from tripagent.domain.brief_words import (
     ACCOMMODATION,
     CLIMB_PER_DAY,
@@ -37,7 +38,11 @@ _STOP = (
     r"|down|up|ride out|ride|riding|until|till|out|is possible|returning|going|it s|it is|ca fait|c est|we re"
     r"|we are|on part|on dort|and we|end|finish|start|demain|tomorrow|today|aujourd hui|qui|that|which|who"
     r"|taking|stopping|hit|past|for good|ou se|ou on|pour filer|pour|i|we|you|they|je|j|nous|vous|ils|"
-    r"plutot|rather|pardon|sorry|desole|" + "|".join(WEEKDAYS) + "|" + _COUNTS + r"|\d)\b|\s+\d|[.,;!?]|$)"
+    r"plutot|rather|pardon|sorry|desole|the day|le jour|arrivee|arrival|departure|"
+    + "|".join(WEEKDAYS)
+    + "|"
+    + _COUNTS
+    + r"|\d)\b|\s+\d|[.,;!?]|$)"
 )
 # Triggers after which a phrase may well be no place ("staying in hotels"): one that names none is not asked
 LOOSE_START = (
@@ -76,12 +81,12 @@ _START = (
     r" (?:at|in|from)"
     r"|(?:pick(?:ing)? up|collect(?:ing)?|rent(?:ing)?|hir(?:e|ing)) (?:the |our |my |some |rental |hire )*"
     r"(?:e )?bikes? (?:in|at|from)"
-    r"|(?:leav(?:e|ing)|park(?:ing)?|drop(?:ping)?) (?:the|our|my) (?:car|van|camper) (?:in|at)|"
-    + "|".join(sorted(LOOSE_START, key=len, reverse=True))
-    + r"|depart"
+    r"|(?:leav(?:e|ing)|park(?:ing)?|drop(?:ping)?) (?:the|our|my) (?:car|van|camper) (?:in|at)"
+    r"|park(?:ing)? (?:up )?(?:in|at)|" + "|".join(sorted(LOOSE_START, key=len, reverse=True)) + r"|depart"
 )
 _END = (
-    r"to|towards|ending (?:in|at)|finish(?:ing)? (?:in|at)|arriving (?:in|at)|jusqu(?: vers| a| au)?|vers"
+    r"to|towards|ending (?:in|at)|finish(?:ing)? (?:in|at)|arriving (?:in|at)|jusqu(?: vers| a| au)?|jusque"
+    r"|vers|destination (?:du|de|d|des)"
     r"|until|till|call it a day (?:in|at)|wrap(?:s|ping)? (?:it )?up (?:in|at)|finish(?:es|ing)? up (?:in|at)"
     r"|(?:the )?last stop (?:would be|will be|is)|pack it in(?: for good)? (?:in|at)|dismount (?:in|at)"
     r"|end(?:ing)? up (?:in|at)|park (?:the|our) bikes?(?: for good)? (?:in|at)|collapse (?:in|at)"
@@ -222,6 +227,20 @@ VERBS = {
     "the",
 }
 NOT_PLACES = {
+    # French idioms after "à", which reads as "to": "réserver à l'avance", "à pied", "à peu près"
+    "l avance",
+    "pied",
+    "peu pres",
+    "l heure",
+    "la fin",
+    "l aise",
+    "l etranger",
+    "cote",
+    "nouveau",
+    "l avenir",
+    "la maison",
+    "la carte",
+    "l ombre",
     "italy",
     "italie",
     "germany",
@@ -290,6 +309,7 @@ NOT_A_NAME_START = {
     "prevue", "prevu", "prevus", "prevues", "envisagee", "souhaitee",
     "could", "can", "should", "will", "shall", "pourriez", "pouvez", "peux", "pourrais", "balade", "sortie",
     "voyage", "trip", "tour", "excursion", "randonnee", "arrivee", "arrival", "max", "maximum", "min",
+    "destination",
     "depart", "point", "so", "and", "but", "et", "mais", "donc", "is", "was", "est", "sera", "serait",
     *WEEKDAYS,
     *MONTHS,
@@ -449,6 +469,9 @@ _BLANKS = re.compile(r"[^\S\n]+")
 MAX_TURN_CHARS = 4000  # what the API accepts of a turn; a generation brief's line is read this far
 _ARROWS = re.compile(r"\s*(?:➡️|➡|👉|⇒|⟶|→)\ufe0f?\s*")
 # Where people come from is not where they start: "on est de Québec", "I'm from Italy"
+_TRAVELLING_FROM = re.compile(
+    r"\b(driv\w*|drove|fly\w*|flew|train\w*|travel\w*)\s+(?:down |up |over |in |out )?from\b", re.IGNORECASE
+)
 _FROM_ORIGIN = re.compile(
     r"\b(?:on est|je suis|nous sommes|we['’]?re|we are|i['’]?m|i am)\s+(?:de|d['’]|du|from)\s*"
     r"[^,.;!?\n]{1,40}",
@@ -468,6 +491,19 @@ _LABELS = [
     ),
     (re.compile(r"^(?:end point|end|finish|arrivee|destination|to|objectif|goal|but|fin)\s*:\s*"), "to "),
     (re.compile(r"^(?:via|through|par|etapes?|stops?|passages?|waypoints?)\s*:\s*"), "via "),
+    # the same without their colon, at a clause's start: "Start Encamp, end Soldeu", "depart andorre"
+    (
+        re.compile(
+            r"^(?:start|depart)\s+(?=[a-z])(?!(?:on|at|in|from|le|la|du|de|d|the|a|en|vers|tomorrow)\b)"
+        ),
+        "from ",
+    ),
+    (
+        re.compile(
+            r"^(?:end|finish|arrivee|arrival)\s+(?=[a-z])(?!(?:on|at|in|of|le|la|du|de|d|the|a|en|vers)\b)"
+        ),
+        "to ",
+    ),
 ]
 # The place first, what it is after: "Encamp is where we begin", "Sispony is our starting point"
 _NAMED_FIRST = [
@@ -554,10 +590,13 @@ _LIST_MORE = re.compile(r"^\s*(?:and then|and|et puis|puis|et|then)\s+(.{1,60}?)
 _LIST_NEXT = re.compile(r"^\s*(?:(?:and then|and|et puis|puis|et|then)\s+)?(.{1,60}?)" + _STOP)
 
 
-def _strongly_triggered(clause: str) -> bool:
-    """Whether a word such as "from" or "to" says what a phrase of the clause is (not a weak "de", which
-    may be inside a name: "Pas de la Casa")."""
-    return any(m.group(1) not in WEAK_TRIGGERS for _, p in _TRIGGERED for m in _every_match(p, clause))
+def _strongly_triggered(clause: str) -> int | None:
+    """Where a word such as "from" or "to" first says what a phrase of the clause is (not a weak "de",
+    which may be inside a name: "Pas de la Casa"), if one does."""
+    at = [
+        m.start(1) for _, p in _TRIGGERED for m in _every_match(p, clause) if m.group(1) not in WEAK_TRIGGERS
+    ]
+    return min(at) if at else None
 
 
 def _is_name(candidate: str, *, strong: bool) -> bool:
@@ -591,10 +630,31 @@ def _says_a_slot(norm: str) -> bool:
 Mention = tuple[int, str, PlacePhrase]  # where in the turn's clauses, which slot, what
 
 
+def day_plan(text: str) -> Itinerary | None:
+    """The plan a turn lays out day by day ("Day 1: Ordino → Canillo / Day 2: Canillo → Soldeu")."""
+    return itinerary(text, lambda name: _is_name(name, strong=True) and name not in _THERE)
+
+
+def _day_by_day(plan: Itinerary) -> dict[str, list[PlacePhrase]]:
+    """A plan's places: the first starts, the last ends (unless the last day is undecided), the others
+    are stops; a loop when the first and the last are one."""
+    first, *between, last = plan.places
+    places = {"start": [PlacePhrase(first, strong=True)]}
+    if plan.end_undecided:  # "day 2: Soldeu to either Pas de la Casa or back to Canillo": no end yet
+        between.append(last)
+    elif last != first:
+        places["end"] = [PlacePhrase(last, strong=True)]
+    if stops := [name for name in dict.fromkeys(between) if name not in (first, last) or plan.end_undecided]:
+        places["via"] = [PlacePhrase(name, strong=True) for name in stops]
+    return places
+
+
 def place_phrases(text: str) -> dict[str, list[PlacePhrase]]:
     """Each slot's place phrases of one turn, in the order of the text. Besides start, end and via:
     ``skip`` (a via point taken out) and ``bare`` (a clause that is nothing but a name: "Road bike.
     Andorra la Vella. 2 days.")."""
+    if plan := day_plan(text):
+        return _as_written(_day_by_day(plan), text)
     clauses = _clauses(text)
     reader = _TurnReader()
     for clause in clauses:
@@ -669,11 +729,20 @@ def _from_one_to_the_other(m: re.Match[str]) -> str:
     return f"from {m.group(1)} to {m.group(2)}"
 
 
+_LIST_LABEL = re.compile(
+    r"\b(?:via|through|par|etapes?|stops?|passages?|waypoints?|start|from|depart|end|finish|arrivee|to"
+    r"|destination)$"
+)
+
+
 def _listed_route(text: str) -> str:
     """A list of three places or more after a colon, and nothing else: from the first, via the others,
     to the last ("Route: Arans, Ordino, La Massana, Escaldes")."""
 
     def route(m: re.Match[str]) -> str:
+        label = m.string[m.string.rfind("\n", 0, m.start()) + 1 : m.start()]
+        if _LIST_LABEL.search(normalize(label)):  # "Via: Encamp, Canillo, Soldeu": the label says
+            return m.group(0)
         items = [i.strip() for i in re.split(r",|\s+(?:et|and|puis|then)\s+", m.group(1)) if i.strip()]
         names = [normalize(i) for i in items]
         if len(items) < 3 or not all(
@@ -695,7 +764,7 @@ def _clauses(text: str) -> list[str]:
     text = _BETWEEN.sub(_from_one_to_the_other, _listed_route(_START_THEN_LIST.sub(r"\1 via ", text)))
     text = _ARROWS.sub(" -> ", text)  # "Canillo 👉 Prats", "Ordino ➡️ El Serrat": a route; other emoji go
     text = "".join(" " if unicodedata.category(c) in ("So", "Cf") or c == "\ufe0f" else c for c in text)
-    text = _RATHER_THAN.sub(r"\1", _FROM_ORIGIN.sub(" ", text))
+    text = _RATHER_THAN.sub(r"\1", _FROM_ORIGIN.sub(" ", _TRAVELLING_FROM.sub(r"\1 partir de", text)))
     text = _BOTH_ENDS_AT.sub("loop from ", _START_THERE.sub(r"starting from there\1", text))
     text = _ARRIVING_BY.sub(r"starting from \1", _ARRIVING_IN_BY.sub(r"starting from \1", text))
     marked = re.sub(r"(?<![\w])[àÀ](?![\w])", " vers ", text)
@@ -770,7 +839,12 @@ class _TurnReader:
         """A clause that goes on with the list of via points the clause before ended in."""
         item = _LIST_NEXT.match(clause) if self.list_open else None
         self.list_open = False
-        if item is None or _says_a_slot(clause) or _strongly_triggered(clause):
+        if item is None or _says_a_slot(clause):
+            return False
+        if (trigger := _strongly_triggered(clause)) is not None:
+            # "..., Meritxell, Canillo puis retour à Escaldes": the list's last stop, then the clause goes on
+            if trigger >= item.end(1) and _ONWARD.match(clause[item.end(1) :].strip()):
+                self._add(item.start(1), "via", item.group(1).strip(), strong=False)
             return False
         self._add(item.start(1), "via", item.group(1).strip(), strong=False)
         self._list_rest(clause, item.end(1), strong=False)

@@ -50,7 +50,8 @@ DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
     (re.compile(r"\b(?:a |one |une )?(?:fortnight|quinzaine)\b|\bquinze jours\b"), 14),  # two weeks
     (re.compile(r"\b(a|one|une|1) (?:full |whole |entire |complete |pleine )?(week|semaine)\b"), 7),
     (re.compile(rf"\b{NUM} (weeks|semaines)\b"), -7),
-    (re.compile(rf"\b{NUM}[ -]?(days?|jours?|journees?|nights?|nuits?|j|d)\b"), None),  # "2j", "2d"
+    (re.compile(rf"\b{NUM} and a half days?\b|\b{NUM} jours? et demi\b"), -1),  # a half day is a day
+    (re.compile(rf"\b{NUM}[ -]?(days?|dayz|jours?|journees?|nights?|nuits?|j|d)\b"), None),  # "2j", "2d"
     (re.compile(rf"\b(?:days|jours|duration|duree)\s*:\s*{NUM}\b"), None),  # "Days: 3"
     (
         re.compile(
@@ -76,9 +77,10 @@ START_UNKNOWN = re.compile(
     r"|\bon hesite (?:encore |toujours )?entre\b(?! (?:\d|deux|trois|quatre|cinq|six|sept))"
     r"|\beither\b.{0,40}\bor\b.{0,30}\b(?:start|depart)|\bcan t decide\b.{0,20}\bstart"
     r"|\bstart\b.{0,30}\bcan t decide"
+    r"|\bsoit (?:on part |on commence |depart |partir )?(?:de|d|depuis)\b.{0,40}\bsoit\b"
     r"|\bwhere (?:should|could|can|would) (?:we|i) start\b"
     r"|\bwhere (?:we|i) (?:kick off|start|begin|set off)\b.{0,20}\b(?:no clue|no idea|not sure|don t know)"
-    r"|\b(?:starting|start|from) (?:either )?(?:in |from |at )?"
+    r"|\b(?:starting|start|from) (?:point )?(?:maybe |perhaps |either |peut etre )?(?:in |from |at )?"
     r"(?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*)? or (?!\d)[a-z]\w*"
 )
 # "on finira sans doute à El Serrat ou peut-être à Llorts, je sais pas encore": the end is not said
@@ -144,6 +146,8 @@ ROUND_TRIP = re.compile(
     r"|\b(?:revient|revenir|retour) au (?:point de )?depart\b|\bdepart et (?:arrivee|retour) (?:a|vers)\b"
     r"|\b(?:finir|terminer|revenir|rentrer) (?:la )?ou (?:on|nous) (?:a|avons) commence"
     r"|\b(?:rentrer|revenir) (?:chaque|tous les) soirs?\b"
+    r"|\b(?:return(?:ing)?|com(?:e|ing) back|get(?:ting)? back|ride back) there\b"
+    r"|\by (?:revenir|retourner|rentrer)\b"
     r"|\bautour d(?:e|u)?\b(?! (?:\d|vingt|trente|quarante|cinquante|soixante|cent|septante|nonante))"
     r"|\briding around\b(?! (?:\d|twenty|thirty|forty|fifty|sixty|a hundred))"
     r"|\bstart and finish\b|\bstart and end\b|\bstarting from there and finish"
@@ -254,9 +258,9 @@ def duration_in(norm: str) -> int | None:
     for pattern, days in DURATION_PATTERNS:
         for found in pattern.finditer(norm):
             if days is None or days < 0:
-                count = found.group(1)
+                count = found.group(1) or found.group(2)
                 n = int(count) if count.isdigit() else NUMBERS.get(count, 0)
-                said.append((found.start(), found.end(), n * (7 if days == -7 else 1)))
+                said.append((found.start(), found.end(), n * (7 if days == -7 else 1) + (days == -1)))
             else:
                 said.append((found.start(), found.end(), days))
     for found in DURATION_CORRECTION.finditer(norm):

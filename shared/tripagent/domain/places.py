@@ -238,6 +238,14 @@ def _rival(norm: str, c: Candidate, top: Candidate) -> bool:
     )
 
 
+def shortened(text: str, names: list[str]) -> str | None:
+    """The one name of ``names`` that ``text`` is the first words of: "Pas" for Pas de la Casa, said in
+    full elsewhere in the same brief ("... park in Pas de la Casa ... back to Pas")."""
+    said = normalize(text)
+    full = {normalize(n) for n in names if normalize(n).startswith(said + " ")}
+    return full.pop() if len(full) == 1 else None
+
+
 def bare_name(name: str) -> str:
     """A normalized name without its article: "la massana" is also said "massana"."""
     words = name.split()

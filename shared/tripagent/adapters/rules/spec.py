@@ -11,7 +11,7 @@ from typing import Any
 from tripagent.application.llm import ChatRequest, ChatResult, rules_answer
 from tripagent.application.places import PlaceFinder, place_named_anywhere
 from tripagent.domain.brief import Collected, read_turn, turned_back
-from tripagent.domain.places import Found, NotFound, SearchOutcome, far_fetched, normalize
+from tripagent.domain.places import Found, NotFound, SearchOutcome, far_fetched, normalize, shortened
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,12 @@ class SpecRules:
                 unsure.setdefault(slot, []).extend(p.text for p in ordered if p not in kept)
             if reading.end_unknown:  # "El Serrat or maybe Llorts, not sure yet": no end, as the chat reads it
                 places["end"], unsure["end"] = [], []
+        # "back to Pas", Pas de la Casa said in full in the brief: that place, as the chat reads it
+        routed = [t for texts in places.values() for t in texts if _routed(search(t))]
+        places = {
+            slot: [t if _routed(search(t)) else shortened(t, routed) or t for t in texts]
+            for slot, texts in places.items()
+        }
         spec: dict[str, Any] = collected.model_dump(mode="json", exclude_defaults=True)
         spec.update(_named_places(places, skipped, search, round_trip=collected.roundTrip))
         # as the brief chat: a place we route named anywhere, by its very name

@@ -1,0 +1,109 @@
+"""Day-by-day plans, as people paste them: "Day 1: Ordino → Canillo / Day 2: Canillo → Soldeu", "J1 : A - B",
+"1) A → B", "day 1 A to B, day 2 B to C", tables ("| 1 | Escaldes | Canillo |", rows separated by tabs).
+The first place starts the trip, the last ends it (the trip is a loop when they are one), the others are
+its stops in order, and the plan's days are the trip's."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tripagent.domain.places import normalize
+
+# "Day 1", "day1", "Jour 2", "J3", "D1", "1er jour", "2e jour", "3rd day": a day's mark, where a line or a
+# sentence's piece begins
+_DAY_MARK = re.compile(
+    r"(?:^|(?<=[\s,;.(]))(?:day|jour|dag|tag|d|j)\s?(\d{1,2})\b\s*[:.)\-–]?\s*"
+    r"|(?:^|(?<=[\s,;.(]))(\d{1,2})(?:er|re|e|eme|ème|st|nd|rd|th)\s+(?:day|jour)\b\s*[:.)\-–]?\s*",
+    re.IGNORECASE | re.MULTILINE,
+)
+# "1) A → B", "2. A - B", at the start of a line
+_NUMBERED = re.compile(r"^\s*[-*•]?\s*(\d{1,2})\s*[.)]\s+", re.MULTILINE)
+# What leads from one place of a day to the next
+_LEG = re.compile(
+    r"\s*(?:→|->|=>|⇒|➡️?|>|–|—|\s-\s|\|)\s*|\s+(?:to|à|a|then|puis|jusqu['’]à|towards|vers)\s+", re.IGNORECASE
+)
+# Words before a day's place that are not part of it: "back down to", "up to", "on to", "retour à"
+_LEAD = re.compile(
+    r"^(?:(?:and|et|then|puis|back|down|up|on|ride|cycle|go|head|come|return|retour|from|de|d['’]|via|par"
+    r"|finish(?:ing)?|end(?:ing)?|in|at|to|à|a|all the way)\b['’]?\s*)+",
+    re.IGNORECASE,
+)
+_AFTER = re.compile(
+    r"\s*(?:[,;(].*|\s+(?:on day|le jour|on the|by|en|in|with|avec|for|pour)\s.*)$", re.IGNORECASE
+)
+_UNDECIDED = re.compile(r"\b(?:or|ou|either|soit|maybe|peut[- ]être)\b", re.IGNORECASE)
+
+
+_TRAILING = re.compile(r"\s+(?:on|le|au|the|the last|on the)$")
+
+
+def _same(one: str, other: str) -> bool:
+    """The same place said in full and shortened: "sant julia de loria" and "sant julia"."""
+    return one == other or one.startswith(other + " ") or other.startswith(one + " ")
+
+
+@dataclass(frozen=True)
+class Itinerary:
+    places: list[str]  # normalized, in the order ridden (a place each day ends in is said once)
+    days: int
+    end_undecided: bool = False  # "Day 2: Soldeu to either Pas de la Casa or back to Canillo"
+
+
+def itinerary(text: str, is_name: Callable[[str], bool]) -> Itinerary | None:
+    """The plan a turn lays out day by day, if it does: two days or more, each a leg between places
+    (``is_name`` tells a place's name from other words)."""
+    legs = _table_rows(text) or _day_pieces(text)
+    if len(legs) < 2 or [day for day, _ in legs] != list(range(1, len(legs) + 1)):
+        return None
+    places: list[str] = []
+    undecided = False
+    for day, said in legs:
+        piece = re.sub(r"\([^)]*\)?", " ", said)  # "(is there a ferry that takes bikes?)"
+        parts = [p for p in _LEG.split(piece) if p and p.strip()]
+        if len(parts) == 1 and parts[0].count("-") == 1:  # "Day 1 Encamp-Canillo": a leg, not one name
+            parts = parts[0].split("-")
+        for part in parts:
+            if _UNDECIDED.search(part):  # "to either Pas de la Casa or back to Canillo": the day is open
+                undecided = day == len(legs)
+                break
+            name = normalize(_AFTER.sub("", _LEAD.sub("", part.strip())))
+            name = _TRAILING.sub("", name)
+            named = name and 1 <= len(name.split()) <= 5 and not re.search(r"\d", name) and is_name(name)
+            if named and places and _same(places[-1], name):  # "Sant Julià de Lòria", then "Sant Julià"
+                places[-1] = max(places[-1], name, key=len)
+            elif named:
+                places.append(name)
+    if len(places) < 2:
+        return None
+    return Itinerary(places, len(legs), undecided)
+
+
+def _table_rows(text: str) -> list[tuple[int, str]]:
+    """ "| 1 | Escaldes | Canillo |" or "1<tab>Kamppi<tab>Taka-Töölö": the day, then its places."""
+    rows = []
+    for line in text.splitlines():
+        cells = [c.strip() for c in re.split(r"\||\t", line) if c.strip()]
+        if len(cells) >= 3 and cells[0].isdigit():
+            rows.append((int(cells[0]), " → ".join(cells[1:])))
+    return rows
+
+
+def _day_pieces(text: str) -> list[tuple[int, str]]:
+    marks = list(_DAY_MARK.finditer(text))
+    numbered = not marks
+    if numbered:
+        marks = list(_NUMBERED.finditer(text))
+    if len(marks) < 2:
+        return []
+    pieces = []
+    for mark, following in zip(marks, [*marks[1:], None], strict=True):
+        end = following.start() if following else len(text)
+        piece = text[mark.end() : end]
+        # the last day's piece ends with its line or sentence; the others run to the next mark
+        piece = re.split(r"\n|(?<=[a-zà-ÿ])\.\s", piece)[0].strip(" ,;.")
+        if numbered and not _LEG.search(piece):  # "1. Start: La Massana": a list, but of no legs
+            return []
+        pieces.append((int(mark.group(1) or mark.group(2)), piece))
+    return pieces
