@@ -405,6 +405,30 @@ def test_a_name_shortened_after_it_was_said_in_full_is_that_place(gazetteer: Gaz
     assert reply.collected.roundTrip
 
 
+@pytest.mark.parametrize(
+    ("turns", "end"),
+    [
+        (
+            ["We go out from Andorra la Vella and we arrive to Pas de la Casa. Are two days."],
+            "Pas de la Casa",
+        ),
+        (
+            [
+                "Starting point: Fontaneda. Destination: still deciding between Soldeu and El Tarter.",
+                "4 days",
+            ],
+            None,
+        ),
+        (["from Encamp, 2 days", "actually start from Canillo"], None),  # Encamp was the start, not the end
+        (["Kallio, 1 day", "is Eira nice?"], None),  # a question names no end
+    ],
+)
+def test_a_start_and_no_end_said_ends_at_the_last_place_named(
+    gazetteer: Gazetteer, turns: list[str], end: str | None
+) -> None:
+    assert converse(chat(gazetteer), turns)[-1].collected.end == end
+
+
 # ------------------------------------------------------------------------------------ over HTTP
 @dataclass
 class CountingModels:

@@ -28,7 +28,7 @@ from tripagent.application.brief_state import (
     state_mark,
 )
 from tripagent.application.llm import ChatOptions, ChatRequest, Message, ModelProvider
-from tripagent.application.places import CoverageMap, PlaceFinder, place_named_anywhere
+from tripagent.application.places import CoverageMap, PlaceFinder, end_named_anywhere, place_named_anywhere
 from tripagent.application.ports import RateLimiter
 from tripagent.application.structured import Parsed, parse_structured
 from tripagent.domain.brief import Collected, Locale, PlacePhrase, read_turn, turned_back
@@ -253,6 +253,8 @@ class BriefChat:
         """The brief the user turns say, read one after the other (a later turn refines an earlier one)."""
         out = _Understood(Collected(), locale)
         start_unknown = False  # the rider said the start is not decided
+        end_unknown = False  # ...or the end
+        not_the_end: set[str] = set()  # what was said as a start, or taken out: no end named anywhere
         for i, message in enumerate(history):
             if message.role != "user":
                 continue
@@ -285,10 +287,14 @@ class BriefChat:
             if reading.end_unknown and "end" in reading.places:  # "El Serrat or maybe Llorts, not sure yet"
                 collected.end = None
             start_unknown = reading.start_unknown or (start_unknown and not collected.start)
+            end_unknown = reading.end_unknown or (end_unknown and not collected.end)
+            not_the_end |= {p.text for slot in ("start", "skip") for p in reading.places.get(slot, [])}
             out.clarification = asked or out.clarification
+        turns = [m.content for m in history if m.role == "user"]
         if not out.collected.start and out.clarification is None and not start_unknown:
-            turns = [m.content for m in history if m.role == "user"]
             self._start_named_anywhere(out.collected, turns, out.located)
+        if not (end_unknown or out.clarification):
+            self._end_named_anywhere(out.collected, turns, out.located, not_the_end)
         return out
 
     def _unambiguous(self, place: Place | dict[str, Any]) -> str:
@@ -413,6 +419,18 @@ class BriefChat:
         taken = {normalize(n) for n in [collected.end, *collected.via] if n}
         if place := place_named_anywhere(self.finder.search, turns, taken):
             collected.start = place.name
+            located[place.name] = place
+
+    def _end_named_anywhere(
+        self, trip: Collected, turns: list[str], located: dict[str, Place], not_the_end: set[str]
+    ) -> None:
+        """A trip with a start, no loop and no word for its end: the last place we route named anywhere
+        and not otherwise taken (``end_named_anywhere``); the recap says it, to be corrected."""
+        if not trip.start or trip.end or trip.roundTrip:
+            return
+        taken = {normalize(n) for n in [trip.start, *trip.via] if n} | not_the_end
+        if place := end_named_anywhere(self.finder.search, turns, taken):
+            trip.end = place.name
             located[place.name] = place
 
     @staticmethod

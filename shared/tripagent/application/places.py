@@ -3,6 +3,7 @@ along a stage."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
@@ -44,14 +45,46 @@ def place_named_anywhere(
     """Where no word says where a trip starts: the first place we route that the texts name by its very
     name (or without its article), and that is not already taken as its end or a via point ("my
     brother's flat, in Juberri, is where the fun begins"). The brief chat and generation's rules alike."""
+    named = places_named_anywhere(search, texts, taken)
+    return named[0] if named else None
+
+
+def end_named_anywhere(
+    search: Callable[[str], SearchOutcome], texts: list[str], taken: set[str]
+) -> Place | None:
+    """Where a trip that is no loop has a start but no word says where it ends: the last place we route
+    the texts name by its very name that is not taken (the start, a via point, a start said and
+    corrected, a stop taken out): "We go out from Andorra la Vella and we arrive to Pas de la Casa"."""
+    decided = [
+        sentence
+        for text in texts
+        for sentence in re.split(r"(?<=[.!?;\n])", text)
+        if not _UNDECIDED.search(normalize(sentence)) and "?" not in sentence
+    ]  # "Ending in Encamp or Canillo, not sure yet": no end
+    named = places_named_anywhere(search, decided, taken)
+    return named[-1] if named else None
+
+
+_UNDECIDED = re.compile(
+    r"\b(?:or|ou|maybe|perhaps|peut etre|not sure|pas sur|undecided|sais pas|no idea|aucune idee|either"
+    r"|soit|decid\w*|hesit\w*|might|could|pourrait|would be nice|agree\w*|between|entre|d accord)\b"
+)
+
+
+def places_named_anywhere(
+    search: Callable[[str], SearchOutcome], texts: list[str], taken: set[str]
+) -> list[Place]:
+    """The places we route the texts name by their very names (or without their article), once each, in
+    the order said, those in ``taken`` (normalized names) aside."""
     runs = list(dict.fromkeys(run for text in texts for run in names_said(text)))
+    places: dict[int, Place] = {}
     for run in runs[:NAMES_LOOKED_UP]:
         outcome = search(run)
         if isinstance(outcome, Found) and outcome.place.region is not None:
             name = normalize(outcome.place.name)
-            if run in (name, bare_name(name)) and name not in taken:
-                return outcome.place
-    return None
+            if run in (name, bare_name(name)) and name not in taken and bare_name(name) not in taken:
+                places.setdefault(outcome.place.place_id, outcome.place)
+    return list(places.values())
 
 
 class PoiIndex(Protocol):

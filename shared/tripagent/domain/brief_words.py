@@ -147,6 +147,8 @@ ROUND_TRIP = re.compile(
     r"|\b(?:finir|terminer|revenir|rentrer) (?:la )?ou (?:on|nous) (?:a|avons) commence"
     r"|\b(?:rentrer|revenir) (?:chaque|tous les) soirs?\b"
     r"|\b(?:return(?:ing)?|com(?:e|ing) back|get(?:ting)? back|ride back) there\b"
+    r"|\bback to (?:the|our|my) (?:hotel|hostel|campsite|apartment|flat|house|base|car|start)\b"
+    r"|\bretour (?:a|vers) (?:l |notre |la |mon |ma )?(?:hotel|auberge|camping|appartement|maison|voiture)\b"
     r"|\by (?:revenir|retourner|rentrer)\b"
     r"|\bautour d(?:e|u)?\b(?! (?:\d|vingt|trente|quarante|cinquante|soixante|cent|septante|nonante))"
     r"|\briding around\b(?! (?:\d|twenty|thirty|forty|fifty|sixty|a hundred))"

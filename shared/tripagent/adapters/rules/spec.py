@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tripagent.application.llm import ChatRequest, ChatResult, rules_answer
-from tripagent.application.places import PlaceFinder, place_named_anywhere
+from tripagent.application.places import PlaceFinder, end_named_anywhere, place_named_anywhere
 from tripagent.domain.brief import Collected, read_turn, turned_back
 from tripagent.domain.places import Found, NotFound, SearchOutcome, far_fetched, normalize, shortened
 
@@ -39,10 +39,14 @@ class SpecRules:
         skipped: set[str] = set()
         unsure: dict[str, list[str]] = {}  # loosely read phrases that name nothing we know
         start_unknown = False  # "not sure yet where to start"
+        end_unknown = False  # ...or where to end
+        not_the_end: set[str] = set()  # said as a start: no end named anywhere, as the chat reads it
         for line in str(request.context.get("brief", "")).splitlines():
             reading = read_turn(line, today=today, known_date=collected.startDate)
             out_and_back |= reading.out_and_back
             start_unknown |= reading.start_unknown
+            end_unknown |= reading.end_unknown
+            not_the_end |= {p.text for p in reading.places.get("start", [])}
             collected = collected.merged(reading.slots)
             if reading.one_way:  # "instead of coming back"
                 collected.roundTrip = False
@@ -76,11 +80,11 @@ class SpecRules:
         }
         spec: dict[str, Any] = collected.model_dump(mode="json", exclude_defaults=True)
         spec.update(_named_places(places, skipped, search, round_trip=collected.roundTrip))
-        # as the brief chat: a place we route named anywhere, by its very name
-        if "start" not in spec and not start_unknown:
-            taken = {normalize(n) for n in [spec.get("end"), *spec.get("via", [])] if n}
-            if place := place_named_anywhere(search, [str(request.context.get("brief", ""))], taken):
-                spec["start"] = place.name
+        brief = [str(request.context.get("brief", ""))]
+        if not start_unknown:
+            _start_named_anywhere(spec, search, brief)
+        if not (collected.roundTrip or end_unknown):
+            _end_named_anywhere(spec, search, brief, not_the_end | skipped)
         for slot in ("start", "end"):  # nothing else: what was said there, for generation to name unknown
             if slot not in spec and [t for t in unsure.get(slot, []) if not far_fetched(search(t), t)]:
                 spec[slot] = next(t for t in unsure[slot] if not far_fetched(search(t), t))
@@ -89,6 +93,26 @@ class SpecRules:
         if spec.get("start") and spec.get("start") == spec.get("end"):  # "from Soldeu to Soldeu": a loop
             spec["roundTrip"] = True
         return rules_answer(json.dumps(spec, ensure_ascii=False))
+
+
+def _start_named_anywhere(
+    spec: dict[str, Any], search: Callable[[str], SearchOutcome], brief: list[str]
+) -> None:
+    """As the brief chat: no start said, a place we route named anywhere by its very name."""
+    if "start" not in spec:
+        taken = {normalize(n) for n in [spec.get("end"), *spec.get("via", [])] if n}
+        if place := place_named_anywhere(search, brief, taken):
+            spec["start"] = place.name
+
+
+def _end_named_anywhere(
+    spec: dict[str, Any], search: Callable[[str], SearchOutcome], brief: list[str], not_the_end: set[str]
+) -> None:
+    """As the brief chat: a start and no end said (no loop), the last place we route named anywhere."""
+    if spec.get("start") and "end" not in spec:
+        taken = {normalize(n) for n in [spec["start"], *spec.get("via", [])]} | not_the_end
+        if place := end_named_anywhere(search, brief, taken):
+            spec["end"] = place.name
 
 
 def _routed(outcome: SearchOutcome) -> bool:
