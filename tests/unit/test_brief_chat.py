@@ -429,6 +429,50 @@ def test_a_start_and_no_end_said_ends_at_the_last_place_named(
     assert converse(chat(gazetteer), turns)[-1].collected.end == end
 
 
+@pytest.mark.parametrize(
+    ("turns", "expected"),
+    [
+        (
+            [
+                "Coming over on the ferry from Tallinn on Thursday. That day I'd ride from Kaartinkaupunki to"
+                " Kamppi."
+            ],
+            {"start": "Kaartinkaupunki"},
+        ),
+        (
+            [
+                "On part de Saint-Julien-de-Lòria pour aller à Soldeu, 3 jours",
+                "En fait on inverse : départ Soldeu, arrivée Saint-Julien.",
+            ],
+            {"start": "Soldeu", "end": "Sant Julià de Lòria"},
+        ),
+        (
+            [
+                "Je voudrais aller de Kalasatama à Ullanlinna, 2 jours",
+                "Ah non pardon, pas Kalasatama, je voulais dire Kallio.",
+            ],
+            {"start": "Kallio"},
+        ),
+        (["Loop from Ordino, 14 days", "no more than 40km per day, I want to hike too"], {"end": None}),
+        (
+            [
+                "Boucle de deux jours depuis Soldeu par El Tarter",
+                "Vélo ? Pas de préférence, ce qu'il y a à louer.",
+            ],
+            {"end": None},
+        ),
+    ],
+)
+def test_an_eighth_batch_of_conversations(
+    gazetteer: Gazetteer, turns: list[str], expected: dict[str, Any]
+) -> None:
+    reply = converse(chat(gazetteer), turns, locale="fr" if "Je" in turns[0] or "On" in turns[0] else "en")[
+        -1
+    ]
+    assert reply.clarification is None
+    assert collected_of(reply, expected) == expected
+
+
 # ------------------------------------------------------------------------------------ over HTTP
 @dataclass
 class CountingModels:

@@ -430,7 +430,8 @@ def test_two_weeks_as_people_say_it(text: str, read: dict[str, Any]) -> None:
     ("text", "start_unknown", "end_unknown"),
     [
         (
-            "Thinking of starting either in Encamp or Canillo, haven't decided yet. Ending in Andorra la Vella.",
+            "Thinking of starting either in Encamp or Canillo, haven't decided yet. Ending in Andorra la"
+            " Vella.",
             True,
             False,
         ),
@@ -574,8 +575,8 @@ def test_from_there_after_the_bus_is_where_the_bus_went() -> None:
             {"durationDays": 3, "roundTrip": True},
         ),
         (
-            "So the plan: day 1 Andorra la Vella to Encamp, day 2 Encamp to Pas de la Casa, day 3 back down to"
-            " Andorra la Vella. Road bike.",
+            "So the plan: day 1 Andorra la Vella to Encamp, day 2 Encamp to Pas de la Casa, day 3 back down"
+            " to Andorra la Vella. Road bike.",
             {"start": ["andorra la vella"], "via": ["encamp", "pas de la casa"]},
             {"durationDays": 3, "roundTrip": True},
         ),
@@ -668,3 +669,57 @@ def test_a_sixth_batch_of_places(text: str, expected: dict[str, list[str]]) -> N
 )
 def test_more_starts_left_undecided(text: str) -> None:
     assert read_turn(text, today=TODAY).start_unknown
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("I'd like to spend that day riding from Kamppi to Kallio", {"durationDays": 1}),
+        ("via aixovall. 2 dys. gravle bikes", {"durationDays": 2}),
+        ("Peut-être 1 jour, peut-être 2, on n'a pas encore décidé", {"durationDays": None}),
+    ],
+)
+def test_a_seventh_batch_of_slots(text: str, read: dict[str, Any]) -> None:
+    assert slots_of(text, read) == read
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("départ et retour à Andorre-la-Vieille", {"start": ["andorre la vieille"]}),
+        (
+            "We'd start around the railway station in Kluuvi, head through Kaisaniemi",
+            {"start": ["kluuvi"], "via": ["kaisaniemi"]},
+        ),
+        (
+            "Starting from Eira on Saturday, want to see Kaartinkaupunki and Kluuvi",
+            {"start": ["eira"], "via": ["kaartinkaupunki", "kluuvi"]},
+        ),
+        ("j'aimerais voir Kaisaniemi et Kruununhaka", {"via": ["kaisaniemi", "kruununhaka"]}),
+        (
+            "we're 3 friends, starting Soldeu, loop through El Tarter",
+            {"start": ["soldeu"], "via": ["el tarter"]},
+        ),
+        (
+            "La balade commence le 5 juin à Andorre-la-Vieille et finit à Canillo",
+            {"start": ["andorre la vieille"], "end": ["canillo"]},
+        ),
+    ],
+)
+def test_a_seventh_batch_of_places(text: str, expected: dict[str, list[str]]) -> None:
+    assert chosen_places(text) == expected
+
+
+def test_a_place_meant_instead_of_another() -> None:
+    assert places("Ah non pardon, pas Kalasatama, je voulais dire Kallio.") == {
+        "was": ["kalasatama"],
+        "now": ["kallio"],
+    }
+    assert places("not Encamp, I meant Canillo") == {"was": ["encamp"], "now": ["canillo"]}
+
+
+def test_a_writer_who_capitalizes_names_writes_lowercase_words_that_are_none() -> None:
+    """ "I want to hike too", alone, could be a lowercase name; from one who writes "Ordino", it is not."""
+    turn = "no more than 40km per day, I want to hike too"
+    assert [p.cased for p in read_turn(turn, today=TODAY).places["end"]] == [True]
+    assert [p.cased for p in read_turn(turn, today=TODAY, capitalizes=True).places["end"]] == [False]

@@ -32,6 +32,7 @@ from tripagent.application.places import CoverageMap, PlaceFinder, end_named_any
 from tripagent.application.ports import RateLimiter
 from tripagent.application.structured import Parsed, parse_structured
 from tripagent.domain.brief import Collected, Locale, PlacePhrase, read_turn, turned_back
+from tripagent.domain.brief_places import capitalizes_names
 from tripagent.domain.brief_words import bare_count
 from tripagent.domain.choice import Option as Choosable
 from tripagent.domain.choice import choose
@@ -255,11 +256,16 @@ class BriefChat:
         start_unknown = False  # the rider said the start is not decided
         end_unknown = False  # ...or the end
         not_the_end: set[str] = set()  # what was said as a start, or taken out: no end named anywhere
+        capitalizes = any(capitalizes_names(m.content) for m in history if m.role == "user")
         for i, message in enumerate(history):
             if message.role != "user":
                 continue
             reading = read_turn(
-                message.content, today=today, default_locale=locale, known_date=out.collected.startDate
+                message.content,
+                today=today,
+                default_locale=locale,
+                known_date=out.collected.startDate,
+                capitalizes=capitalizes,
             )
             collected = out.collected = out.collected.merged(reading.slots)
             asked_which = i > 0 and bool(_NUMBERED.search(history[i - 1].content))  # "2" answers that
@@ -280,7 +286,8 @@ class BriefChat:
             ends = [p for p in reading.places.get("end", []) if p.strong]
             if ends and not reading.slots.roundTrip and collected.end and collected.end != collected.start:
                 collected.roundTrip = False  # "back to the first plan, finishing in La Massana"
-            if reading.reversed and collected.end and not collected.roundTrip:  # "the other way round"
+            both = "start" in reading.places and "end" in reading.places  # "...: de la Seu à Andorre"
+            if reading.reversed and collected.end and not collected.roundTrip and not both:  # "the other way"
                 collected.start, collected.end = collected.end, collected.start
             if reading.start_unknown:  # "not sure yet where to start", "torn between A or B"
                 collected.start = None
@@ -357,13 +364,7 @@ class BriefChat:
         context += located.values()  # the places earlier turns named: "start in Alppila instead" (of Kallio)
         for slot in PLACE_SLOTS:
             via: list[str] = []
-            # after "from", "to", "via" first, as generation reads them: they say most plainly what is a place
-            ordered = (
-                phrases.get(slot, [])
-                if slot == "via"
-                else sorted(phrases.get(slot, []), key=lambda p: not p.strong)
-            )
-            for phrase in ordered:
+            for phrase in _in_order(slot, phrases.get(slot, []), searched):
                 key = slot if slot != "via" else f"via:{phrase.text}"
                 chosen = state.resolved.get(key)
                 found = None if chosen else searched[phrase.text]
@@ -372,7 +373,7 @@ class BriefChat:
                 outcome = settled_by(found, context) if found is not None else None
                 if isinstance(outcome, Found):  # by its label when the name alone is still a question
                     chosen = outcome.place.name if outcome is found else self._unambiguous(outcome.place)
-                    located[chosen] = outcome.place
+                    located[chosen] = located[phrase.text] = outcome.place  # (as said, for "Saint-Julien")
                 elif chosen and isinstance(known := earlier.get(chosen), Found):
                     located[chosen] = known.place
                 if chosen:
@@ -390,6 +391,7 @@ class BriefChat:
             if via:
                 collected.via = list(dict.fromkeys(via))  # "via Meritxell, Prats... then Prats": once
         self._named_alone(collected, [(p, searched[p.text]) for p in phrases.get("bare", [])], located)
+        _meant_instead(collected, phrases, searched, located)
         for phrase in phrases.get("skip", []):  # "skip Sispony"
             outcome = searched[phrase.text]
             dropped = {normalize(phrase.text)} | (
@@ -408,7 +410,10 @@ class BriefChat:
         said_in_full |= {normalize(name): Found(place, 1.0) for name, place in located.items()}
         for text in texts:
             if not _ours(searched[text]) and (full := shortened(text, list(said_in_full))):
-                searched[text] = said_in_full[full]
+                named = said_in_full[full]
+                searched[text] = (
+                    Found(named.place, named.score, matched=text) if isinstance(named, Found) else named
+                )
         return searched
 
     def _start_named_anywhere(
@@ -523,6 +528,37 @@ def consolidated_brief(collected: Collected, user_turns: list[str]) -> str:
         f"{k}: {v}" for k, v in collected.model_dump(mode="json").items() if v not in (None, [], False, "")
     ]
     return "Collected — " + "; ".join(parts) + "\nRider said:\n" + "\n".join(f"- {t}" for t in user_turns)
+
+
+def _meant_instead(
+    collected: Collected,
+    phrases: dict[str, list[PlacePhrase]],
+    searched: dict[str, SearchOutcome],
+    located: dict[str, Place],
+) -> None:
+    """ "pas Kalasatama, je voulais dire Kallio": the place meant, wherever the other one was."""
+    for was, now in zip(phrases.get("was", []), phrases.get("now", []), strict=False):
+        old, new = searched.get(was.text), searched.get(now.text)
+        if not isinstance(new, Found):
+            continue
+        gone = {normalize(was.text)} | ({normalize(old.place.name)} if isinstance(old, Found) else set())
+        located[new.place.name] = new.place
+        for slot in ("start", "end"):
+            if (value := getattr(collected, slot)) and normalize(value) in gone:
+                setattr(collected, slot, new.place.name)
+        collected.via = [new.place.name if normalize(v) in gone else v for v in collected.via]
+
+
+def _in_order(slot: str, phrases: list[PlacePhrase], searched: dict[str, SearchOutcome]) -> list[PlacePhrase]:
+    """The order a slot's phrases are tried in: via points as said; for a start or an end, those after
+    "from", "to" first, as generation reads them (they say most plainly what is a place); and for a start,
+    a place we route before one abroad ("Coming over from Tallinn... riding from Kaartinkaupunki")."""
+    if slot == "via":
+        return phrases
+    ordered = sorted(phrases, key=lambda p: not p.strong)
+    if slot == "start":
+        ordered.sort(key=lambda p: not (_ours(searched[p.text]) and not _not_meant(p, searched[p.text])))
+    return ordered
 
 
 def _ours(outcome: SearchOutcome) -> bool:

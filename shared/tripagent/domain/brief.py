@@ -104,9 +104,15 @@ def turned_back(start: str | None, end: str | None, via: list[str]) -> tuple[str
 
 
 def read_turn(
-    text: str, *, today: dt.date, default_locale: Locale = "en", known_date: dt.date | None = None
+    text: str,
+    *,
+    today: dt.date,
+    default_locale: Locale = "en",
+    known_date: dt.date | None = None,
+    capitalizes: bool = False,
 ) -> Reading:
-    """What one turn says; ``known_date`` is the start date said before (a day alone is of its month)."""
+    """What one turn says; ``known_date`` is the start date said before (a day alone is of its month),
+    ``capitalizes`` whether the writer's other turns write names with capitals."""
     norm = normalize(spelled_dates(text))
     values: dict[str, object] = {}
     # "40 km a day" is a distance, not a duration; "800 m of climbing a day" a climb
@@ -117,7 +123,7 @@ def read_turn(
         values["durationDays"] = duration
     if profile := _profile(norm, text):
         values["profile"] = profile
-    places = place_phrases(text)
+    places = place_phrases(text, capitalizes=capitalizes)
     one_way = bool(ONE_WAY.search(norm))
     if not one_way and (
         ROUND_TRIP.search(norm)

@@ -56,7 +56,7 @@ LOOSE_START = (
     "campsite is in", "based at", "base camp will be", "base camp is", "base will be", "staying at",
     "point de depart sera", "point de depart est", "depart sera", "depart du", "au depart du", "partant du",
     "en partant du", "pars du", "partir de", "partir d", "partir du", "flying into", "fly into", "landing in",
-    "land in",
+    "land in", "starting",
     "la depart se fera d", "depart se fera de", "depart se fera d", "point de depart",
     "a partir de", "a partir d", "on part de", "on part d", "partirons de", "partirons d", "partira de",
     "partira d",
@@ -75,6 +75,7 @@ _START = (
     r"|start(?:ing)? and (?:finish|end)(?:ing)? (?:in|at)|loop (?:from|around|out of|starting (?:in|at|from))"
     r"|boucle (?:au depart )?(?:de|d|a|vers|autour de)|start(?:ing)? at|out of|autour de|autour d"
     r"|mount up (?:at|in)|saddle up (?:at|in)|push(?:ing)? off from|wheel(?:ing)? out of"
+    r"|start(?:ing)? (?:around|near|by|close to|next to|outside)"
     r"|roll(?:ing)? out (?:from|of)"
     r"|get(?:ting)? going (?:from|in|at)|head(?:ing)? out (?:from|of)|prendre le velo (?:vers|a)"
     r"|(?:begin|start)(?:s|ning|ing)? (?:our|my|the) (?:\w+ )?(?:trip|ride|tour|adventure|journey|day)"
@@ -101,6 +102,8 @@ _VIA = (
     r"|stop(?:ping)? (?:in|at|off in)|going past|go past|ride past|riding past|past|hit|first stop|stop by"
     r"|stops (?:in|at)|stopping by|passages?|waypoints?|taking in|passing|thru|goin thru|un detour par"
     r"|turn(?:ing)? (?:around|back) (?:at|in)|faire demi tour a|round(?! trip)|travers(?:e|er|ons|ant)"
+    r"|(?:want to|like to|d like to|love to|wanna|aimerais|voudrais|veux|aimerions|voudrions)"
+    r" (?:see|visit|voir|visiter)"
     r"|cross(?:ing)?"
 )
 PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
@@ -394,7 +397,7 @@ class PlacePhrase:
 _STARTING_AT = re.compile(
     r"\b(commen\w*|loge\w*|bas[ée]e?s?|serons|sommes|partons|partirons|habit\w*|d[ée]m[a]?r+\w*|enfourch\w*"
     r"|d[ée]coll\w*|attaqu\w*|d[ée]bute\w*|selle|donn[ée]e?|lou\w*|laiss\w*|r[ée]cup[ée]r\w*|gar\w*)"
-    r"(\s+(?:(?:notre|nos|les|la|le|mes|leurs)\s+\w+\s+)?)[àa](?![\w])",
+    r"(\s+(?:(?:notre|nos|les|la|le|mes|leurs)\s+\w+\s+)?(?:le \d{1,2}(?:er)? \w+\s+)?)[àa](?![\w])",
     re.IGNORECASE,
 )
 # "C'est à Aixovall qu'on commence": the start
@@ -442,7 +445,9 @@ _START_THERE = re.compile(
 _BOTH_ENDS_AT = re.compile(
     r"\b(?:d[ée]part et arriv[ée]e|start and finish|start and end|starting and ending|starting and finishing)"
     r" (?:à|a|in|at|de|from) "
-    r"|\b(?:d[ée]part ?/ ?arriv[ée]e|start ?/ ?(?:finish|end)|d[ée]part (?:et|=) arriv[ée]e)\s*:?\s*"
+    r"|\b(?:d[ée]part ?/ ?arriv[ée]e|start ?/ ?(?:finish|end)|d[ée]part (?:et|=) arriv[ée]e"
+    r"|d[ée]part et retour)"
+    r"\s*:?\s*"
     r"(?:(?:à|a|in|at|de|from) |d['’])?",
     re.IGNORECASE,
 )
@@ -534,6 +539,15 @@ _NAMED_FIRST = [
 _SWAP = re.compile(
     r"\b(?:swap|replace|change|remplace[rz]?) (.{1,40}?) (?:for|with|by|to|par|contre) (.{1,40}?)" + _STOP
 )
+# "pas Kalasatama, je voulais dire Kallio", "not Encamp, I meant Canillo": one place for another, whatever
+# it was (read on the raw turn: the comma would part them)
+_MEANT = re.compile(
+    r"\b(?:not|pas|non|no)\s+([^\W\d][^,.;!?\n]{0,40}?)\s*[,;:]?\s*"
+    r"(?:i mean|i meant|je voulais dire|je veux dire|i wanted to say|plut[oô]t)\s+"
+    r"([^\W\d][^,.;!?\n]{0,40}?)(?=\s*[,.;!?\n]|$)",
+    re.IGNORECASE,
+)
+_WAS_NOW = re.compile(r"\bin place of (.{1,40}?) put (.{1,40}?)$")
 # "actually make El Tarter the finish instead"; "Ullanlinna start"
 _MADE = [
     ("start", re.compile(r"^((?:\S+ ){0,3}\S+) (?:start|starting point|departure|depart)$")),
@@ -649,37 +663,44 @@ def _day_by_day(plan: Itinerary) -> dict[str, list[PlacePhrase]]:
     return places
 
 
-def place_phrases(text: str) -> dict[str, list[PlacePhrase]]:
+def place_phrases(text: str, *, capitalizes: bool = False) -> dict[str, list[PlacePhrase]]:
     """Each slot's place phrases of one turn, in the order of the text. Besides start, end and via:
     ``skip`` (a via point taken out) and ``bare`` (a clause that is nothing but a name: "Road bike.
     Andorra la Vella. 2 days.")."""
     if plan := day_plan(text):
-        return _as_written(_day_by_day(plan), text)
+        return _as_written(_day_by_day(plan), text, capitalizes)
     clauses = _clauses(text)
     reader = _TurnReader()
     for clause in clauses:
         reader.read(clause)
         reader.offset += len(clause) + 1
-    return _as_written(_ordered(reader.mentions, " ".join(clauses)), text)
+    return _as_written(_ordered(reader.mentions, " ".join(clauses)), text, capitalizes)
 
 
 _WORD = re.compile(r"[^\W\d_]+")
 _SENTENCE_START = re.compile(r"(?:^|[.!?\n:;•*>\-–]\s*|\s{2,})$")
 
 
-def _as_written(places: dict[str, list[PlacePhrase]], text: str) -> dict[str, list[PlacePhrase]]:
-    """A phrase none of whose words is capitalized, in a turn that capitalizes names elsewhere, is not
-    plainly a name ("we'd leave from there", "push off from there", "I forgot to say"): it is read as
-    loosely as a phrase after a weak word, and is a place only if it names one we route (never a question
-    "I could not find", nor Say, Niger)."""
-    capitalized: set[str] = set()
-    capitals_inside = False  # a capital other than a sentence's first letter or "I": names are written so
-    for word in _WORD.finditer(text):
-        if word.group(0)[0].isupper():
-            capitalized.add(normalize(word.group(0)))
-            initial = _SENTENCE_START.search(text[max(0, word.start() - 3) : word.start()])
-            capitals_inside |= len(word.group(0)) > 1 and initial is None
-    if not capitals_inside:  # all lowercase, as on a phone: nothing to tell a name by
+def capitalizes_names(text: str) -> bool:
+    """Whether a text writes a capital other than a sentence's first letter or "I": its writer writes
+    names so."""
+    return any(
+        word.group(0)[0].isupper()
+        and len(word.group(0)) > 1
+        and _SENTENCE_START.search(text[max(0, word.start() - 3) : word.start()]) is None
+        for word in _WORD.finditer(text)
+    )
+
+
+def _as_written(
+    places: dict[str, list[PlacePhrase]], text: str, capitalizes: bool = False
+) -> dict[str, list[PlacePhrase]]:
+    """A phrase none of whose words is capitalized, in a turn that capitalizes names elsewhere (or by a
+    writer who does, ``capitalizes``), is not plainly a name ("we'd leave from there", "push off from
+    there", "I forgot to say", "I want to hike too"): it is read as loosely as a phrase after a weak word,
+    and is a place only if it names one we route (never a question "I could not find", nor Say, Niger)."""
+    capitalized = {normalize(w.group(0)) for w in _WORD.finditer(text) if w.group(0)[0].isupper()}
+    if not (capitalizes or capitalizes_names(text)):  # all lowercase, as on a phone: nothing to tell by
         return places
     return {
         slot: [
@@ -757,6 +778,7 @@ def _listed_route(text: str) -> str:
 def _clauses(text: str) -> list[str]:
     """The turn's clauses, normalized: punctuation ends a place phrase, so each is read on its own."""
     text = _BLANKS.sub(" ", text)[:MAX_TURN_CHARS]  # the raw-text patterns below run on single blanks
+    text = _MEANT.sub(r". in place of \1 put \2.", text)
     # French "à" is a destination; normalized it would be the English article "a". But after a verb of
     # starting or staying it is where the trip begins: "on commence à Encamp", "nous serons basés à
     # Soldeu", "on loge à Ordino", "c'est à Aixovall qu'on commence"
@@ -809,6 +831,10 @@ class _TurnReader:
         for slot, pattern in _MADE:
             if made := pattern.search(clause):
                 self._add(made.start(1), slot, made.group(1).strip(), strong=True)
+        if meant := _WAS_NOW.search(clause):  # (_MEANT, rewritten): the place meant instead of another
+            self._add(meant.start(1), "was", meant.group(1).strip(), strong=True)
+            self._add(meant.start(2), "now", meant.group(2).strip(), strong=True)
+            return
         if swap := _SWAP.search(clause):  # "swap Escaldes for Encamp": one via point for another
             self._add(swap.start(1), "skip", swap.group(1).strip(), strong=True)
             self._add(swap.start(2), "via", swap.group(2).strip(), strong=True)

@@ -51,12 +51,13 @@ DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
     (re.compile(r"\b(a|one|une|1) (?:full |whole |entire |complete |pleine )?(week|semaine)\b"), 7),
     (re.compile(rf"\b{NUM} (weeks|semaines)\b"), -7),
     (re.compile(rf"\b{NUM} and a half days?\b|\b{NUM} jours? et demi\b"), -1),  # a half day is a day
-    (re.compile(rf"\b{NUM}[ -]?(days?|dayz|jours?|journees?|nights?|nuits?|j|d)\b"), None),  # "2j", "2d"
+    (re.compile(rf"\b{NUM}[ -]?(days?|dayz|dys|jours?|jrs|journees?|nights?|nuits?|j|d)\b"), None),  # "2j"
     (re.compile(rf"\b(?:days|jours|duration|duree)\s*:\s*{NUM}\b"), None),  # "Days: 3"
     (
         re.compile(
             r"\b(?:a|one) (?:free|single|whole|full) day\b|\b(?:une|la|une seule) journee\b|\bday out\b"
             r"|\bjust the day\b|\bone day only\b|\bjuste la journee\b|\bsingle day\b"
+            r"|\b(?:spend|for) (?:that|the|a|one) day\b|\b(?:pour|sur) la journee\b"
         ),
         1,
     ),
@@ -64,6 +65,8 @@ DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
 ]
 UNDECIDED = re.compile(
     rf"\b{NUM} (?:days? |jours? )?(?:or|ou|to|a) {NUM} (?:days?|jours?)\b|\bentre {NUM} et {NUM} jours\b"
+    rf"|\b(?:maybe|perhaps|peut etre) {NUM} (?:days?|jours?)?,? ?(?:or |ou )?(?:maybe |perhaps |peut etre )?"
+    rf"{NUM}\b"
 )
 # "1 jour, route, hôtel": among the slots of a list, "route" is the road bike (not "une belle route")
 ROAD_IN_A_LIST = re.compile(r"(?:^|,|:)\s*(?:en |à |a )?route\s*(?:,|$)", re.MULTILINE)

@@ -5,12 +5,13 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from tripagent.application.llm import ChatRequest, ChatResult, rules_answer
 from tripagent.application.places import PlaceFinder, end_named_anywhere, place_named_anywhere
-from tripagent.domain.brief import Collected, read_turn, turned_back
+from tripagent.domain.brief import Collected, Reading, read_turn, turned_back
+from tripagent.domain.brief_places import capitalizes_names
 from tripagent.domain.places import Found, NotFound, SearchOutcome, far_fetched, normalize, shortened
 
 
@@ -26,9 +27,6 @@ class SpecRules:
 
     def answer(self, request: ChatRequest) -> ChatResult:
         today = dt.date.fromisoformat(request.context.get("today") or dt.date.today().isoformat())
-        collected = Collected()
-        places: dict[str, list[str]] = {}
-        out_and_back = False
         searched: dict[str, SearchOutcome] = {}  # each phrase once: the geocoder may be remote
 
         def search(text: str) -> SearchOutcome:
@@ -36,42 +34,17 @@ class SpecRules:
                 searched[text] = self.places.search(text)
             return searched[text]
 
-        skipped: set[str] = set()
-        unsure: dict[str, list[str]] = {}  # loosely read phrases that name nothing we know
-        start_unknown = False  # "not sure yet where to start"
-        end_unknown = False  # ...or where to end
-        not_the_end: set[str] = set()  # said as a start: no end named anywhere, as the chat reads it
-        for line in str(request.context.get("brief", "")).splitlines():
-            reading = read_turn(line, today=today, known_date=collected.startDate)
-            out_and_back |= reading.out_and_back
-            start_unknown |= reading.start_unknown
-            end_unknown |= reading.end_unknown
-            not_the_end |= {p.text for p in reading.places.get("start", [])}
-            collected = collected.merged(reading.slots)
-            if reading.one_way:  # "instead of coming back"
-                collected.roundTrip = False
-            if reading.reversed and not collected.roundTrip:  # "the other way round", as the chat reads it
-                places["start"], places["end"] = places.get("end", []), places.get("start", [])
-            for slot, phrases in reading.places.items():
-                if slot == "skip":  # "skip Sispony": out of the via points
-                    skipped |= {normalize(p.text) for p in phrases}
-                    continue
-                # phrases after "from", "to", "via" first: they say most plainly what is a place; a loosely
-                # read one only when it names a place ("overnighter Sispony to Llorts": not "overnighter")
-                ordered = sorted(phrases, key=lambda p: not p.strong)
-                kept = [
-                    p
-                    for p in ordered
-                    if (
-                        p.strong
-                        or not (far_fetched(search(p.text), p.text) or isinstance(search(p.text), NotFound))
-                    )
-                    and (p.cased or _routed(search(p.text)))
-                ]
-                places.setdefault(slot, []).extend(p.text for p in kept)
-                unsure.setdefault(slot, []).extend(p.text for p in ordered if p not in kept)
-            if reading.end_unknown:  # "El Serrat or maybe Llorts, not sure yet": no end, as the chat reads it
-                places["end"], unsure["end"] = [], []
+        lines = str(request.context.get("brief", "")).splitlines()
+        capitalizes = any(capitalizes_names(line) for line in lines)  # as the chat reads the turns
+        read = _BriefRead()
+        for line in lines:
+            read.add(
+                read_turn(line, today=today, known_date=read.collected.startDate, capitalizes=capitalizes),
+                search,
+            )
+        collected, places, unsure = read.collected, read.places, read.unsure
+        skipped, not_the_end = read.skipped, read.not_the_end
+        start_unknown, end_unknown, out_and_back = read.start_unknown, read.end_unknown, read.out_and_back
         # "back to Pas", Pas de la Casa said in full in the brief: that place, as the chat reads it
         routed = [t for texts in places.values() for t in texts if _routed(search(t))]
         places = {
@@ -93,6 +66,58 @@ class SpecRules:
         if spec.get("start") and spec.get("start") == spec.get("end"):  # "from Soldeu to Soldeu": a loop
             spec["roundTrip"] = True
         return rules_answer(json.dumps(spec, ensure_ascii=False))
+
+
+@dataclass
+class _BriefRead:
+    """What the brief's lines say, one after the other, as the brief chat reads its turns."""
+
+    collected: Collected = field(default_factory=Collected)
+    places: dict[str, list[str]] = field(default_factory=dict)
+    unsure: dict[str, list[str]] = field(default_factory=dict)  # loosely read phrases naming nothing we know
+    skipped: set[str] = field(default_factory=set)
+    not_the_end: set[str] = field(default_factory=set)  # said as a start: no end named anywhere
+    start_unknown: bool = False  # "not sure yet where to start"
+    end_unknown: bool = False  # ...or where to end
+    out_and_back: bool = False
+
+    def add(self, reading: Reading, search: Callable[[str], SearchOutcome]) -> None:
+        self.out_and_back |= reading.out_and_back
+        self.start_unknown |= reading.start_unknown
+        self.end_unknown |= reading.end_unknown
+        self.not_the_end |= {p.text for p in reading.places.get("start", [])}
+        self.collected = self.collected.merged(reading.slots)
+        if reading.one_way:  # "instead of coming back"
+            self.collected.roundTrip = False
+        places = self.places
+        if reading.reversed and not self.collected.roundTrip:  # "the other way round", as the chat reads it
+            places["start"], places["end"] = places.get("end", []), places.get("start", [])
+        for was, now in zip(reading.places.get("was", []), reading.places.get("now", []), strict=False):
+            # "pas Kalasatama, je voulais dire Kallio", as the chat reads it
+            for slot, texts in places.items():
+                places[slot] = [now.text if t == was.text else t for t in texts]
+        for slot, phrases in reading.places.items():
+            if slot in ("was", "now"):
+                continue
+            if slot == "skip":  # "skip Sispony": out of the via points
+                self.skipped |= {normalize(p.text) for p in phrases}
+                continue
+            # phrases after "from", "to", "via" first: they say most plainly what is a place; a loosely
+            # read one only when it names a place ("overnighter Sispony to Llorts": not "overnighter")
+            ordered = sorted(phrases, key=lambda p: not p.strong)
+            kept = [
+                p
+                for p in ordered
+                if (
+                    p.strong
+                    or not (far_fetched(search(p.text), p.text) or isinstance(search(p.text), NotFound))
+                )
+                and (p.cased or _routed(search(p.text)))
+            ]
+            places.setdefault(slot, []).extend(p.text for p in kept)
+            self.unsure.setdefault(slot, []).extend(p.text for p in ordered if p not in kept)
+        if reading.end_unknown:  # "El Serrat or maybe Llorts, not sure yet": no end, as the chat reads it
+            places["end"], self.unsure["end"] = [], []
 
 
 def _start_named_anywhere(
@@ -138,7 +163,9 @@ def _named_places(
                 )
             )
         elif slot in ("start", "end") and texts:
-            named[slot] = next((text for text in texts if not isinstance(search(text), NotFound)), texts[0])
+            # for a start, a place we route before one abroad, as the chat reads them ("from Tallinn")
+            tried = sorted(texts, key=lambda t: not _routed(search(t))) if slot == "start" else texts
+            named[slot] = next((text for text in tried if not isinstance(search(text), NotFound)), tried[0])
     # A clause that is only a name ("Road bike. Andorra la Vella. 2 days."): the start, else the end,
     # when it is a place we route
     for text in places.get("bare", []):
