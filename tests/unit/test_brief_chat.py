@@ -473,6 +473,21 @@ def test_an_eighth_batch_of_conversations(
     assert collected_of(reply, expected) == expected
 
 
+@pytest.mark.parametrize(
+    ("turns", "start"),
+    [
+        (["I live in Toulouse. Two days in Andorra: Encamp, then Canillo, ending in Soldeu"], "Encamp"),
+        (["We fly into Barcelona on the 10th.", "Two days, Encamp first, ending in Soldeu"], "Encamp"),
+        (["The trip begins in Foix. We'd like to finish in Ordino."], "Foix"),  # said as the start: kept
+        (["Toulouse, I live there", "I'd finish in Andorra la Vella"], "Toulouse"),  # nothing else named
+    ],
+)
+def test_where_people_live_or_land_abroad_is_not_the_start_of_a_trip_in_our_area(
+    gazetteer: Gazetteer, turns: list[str], start: str
+) -> None:
+    assert converse(chat(gazetteer), turns)[-1].collected.start == start
+
+
 # ------------------------------------------------------------------------------------ over HTTP
 @dataclass
 class CountingModels:

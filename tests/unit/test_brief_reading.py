@@ -719,7 +719,7 @@ def test_a_place_meant_instead_of_another() -> None:
 
 
 def test_a_writer_who_capitalizes_names_writes_lowercase_words_that_are_none() -> None:
-    """ "I want to hike too", alone, could be a lowercase name; from one who writes "Ordino", it is not."""
-    turn = "no more than 40km per day, I want to hike too"
+    """ "we want to picnic too", alone, could be a lowercase name; from one who writes "Ordino", it is not."""
+    turn = "no more than 40km per day, we want to picnic too"
     assert [p.cased for p in read_turn(turn, today=TODAY).places["end"]] == [True]
     assert [p.cased for p in read_turn(turn, today=TODAY, capitalizes=True).places["end"]] == [False]

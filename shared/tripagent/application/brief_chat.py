@@ -31,7 +31,7 @@ from tripagent.application.llm import ChatOptions, ChatRequest, Message, ModelPr
 from tripagent.application.places import CoverageMap, PlaceFinder, end_named_anywhere, place_named_anywhere
 from tripagent.application.ports import RateLimiter
 from tripagent.application.structured import Parsed, parse_structured
-from tripagent.domain.brief import Collected, Locale, PlacePhrase, read_turn, turned_back
+from tripagent.domain.brief import Collected, Locale, PlacePhrase, Reading, read_turn, turned_back
 from tripagent.domain.brief_places import capitalizes_names
 from tripagent.domain.brief_words import bare_count
 from tripagent.domain.choice import Option as Choosable
@@ -257,6 +257,7 @@ class BriefChat:
         end_unknown = False  # ...or the end
         not_the_end: set[str] = set()  # what was said as a start, or taken out: no end named anywhere
         capitalizes = any(capitalizes_names(m.content) for m in history if m.role == "user")
+        said_from: set[str] = set()  # what was said other than where people live, land or come from
         for i, message in enumerate(history):
             if message.role != "user":
                 continue
@@ -281,23 +282,15 @@ class BriefChat:
                 collected.end = None
             out.launch, out.locale = reading.launch, reading.locale
             asked = self._resolve_places(collected, reading.places, state, now, out.locale, out.located)
-            if reading.out_and_back:
-                collected.end, collected.via = turned_back(collected.start, collected.end, collected.via)
-            ends = [p for p in reading.places.get("end", []) if p.strong]
-            if ends and not reading.slots.roundTrip and collected.end and collected.end != collected.start:
-                collected.roundTrip = False  # "back to the first plan, finishing in La Massana"
-            both = "start" in reading.places and "end" in reading.places  # "...: de la Seu à Andorre"
-            if reading.reversed and collected.end and not collected.roundTrip and not both:  # "the other way"
-                collected.start, collected.end = collected.end, collected.start
-            if reading.start_unknown:  # "not sure yet where to start", "torn between A or B"
-                collected.start = None
-            if reading.end_unknown and "end" in reading.places:  # "El Serrat or maybe Llorts, not sure yet"
-                collected.end = None
+            _turned(collected, reading)
             start_unknown = reading.start_unknown or (start_unknown and not collected.start)
             end_unknown = reading.end_unknown or (end_unknown and not collected.end)
             not_the_end |= {p.text for slot in ("start", "skip") for p in reading.places.get(slot, [])}
+            said_from |= {p.text for ps in reading.places.values() for p in ps if not p.loose}
             out.clarification = asked or out.clarification
         turns = [m.content for m in history if m.role == "user"]
+        if self._loosely_abroad(out, said_from):  # "we fly into Barcelona", then only Canillo: not Barcelona
+            out.collected.start = None
         if not out.collected.start and out.clarification is None and not start_unknown:
             self._start_named_anywhere(out.collected, turns, out.located)
         if not (end_unknown or out.clarification):
@@ -375,7 +368,7 @@ class BriefChat:
                     chosen = outcome.place.name if outcome is found else self._unambiguous(outcome.place)
                     located[chosen] = located[phrase.text] = outcome.place  # (as said, for "Saint-Julien")
                 elif chosen and isinstance(known := earlier.get(chosen), Found):
-                    located[chosen] = known.place
+                    located[chosen] = located[phrase.text] = known.place
                 if chosen:
                     if slot == "via":
                         via.append(chosen)
@@ -415,6 +408,17 @@ class BriefChat:
                     Found(named.place, named.score, matched=text) if isinstance(named, Found) else named
                 )
         return searched
+
+    @staticmethod
+    def _loosely_abroad(out: _Understood, said_from: set[str]) -> bool:
+        """Whether the start is a place abroad said only as where people live, land or come from ("we fly
+        into Barcelona") while the brief names a place we route: that one is the start."""
+        start = out.located.get(out.collected.start or "")
+        if start is None or start.region is not None:
+            return False
+        plainly = any(out.located.get(t) == start or normalize(t) == normalize(start.name) for t in said_from)
+        ours = any(place.region is not None for place in out.located.values())
+        return not plainly and ours
 
     def _start_named_anywhere(
         self, collected: Collected, turns: list[str], located: dict[str, Place]
@@ -528,6 +532,23 @@ def consolidated_brief(collected: Collected, user_turns: list[str]) -> str:
         f"{k}: {v}" for k, v in collected.model_dump(mode="json").items() if v not in (None, [], False, "")
     ]
     return "Collected — " + "; ".join(parts) + "\nRider said:\n" + "\n".join(f"- {t}" for t in user_turns)
+
+
+def _turned(collected: Collected, reading: Reading) -> None:
+    """What a turn says of the trip's shape once its places are read: back the way it came, a loop no
+    more, the other way round, a start or an end not decided after all."""
+    if reading.out_and_back:
+        collected.end, collected.via = turned_back(collected.start, collected.end, collected.via)
+    ends = [p for p in reading.places.get("end", []) if p.strong]
+    if ends and not reading.slots.roundTrip and collected.end and collected.end != collected.start:
+        collected.roundTrip = False  # "back to the first plan, finishing in La Massana"
+    both = "start" in reading.places and "end" in reading.places  # "...: de la Seu à Andorre"
+    if reading.reversed and collected.end and not collected.roundTrip and not both:  # "the other way round"
+        collected.start, collected.end = collected.end, collected.start
+    if reading.start_unknown:  # "not sure yet where to start", "torn between A or B"
+        collected.start = None
+    if reading.end_unknown and "end" in reading.places:  # "El Serrat or maybe Llorts, not sure yet"
+        collected.end = None
 
 
 def _meant_instead(

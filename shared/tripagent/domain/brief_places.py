@@ -56,7 +56,7 @@ LOOSE_START = (
     "campsite is in", "based at", "base camp will be", "base camp is", "base will be", "staying at",
     "point de depart sera", "point de depart est", "depart sera", "depart du", "au depart du", "partant du",
     "en partant du", "pars du", "partir de", "partir d", "partir du", "flying into", "fly into", "landing in",
-    "land in", "starting",
+    "land in", "starting", "comingfrom",
     "la depart se fera d", "depart se fera de", "depart se fera d", "point de depart",
     "a partir de", "a partir d", "on part de", "on part d", "partirons de", "partirons d", "partira de",
     "partira d",
@@ -69,6 +69,11 @@ LOOSE_END = (
     "finishing down in", "end down in",
 )  # fmt: skip
 WEAK_TRIGGERS = {"de", "d", "par", "depart", "retour", *LOOSE_START, *LOOSE_END}
+# Where people live, land or come from: a start only if nothing else is ("we fly into Barcelona... Canillo")
+_ORIGIN = {
+    "i live in", "we live in", "lives in", "live in", "flying into", "fly into", "landing in", "land in",
+    "comingfrom",
+}  # fmt: skip
 _START = (
     r"from|starting (?:in|at|from)|start(?:ing)? in|leaving|depart(?:ing)? from|depuis|au depart d"
     r"|au depart de|depart de|partant de|en partant de|pars d|pars de|de|d"
@@ -130,6 +135,23 @@ PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("via", re.compile(rf"\b({_VIA})\s+(.{{1,60}}?)" + _STOP)),
 ]
 VERBS = {
+    # verbs of setting off and of what else people do: "push off from there", "to hike too", "to say"
+    "push",
+    "set",
+    "kick",
+    "wheel",
+    "saddle",
+    "mount",
+    "pedal",
+    "leave",
+    "fly",
+    "land",
+    "drive",
+    "hike",
+    "walk",
+    "swim",
+    "say",
+    "tell",
     "drink",
     "roll",
     "eat",
@@ -392,6 +414,7 @@ class PlacePhrase:
     text: str
     strong: bool  # after an unmistakable word ("from", "to", "via"); French "de"/"par" are weak
     cased: bool = True  # written as a name, or in a turn that capitalizes nothing (see _as_written)
+    loose: bool = False  # where people live, land or come from ("fly into", "live in", "drive from")
 
 
 _STARTING_AT = re.compile(
@@ -704,7 +727,7 @@ def _as_written(
         return places
     return {
         slot: [
-            p if capitalized & set(p.text.split()) else PlacePhrase(p.text, strong=False, cased=False)
+            p if capitalized & set(p.text.split()) else PlacePhrase(p.text, False, cased=False, loose=p.loose)
             for p in phrases
         ]
         for slot, phrases in places.items()
@@ -782,11 +805,11 @@ def _clauses(text: str) -> list[str]:
     # French "à" is a destination; normalized it would be the English article "a". But after a verb of
     # starting or staying it is where the trip begins: "on commence à Encamp", "nous serons basés à
     # Soldeu", "on loge à Ordino", "c'est à Aixovall qu'on commence"
-    text = _C_EST_A.sub(r"depuis \1", _STARTING_AT.sub(r"\1\2depuis", _LIVING_AT.sub(r"\1 partir de", text)))
+    text = _C_EST_A.sub(r"depuis \1", _STARTING_AT.sub(r"\1\2depuis", _LIVING_AT.sub(r"\1 comingfrom", text)))
     text = _BETWEEN.sub(_from_one_to_the_other, _listed_route(_START_THEN_LIST.sub(r"\1 via ", text)))
     text = _ARROWS.sub(" -> ", text)  # "Canillo 👉 Prats", "Ordino ➡️ El Serrat": a route; other emoji go
     text = "".join(" " if unicodedata.category(c) in ("So", "Cf") or c == "\ufe0f" else c for c in text)
-    text = _RATHER_THAN.sub(r"\1", _FROM_ORIGIN.sub(" ", _TRAVELLING_FROM.sub(r"\1 partir de", text)))
+    text = _RATHER_THAN.sub(r"\1", _FROM_ORIGIN.sub(" ", _TRAVELLING_FROM.sub(r"\1 comingfrom", text)))
     text = _BOTH_ENDS_AT.sub("loop from ", _START_THERE.sub(r"starting from there\1", text))
     text = _ARRIVING_BY.sub(r"starting from \1", _ARRIVING_IN_BY.sub(r"starting from \1", text))
     marked = re.sub(r"(?<![\w])[àÀ](?![\w])", " vers ", text)
@@ -848,7 +871,7 @@ class _TurnReader:
     def _triggered(self, clause: str, slot: str, match: re.Match[str]) -> None:
         trigger, phrase = match.group(1), match.group(2).strip()
         strong = bool(trigger) and trigger not in WEAK_TRIGGERS
-        self._add(match.start(2), slot, phrase, strong=strong)
+        self._add(match.start(2), slot, phrase, strong=strong, loose=trigger in _ORIGIN)
         # "de vélo de route de Canillo": after a weak "de", each later "de" may start the place.
         if not strong:
             for m in re.finditer(r"\b(?:de|d) ", phrase):
@@ -882,7 +905,7 @@ class _TurnReader:
             end_at += more.end(1)
         self.list_open = end_at >= len(clause)
 
-    def _add(self, at: int, slot: str, candidate: str, *, strong: bool) -> None:
+    def _add(self, at: int, slot: str, candidate: str, *, strong: bool, loose: bool = False) -> None:
         candidate = _TRAILING_CONNECTOR.sub("", candidate)  # "Soldeu sur (3 jours)"
         if (centre := _CENTRE.sub("", candidate).strip()) and centre != candidate:
             at, candidate = at + candidate.find(centre), centre  # "Helsinki centre" is Helsinki
@@ -890,7 +913,7 @@ class _TurnReader:
             self.there.append((self.offset + at, slot, strong))
         elif _is_name(candidate, strong=strong) and not _UNDECIDED.search(candidate):
             # (not "from Encamp or Canillo": not decided)
-            self.mentions.append((self.offset + at, slot, PlacePhrase(candidate, strong)))
+            self.mentions.append((self.offset + at, slot, PlacePhrase(candidate, strong, loose=loose)))
 
     def _there(self) -> None:
         """Each "there" of the clause is the place named just before it, whatever pattern found it."""
