@@ -488,6 +488,50 @@ def test_where_people_live_or_land_abroad_is_not_the_start_of_a_trip_in_our_area
     assert converse(chat(gazetteer), turns)[-1].collected.start == start
 
 
+@pytest.mark.parametrize(
+    ("turns", "expected"),
+    [
+        (["hey", "we'd start at Kaisaniemi and go down to Ullanlinna", "1 day"], {"start": "Kaisaniemi"}),
+        (
+            ["renting an ebike, want a loop from kalio down thru ullanlina and eira, just the day"],
+            {"via": ["Ullanlinna", "Eira"]},
+        ),
+        (["La Masana to Ordino, 2 days"], {"start": "La Massana"}),
+        (
+            [
+                "My family is going to Andorre-la-Vieille for holidays, a 2-day ride",
+                "I'd start and finish there",
+            ],
+            {"start": "Andorra la Vella", "roundTrip": True},
+        ),
+        (
+            ["Boucle de 3 jours depuis les Escaldes, je voudrais monter jusqu'au lac d'Engolasters"],
+            {"start": "les Escaldes"},
+        ),
+        (
+            ["1. Départ : Pas\n2. Grau Roig\n3. Soldeu\n4. Arrivée : Canillo\nSur 2 jours"],
+            {"via": ["Grau Roig", "Soldeu"], "start": "Pas de la Casa"},
+        ),
+        (
+            [
+                "thinking of a ride that starts either in Canillo or Encamp",
+                "Ends in Sant Julià. 2 days.",
+                "Decided: Encamp.",
+            ],
+            {"start": "Encamp"},
+        ),
+    ],
+)
+def test_a_ninth_batch_of_conversations(
+    gazetteer: Gazetteer, turns: list[str], expected: dict[str, Any]
+) -> None:
+    reply = converse(
+        chat(gazetteer), turns, locale="fr" if "Boucle" in turns[0] or "Départ" in turns[0] else "en"
+    )[-1]
+    assert reply.clarification is None
+    assert collected_of(reply, expected) == expected
+
+
 # ------------------------------------------------------------------------------------ over HTTP
 @dataclass
 class CountingModels:

@@ -723,3 +723,65 @@ def test_a_writer_who_capitalizes_names_writes_lowercase_words_that_are_none() -
     turn = "no more than 40km per day, we want to picnic too"
     assert [p.cased for p in read_turn(turn, today=TODAY).places["end"]] == [True]
     assert [p.cased for p in read_turn(turn, today=TODAY, capitalizes=True).places["end"]] == [False]
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("just Saturday. oh and it's an electric cargo bike", {"durationDays": 1}),
+        (
+            "I'm no longer sure I can get a whole week off. Let's leave the number of days open.",
+            {"durationDays": None},
+        ),
+        ("Le nombre de jours ? Aucune idée, je te laisse voir.", {"durationDays": None}),
+        ("deux semaines de cyclotourisme, départ/arrivée Escaldes", {"roundTrip": True}),
+        ("On logera aux Escaldes, donc je partirais de là et j'y reviendrais.", {"roundTrip": True}),
+    ],
+)
+def test_an_eighth_batch_of_slots(text: str, read: dict[str, Any]) -> None:
+    assert slots_of(text, read) == read
+    if "nombre" in text or "number" in text:
+        assert read_turn(text, today=TODAY).days_unknown
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "wanna go frm andora la vela to ordino thru la masana",
+            {"start": ["andora la vela"], "end": ["ordino"], "via": ["la masana"]},
+        ),
+        ("je veux aller de st julia a ordino", {"start": ["sant julia"], "end": ["ordino"]}),
+        (
+            "Le soir on dîne à Vallila, mais la sortie vélo c'est Alppiharju → Hakaniemi → Kruununhaka",
+            {"start": ["alppiharju"], "end": ["kruununhaka"], "via": ["hakaniemi"]},
+        ),
+        ("On logera aux Escaldes, donc je partirais de là", {"start": ["escaldes"]}),
+        ("kallio to eira youth hostel night in between", {"start": ["kallio"], "end": ["eira"]}),
+        (
+            "yo. road ride from Pas to Andorra la Vella",
+            {"start": ["pas de la casa"], "end": ["andorra la vella"]},
+        ),
+        ("je ne veux pas de camping, et pas trop loin", {}),
+        ("hey", {}),
+    ],
+)
+def test_an_eighth_batch_of_places(text: str, expected: dict[str, list[str]]) -> None:
+    assert chosen_places(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hmm, maybe Eira or Ullanlinna to start, I'm honestly not sure yet.",
+        "Le départ, peut-être Sant Julià, peut-être Aixovall, on ne sait pas encore.",
+        "On hésite encore pour le départ : Arinsal ou La Massana.",
+    ],
+)
+def test_still_more_starts_left_undecided(text: str) -> None:
+    assert read_turn(text, today=TODAY).start_unknown
+
+
+def test_du_is_a_loose_from() -> None:
+    read = read_turn("Disons plutôt du Pas de la Case à Andorre-la-Vieille.", today=TODAY).places
+    assert ("pas de la case", False) in [(p.text, p.strong) for p in read["start"]]

@@ -272,3 +272,23 @@ def test_a_place_abroad_said_by_one_of_its_names_is_no_loose_reading(gazetteer: 
     assert not far_fetched(gazetteer.search("Barcelone"), "barcelone")
     assert far_fetched(gazetteer.search("temps"), "temps")
     assert far_fetched(gazetteer.search("loria"), "loria")
+
+
+def test_a_letter_dropped_from_a_long_name_we_route_finds_it(gazetteer: Gazetteer) -> None:
+    """ "Ullanlina": the trigram search ranks the names sharing most of its rare trigrams first, so the
+    one meant is among those compared, not lost after 150 others."""
+    outcome = gazetteer.search("Ullanlina")
+    assert isinstance(outcome, Found)
+    assert outcome.place.name == "Ullanlinna"
+
+
+def test_a_mere_resemblance_abroad_does_not_compete_with_a_closer_place_we_route(
+    gazetteer: Gazetteer,
+) -> None:
+    """ "La Masana" is La Massana, not Mashhad (once "Masant"); a name that begins with the query still
+    competes (Santa Coloma de Gramenet)."""
+    for typo, ours in (("La Masana", "La Massana"), ("el serat", "el Serrat")):
+        outcome = gazetteer.search(typo)
+        assert isinstance(outcome, Found)
+        assert outcome.place.name == ours
+    assert isinstance(gazetteer.search("Santa Coloma"), Ambiguous)

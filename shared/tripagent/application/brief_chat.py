@@ -32,7 +32,7 @@ from tripagent.application.places import CoverageMap, PlaceFinder, end_named_any
 from tripagent.application.ports import RateLimiter
 from tripagent.application.structured import Parsed, parse_structured
 from tripagent.domain.brief import Collected, Locale, PlacePhrase, Reading, read_turn, turned_back
-from tripagent.domain.brief_places import capitalizes_names
+from tripagent.domain.brief_places import THERE, capitalizes_names
 from tripagent.domain.brief_words import bare_count
 from tripagent.domain.choice import Option as Choosable
 from tripagent.domain.choice import choose
@@ -43,6 +43,7 @@ from tripagent.domain.places import (
     NotFound,
     Place,
     SearchOutcome,
+    beside_feature,
     far_fetched,
     normalize,
     settled_by,
@@ -383,7 +384,11 @@ class BriefChat:
                         break
             if via:
                 collected.via = list(dict.fromkeys(via))  # "via Meritxell, Prats... then Prats": once
-        self._named_alone(collected, [(p, searched[p.text]) for p in phrases.get("bare", [])], located)
+        bare = [(p, searched[p.text]) for p in phrases.get("bare", [])]
+        # names alone, several, in a turn that says its start or end: a list of stops ("1. Départ : Pas /
+        # 2. Grau Roig / 3. Soldeu / 4. Arrivée : Canillo")
+        listed = len(bare) >= 2 and ("start" in phrases or "end" in phrases)
+        self._named_alone(collected, bare, located, listed=listed)
         _meant_instead(collected, phrases, searched, located)
         for phrase in phrases.get("skip", []):  # "skip Sispony"
             outcome = searched[phrase.text]
@@ -398,9 +403,14 @@ class BriefChat:
     def _search(self, texts: list[str], located: dict[str, Place]) -> dict[str, SearchOutcome]:
         """Each phrase through the geocoder; a name's first words, when the brief says it in full elsewhere
         ("back to Pas", Pas de la Casa said before), are that place."""
-        searched = {text: self.finder.search(text) for text in texts}
+        searched = {text: self.finder.search(text) for text in texts if text != THERE}
+        if THERE in texts:  # "I'd start and finish there": the place an earlier turn named last
+            searched[THERE] = Found(last, 1.0, matched=THERE) if (last := _last(located)) else NotFound(THERE)
         said_in_full: dict[str, SearchOutcome] = {t: searched[t] for t in texts if _ours(searched[t])}
         said_in_full |= {normalize(name): Found(place, 1.0) for name, place in located.items()}
+        for text in texts:  # "le lac d'Engolasters": the village by it, if the lake itself is not known
+            if isinstance(searched.get(text), NotFound) and (village := beside_feature(text)) != text:
+                searched[text] = self.finder.search(village)
         for text in texts:
             if not _ours(searched[text]) and (full := shortened(text, list(said_in_full))):
                 named = said_in_full[full]
@@ -444,11 +454,16 @@ class BriefChat:
 
     @staticmethod
     def _named_alone(
-        collected: Collected, said: list[tuple[PlacePhrase, SearchOutcome]], located: dict[str, Place]
+        collected: Collected,
+        said: list[tuple[PlacePhrase, SearchOutcome]],
+        located: dict[str, Place],
+        *,
+        listed: bool = False,
     ) -> None:
         """A clause that is only a name fills the start, else the end: when it is a place we route
         ("Hotels." or "Bonjour." are no place), or, when it opens its turn, a town abroad by its very name
-        (the answer "Toulouse, I live there": then said to be outside the area, not ignored)."""
+        (the answer "Toulouse, I live there": then said to be outside the area, not ignored). Names alone
+        ``listed`` between a start and an end are stops."""
         for phrase, outcome in said:
             if not isinstance(outcome, Found):
                 continue
@@ -459,9 +474,13 @@ class BriefChat:
             free = "start" if not collected.start else None
             if free is None and not collected.end and not collected.roundTrip:
                 free = "end"
+            name = outcome.place.name
             if free:
-                setattr(collected, free, outcome.place.name)
-                located[outcome.place.name] = outcome.place
+                setattr(collected, free, name)
+                located[name] = outcome.place
+            elif listed and not abroad and name not in (collected.start, collected.end, *collected.via):
+                collected.via = [*collected.via, name]
+                located[name] = outcome.place
 
     def _question(  # noqa: PLR0917
         self,
@@ -549,6 +568,8 @@ def _turned(collected: Collected, reading: Reading) -> None:
         collected.start = None
     if reading.end_unknown and "end" in reading.places:  # "El Serrat or maybe Llorts, not sure yet"
         collected.end = None
+    if reading.days_unknown:  # "let's leave the number of days open for now"
+        collected.durationDays = None
 
 
 def _meant_instead(
@@ -580,6 +601,10 @@ def _in_order(slot: str, phrases: list[PlacePhrase], searched: dict[str, SearchO
     if slot == "start":
         ordered.sort(key=lambda p: not (_ours(searched[p.text]) and not _not_meant(p, searched[p.text])))
     return ordered
+
+
+def _last(located: dict[str, Place]) -> Place | None:
+    return next(reversed(located.values()), None)
 
 
 def _ours(outcome: SearchOutcome) -> bool:

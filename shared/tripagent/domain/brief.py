@@ -22,6 +22,7 @@ from tripagent.domain.brief_words import (
     CLIMB,
     CLIMB_PER_DAY,
     DAILY,
+    DAYS_UNKNOWN,
     END_UNKNOWN,
     LAUNCH,
     ONE_WAY,
@@ -94,6 +95,7 @@ class Reading:
     reversed: bool = False  # "the other way round": the start and the end swap
     start_unknown: bool = False  # "not sure yet where to start"
     end_unknown: bool = False  # "à El Serrat ou peut-être à Llorts, je sais pas encore"
+    days_unknown: bool = False  # "let's leave the number of days open"
 
 
 def turned_back(start: str | None, end: str | None, via: list[str]) -> tuple[str | None, list[str]]:
@@ -138,6 +140,8 @@ def read_turn(
     daily = DAILY.search(norm)
     if daily:
         values["dailyDistanceKm"] = float(amount(daily.group(1) or daily.group(2)))
+    if days_unknown := bool(DAYS_UNKNOWN.search(norm)):  # "a week off? leave the number of days open"
+        values.pop("durationDays", None)
     start_date, spanned = dates_in(without_daily, today, known_date)
     if start_date:
         values["startDate"] = start_date
@@ -157,6 +161,7 @@ def read_turn(
         bool(REVERSED.search(norm)),
         bool(START_UNKNOWN.search(norm) or START_UNKNOWN_RAW.search(text.casefold())),
         bool(END_UNKNOWN.search(norm)),
+        days_unknown,
     )
 
 

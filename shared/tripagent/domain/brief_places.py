@@ -38,7 +38,8 @@ _STOP = (
     r"|down|up|ride out|ride|riding|until|till|out|is possible|returning|going|it s|it is|ca fait|c est|we re"
     r"|we are|on part|on dort|and we|end|finish|start|demain|tomorrow|today|aujourd hui|qui|that|which|who"
     r"|taking|stopping|hit|past|for good|ou se|ou on|pour filer|pour|i|we|you|they|je|j|nous|vous|ils|"
-    r"plutot|rather|pardon|sorry|desole|the day|le jour|arrivee|arrival|departure|"
+    r"plutot|rather|pardon|sorry|desole|the day|le jour|arrivee|arrival|departure|youth hostel|hostel|hotel"
+    r"|camping|campsite|night|nights|thru|thro|"
     + "|".join(WEEKDAYS)
     + "|"
     + _COUNTS
@@ -56,7 +57,7 @@ LOOSE_START = (
     "campsite is in", "based at", "base camp will be", "base camp is", "base will be", "staying at",
     "point de depart sera", "point de depart est", "depart sera", "depart du", "au depart du", "partant du",
     "en partant du", "pars du", "partir de", "partir d", "partir du", "flying into", "fly into", "landing in",
-    "land in", "starting", "comingfrom",
+    "land in", "starting", "comingfrom", "d abord", "tout d abord", "first",
     "la depart se fera d", "depart se fera de", "depart se fera d", "point de depart",
     "a partir de", "a partir d", "on part de", "on part d", "partirons de", "partirons d", "partira de",
     "partira d",
@@ -68,7 +69,7 @@ LOOSE_END = (
     "finishes in", "finishes at", "ends at",
     "finishing down in", "end down in",
 )  # fmt: skip
-WEAK_TRIGGERS = {"de", "d", "par", "depart", "retour", *LOOSE_START, *LOOSE_END}
+WEAK_TRIGGERS = {"de", "d", "du", "par", "depart", "retour", *LOOSE_START, *LOOSE_END}
 # Where people live, land or come from: a start only if nothing else is ("we fly into Barcelona... Canillo")
 _ORIGIN = {
     "i live in", "we live in", "lives in", "live in", "flying into", "fly into", "landing in", "land in",
@@ -76,7 +77,7 @@ _ORIGIN = {
 }  # fmt: skip
 _START = (
     r"from|starting (?:in|at|from)|start(?:ing)? in|leaving|depart(?:ing)? from|depuis|au depart d"
-    r"|au depart de|depart de|partant de|en partant de|pars d|pars de|de|d"
+    r"|au depart de|depart de|partant de|en partant de|pars d|pars de|de|d|du"
     r"|start(?:ing)? and (?:finish|end)(?:ing)? (?:in|at)|loop (?:from|around|out of|starting (?:in|at|from))"
     r"|boucle (?:au depart )?(?:de|d|a|vers|autour de)|start(?:ing)? at|out of|autour de|autour d"
     r"|mount up (?:at|in)|saddle up (?:at|in)|push(?:ing)? off from|wheel(?:ing)? out of"
@@ -252,6 +253,29 @@ VERBS = {
     "the",
 }
 NOT_PLACES = {
+    # greetings and fillers, said alone ("hey" is Ḩey, Iran)
+    "hey",
+    "hey there",
+    "hi",
+    "hi there",
+    "hello",
+    "hello there",
+    "hiya",
+    "yo",
+    "howdy",
+    "salut",
+    "coucou",
+    "bonjour",
+    "bonsoir",
+    "ok",
+    "okay",
+    "thanks",
+    "merci",
+    "cheers",
+    "greetings",
+    "hola",
+    "moi",
+    "hei",
     # French idioms after "à", which reads as "to": "réserver à l'avance", "à pied", "à peu près"
     "l avance",
     "pied",
@@ -366,7 +390,8 @@ _ROUTE_TAIL = re.compile(
 )
 _ROUTE_LEAD = re.compile(
     r"^.*(?:\d|:|\b(?:days?|jours?|nights?|nuits?|weeks?|semaines?|weekend|trip|tour|ride|loop|boucle|aller.retour|"
-    r"bike|bikes|velo|mtb|vtt|gravel|road|touring|hybrid|do|faire|ride|rouler|plan|go)\b)\s*",
+    r"bike|bikes|velo|mtb|vtt|gravel|road|touring|hybrid|do|faire|ride|rouler|plan|go|c est|c'est|it s|it's"
+    r"|it is|ce sera|will be)\b)\s*",
     re.IGNORECASE,
 )
 
@@ -420,7 +445,7 @@ class PlacePhrase:
 _STARTING_AT = re.compile(
     r"\b(commen\w*|loge\w*|bas[ée]e?s?|serons|sommes|partons|partirons|habit\w*|d[ée]m[a]?r+\w*|enfourch\w*"
     r"|d[ée]coll\w*|attaqu\w*|d[ée]bute\w*|selle|donn[ée]e?|lou\w*|laiss\w*|r[ée]cup[ée]r\w*|gar\w*)"
-    r"(\s+(?:(?:notre|nos|les|la|le|mes|leurs)\s+\w+\s+)?(?:le \d{1,2}(?:er)? \w+\s+)?)[àa](?![\w])",
+    r"(\s+(?:(?:notre|nos|les|la|le|mes|leurs)\s+\w+\s+)?(?:le \d{1,2}(?:er)? \w+\s+)?)(?:[àa]|aux)(?![\w])",
     re.IGNORECASE,
 )
 # "C'est à Aixovall qu'on commence": the start
@@ -439,11 +464,18 @@ ABBREVIATIONS = {
     "the andorran capital": "andorra la vella",
     "la capitale andorrane": "andorra la vella",
     "la capitale de l andorre": "andorra la vella",
+    "frm": "from",
+    "st julia": "sant julia",
+    "st julien": "saint julien",
     "tmrw": "tomorrow",
     "tmr": "tomorrow",
     "pis": "puis",
     "pr": "pour",
 }
+_PAS = re.compile(
+    r"\b(from|to|vers|depuis|back to|at|in|via|through|par|and|et|puis|then)\s+pas\b"
+    r"(?!\s+(?:de|d|plus|trop|mal|encore|loin|beaucoup|cher|sur|question|forcement|vraiment|tres|si|du|des|la|le))"
+)
 _ABBREVIATIONS = re.compile(r"\b(?:" + "|".join(sorted(ABBREVIATIONS, key=len, reverse=True)) + r")\b")
 # "on arrive en bus à Soldeu", "we land by train in Canillo": where the ride starts
 _ARRIVING_BY = re.compile(
@@ -467,7 +499,7 @@ _START_THERE = re.compile(
 # "départ et arrivée à Encamp", "start and finish in Ordino": a loop from there
 _BOTH_ENDS_AT = re.compile(
     r"\b(?:d[ée]part et arriv[ée]e|start and finish|start and end|starting and ending|starting and finishing)"
-    r" (?:à|a|in|at|de|from) "
+    r"(?: (?:à|a|in|at|de|from) | (?=there\b|là\b|here\b))"
     r"|\b(?:d[ée]part ?/ ?arriv[ée]e|start ?/ ?(?:finish|end)|d[ée]part (?:et|=) arriv[ée]e"
     r"|d[ée]part et retour)"
     r"\s*:?\s*"
@@ -602,6 +634,7 @@ _THE_PLACE_IN = re.compile(
 _UNDECIDED = re.compile(r"\b(?:or|ou|either|maybe|peut etre)\b")
 # "...and set off from there": the place named just before
 _THERE = {"there", "here", "la bas", "ici", "la"}
+THERE = "there"  # a "there" its turn does not say: the place an earlier turn named last
 # A town's centre is the town: "Helsinki centre", "the centre of Encamp", "le centre d'Ordino"
 _CENTRE = re.compile(
     r"^(?:the |le )?(?:city |town |village )?(?:centre|center|downtown|centre ville|centro)"
@@ -611,7 +644,7 @@ _CENTRE = re.compile(
 # A word that takes back what came before it in the same turn: "to Soldeu... non, plutôt jusqu'à Canillo"
 CORRECTION = re.compile(
     r"\b(?:no|non|actually|rather|instead|plutot|finalement|en fait|i mean|je veux dire|wait|attends"
-    r"|scratch|change|make it|make that|make the end)\b"
+    r"|scratch|change|make it|make that|make the end|but|mais|however|cependant)\b"
 )
 # What leads from one stop of a route to the next: "to Foix, then on to", "and back to", "puis jusqu'à"
 _ONWARD = re.compile(r"\b(?:then|puis|ensuite|and|et|back|on|before|avant|after|apres)\b")
@@ -621,7 +654,10 @@ SKIP = re.compile(
     r"|plus par|no longer through|no need to go through)\s+(.{1,60}?)" + _STOP
 )
 _THEN = re.compile(r"^\s+(?:then|and then|puis|et puis|ensuite)\s+(.{1,60}?)" + _STOP)
-_JUST = re.compile(r"^(?:just|only|juste|seulement|simplement|rather|plutot)\s+")
+_JUST = re.compile(
+    r"^(?:just|only|juste|seulement|simplement|rather|plutot|decided|we decided|on a tranche|c est decide"
+    r"|va pour|let s say|let s go with|go with|disons|ce sera|it ll be|it will be)\s+"
+)
 _TRIGGERED = [(slot, p) for slot, p in PLACE_PATTERNS if p.pattern.startswith(r"\b(")]  # after a word
 _LIST_MORE = re.compile(r"^\s*(?:and then|and|et puis|puis|et|then)\s+(.{1,60}?)" + _STOP)
 _LIST_NEXT = re.compile(r"^\s*(?:(?:and then|and|et puis|puis|et|then)\s+)?(.{1,60}?)" + _STOP)
@@ -640,6 +676,7 @@ def _is_name(candidate: str, *, strong: bool) -> bool:
     words = candidate.split()
     return bool(
         words
+        and len(candidate) > 1  # "l" of "l'hôtel", the rest cut off
         and candidate not in NOT_PLACES
         and words[0] not in VERBS
         and words[0] not in NOT_A_NAME_START
@@ -823,6 +860,7 @@ def _clauses(text: str) -> list[str]:
         norm = _THE_PLACE_IN.sub("", norm)  # "begin at the campsite in Sant Julià": at Sant Julià
         for label, replacement in _LABELS:
             norm = label.sub(replacement, norm)
+        norm = _PAS.sub(r"\1 pas de la casa", norm)
         clauses.append(norm.replace(":", " ").strip())
     return clauses
 
@@ -919,7 +957,8 @@ class _TurnReader:
         """Each "there" of the clause is the place named just before it, whatever pattern found it."""
         for at, slot, strong in sorted(self.there):
             earlier = [m for m in self.mentions if m[0] < at and m[1] != "skip"]
-            if not earlier:
+            if not earlier:  # "I'd start and finish there": a place of an earlier turn (THERE), loosely
+                self.mentions.append((at, slot, PlacePhrase(THERE, strong=False)))
                 continue
             meant = max(earlier, key=lambda m: m[0])
             if meant[1] == "end" and slot == "start" and at - meant[0] - len(meant[2].text) <= len(" from "):

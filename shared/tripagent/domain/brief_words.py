@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from tripagent.domain.brief_dates import WEEKDAYS
 from tripagent.domain.places import normalize
 
 Profile = Literal["road", "gravel", "mountain", "touring", "hybrid", "e-bike"]
@@ -58,6 +59,7 @@ DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
             r"\b(?:a|one) (?:free|single|whole|full) day\b|\b(?:une|la|une seule) journee\b|\bday out\b"
             r"|\bjust the day\b|\bone day only\b|\bjuste la journee\b|\bsingle day\b"
             r"|\b(?:spend|for) (?:that|the|a|one) day\b|\b(?:pour|sur) la journee\b"
+            rf"|\b(?:just|only|juste|seulement) (?:the |on |le )?(?:{'|'.join(WEEKDAYS)})\b"
         ),
         1,
     ),
@@ -81,10 +83,25 @@ START_UNKNOWN = re.compile(
     r"|\beither\b.{0,40}\bor\b.{0,30}\b(?:start|depart)|\bcan t decide\b.{0,20}\bstart"
     r"|\bstart\b.{0,30}\bcan t decide"
     r"|\bsoit (?:on part |on commence |depart |partir )?(?:de|d|depuis)\b.{0,40}\bsoit\b"
+    r"|\b(?:maybe|perhaps|peut etre|either) \w+(?: \w+)? (?:or|ou) \w+(?: \w+)?"
+    r" (?:to start|as (?:the |a )?start|pour (?:le )?depart|pour commencer)\b"
+    r"|\b(?:depart|start\w*)\b[^.!?]{0,15}\b(?:peut etre|maybe|perhaps)\b[^.!?]{1,30}"
+    r"\b(?:peut etre|maybe|perhaps)\b"
+    r"|\bhesit\w* (?:encore |toujours )?pour le depart\b"
     r"|\bwhere (?:should|could|can|would) (?:we|i) start\b"
     r"|\bwhere (?:we|i) (?:kick off|start|begin|set off)\b.{0,20}\b(?:no clue|no idea|not sure|don t know)"
     r"|\b(?:starting|start|from) (?:point )?(?:maybe |perhaps |either |peut etre )?(?:in |from |at )?"
     r"(?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*)? or (?!\d)[a-z]\w*"
+)
+# "let's leave the number of days open", "aucune idée du nombre de jours": the duration is not said
+DAYS_UNKNOWN = re.compile(
+    r"\b(?:leave|keep) the (?:number of )?days open\b"
+    r"|\bnot sure (?:yet )?(?:how many|about the (?:number of )?)days\b"
+    r"|\b(?:don t|do not) know (?:yet )?(?:how many days|the number of days)\b"
+    r"|\bhaven t (?:worked out|decided|figured out) (?:on )?(?:the number of |how many )?days\b"
+    r"|\b(?:nombre de jours|number of days|how many days|combien de jours)\b[^.!]{0,20}"
+    r"\b(?:aucune idee|pas encore|sais pas|on verra|ouvert|no idea|not sure|dunno)\b"
+    r"|\b(?:je ne sais pas|on ne sait pas|aucune idee) (?:encore )?(?:combien de jours|du nombre de jours)\b"
 )
 # "on finira sans doute à El Serrat ou peut-être à Llorts, je sais pas encore": the end is not said
 END_UNKNOWN = re.compile(
@@ -149,10 +166,11 @@ ROUND_TRIP = re.compile(
     r"|\b(?:revient|revenir|retour) au (?:point de )?depart\b|\bdepart et (?:arrivee|retour) (?:a|vers)\b"
     r"|\b(?:finir|terminer|revenir|rentrer) (?:la )?ou (?:on|nous) (?:a|avons) commence"
     r"|\b(?:rentrer|revenir) (?:chaque|tous les) soirs?\b"
+    r"|\bdepart arrivee\b|\bstart finish\b|\bdepart et retour\b|\bstart and finish there\b"
     r"|\b(?:return(?:ing)?|com(?:e|ing) back|get(?:ting)? back|ride back) there\b"
     r"|\bback to (?:the|our|my) (?:hotel|hostel|campsite|apartment|flat|house|base|car|start)\b"
     r"|\bretour (?:a|vers) (?:l |notre |la |mon |ma )?(?:hotel|auberge|camping|appartement|maison|voiture)\b"
-    r"|\by (?:revenir|retourner|rentrer)\b"
+    r"|\by (?:revenir|retourner|rentrer|revien\w*|retourn\w*|rentr\w*)\b"
     r"|\bautour d(?:e|u)?\b(?! (?:\d|vingt|trente|quarante|cinquante|soixante|cent|septante|nonante))"
     r"|\briding around\b(?! (?:\d|twenty|thirty|forty|fifty|sixty|a hundred))"
     r"|\bstart and finish\b|\bstart and end\b|\bstarting from there and finish"

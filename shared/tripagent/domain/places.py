@@ -149,7 +149,7 @@ def decide(query: str, candidates: list[Candidate]) -> Found | Ambiguous | None:
     """One clear place, a question, or ``None`` when nothing matches well enough (best first in input)."""
     norm = normalize(query)
     matching = [c for c in candidates if quality(norm, c.matched_name) >= MATCH_FLOOR]
-    matching = _competing(norm, matching)
+    matching = _competing(norm, _closer_than_ours(norm, matching))
     if not matching:
         return None
     top = matching[0]
@@ -195,6 +195,24 @@ def settled_by(outcome: SearchOutcome, context: list[Place]) -> SearchOutcome:
     return outcome
 
 
+def _closer_than_ours(norm: str, matching: list[Candidate]) -> list[Candidate]:
+    """A place abroad that only resembles the query (by spelling, not its name nor the start of one) competes
+    with a place we route only if it resembles it about as well: "la masana" is La Massana, not Mashhad
+    (once "Masant"), though Mashhad is larger; Santa Coloma de Gramenet still competes with Santa Coloma."""
+    ours = max((quality(norm, c.matched_name) for c in matching if c.place.region is not None), default=0.0)
+    return [
+        c
+        for c in matching
+        if c.place.region is not None
+        or (match := quality(norm, c.matched_name)) >= PREFIX_MATCH  # the name said, or the start of one
+        or match + OURS_CLOSER > ours
+    ]
+
+
+OURS_CLOSER = 0.05  # a place we route that matches this much better leaves a mere resemblance abroad out
+PREFIX_MATCH = 0.9  # quality's score for a query that is the start of a name (Santa Coloma [de Gramenet])
+
+
 def _competing(norm: str, matching: list[Candidate]) -> list[Candidate]:
     """The candidates that compete with a name said exactly. Not a place only part of whose other name it
     is ("Vila" is no question of Matola, once Vila Salazar); nor, beside a place we route of that very
@@ -236,6 +254,19 @@ def _rival(norm: str, c: Candidate, top: Candidate) -> bool:
     return top.score - c.score <= AMBIGUITY_MARGIN and not (
         match <= quality(norm, top.matched_name) and top.place.importance - c.place.importance >= DOMINANCE
     )
+
+
+_FEATURE = re.compile(
+    r"^(?:the |le |la |l |el |els )?(?:lake|lac|llac|estany|col|coll|port|pic|peak|mont|mount|parc|park|vall"
+    r"|valley|vallee|riu|river|bridge|pont|church|eglise|esglesia|chapel|chapelle|sanctuary|sanctuaire|santuari)"
+    r" (?:of |de |d |du |del |dels |des )?(?=\w)"
+)
+
+
+def beside_feature(text: str) -> str:
+    """A place named by the lake, pass or church it has ("lac d'Engolasters", "the sanctuary of Meritxell"):
+    the name without the feature's word, to look up where nothing has the whole name."""
+    return _FEATURE.sub("", normalize(text)) or text
 
 
 def shortened(text: str, names: list[str]) -> str | None:

@@ -157,7 +157,8 @@ class Gazetteer:
             return []
         expression = " OR ".join('"' + g.replace('"', '""') + '"' for g in rare)
         return self.db.execute(
-            "SELECT place_id, norm FROM names_fts WHERE names_fts MATCH ? LIMIT 150", (expression,)
+            "SELECT place_id, norm FROM names_fts WHERE names_fts MATCH ? ORDER BY rank LIMIT 150",
+            (expression,),
         ).fetchall()
 
     def search(

@@ -10,9 +10,17 @@ from typing import Any
 
 from tripagent.application.llm import ChatRequest, ChatResult, rules_answer
 from tripagent.application.places import PlaceFinder, end_named_anywhere, place_named_anywhere
-from tripagent.domain.brief import Collected, Reading, read_turn, turned_back
-from tripagent.domain.brief_places import capitalizes_names
-from tripagent.domain.places import Found, NotFound, SearchOutcome, far_fetched, normalize, shortened
+from tripagent.domain.brief import Collected, PlacePhrase, Reading, read_turn, turned_back
+from tripagent.domain.brief_places import THERE, capitalizes_names
+from tripagent.domain.places import (
+    Found,
+    NotFound,
+    SearchOutcome,
+    beside_feature,
+    far_fetched,
+    normalize,
+    shortened,
+)
 
 
 @dataclass(frozen=True)
@@ -32,6 +40,8 @@ class SpecRules:
         def search(text: str) -> SearchOutcome:
             if text not in searched:
                 searched[text] = self.places.search(text)
+                if isinstance(searched[text], NotFound) and (village := beside_feature(text)) != text:
+                    searched[text] = self.places.search(village)  # "le lac d'Engolasters", as the chat
             return searched[text]
 
         lines = str(request.context.get("brief", "")).splitlines()
@@ -80,6 +90,7 @@ class _BriefRead:
     start_unknown: bool = False  # "not sure yet where to start"
     end_unknown: bool = False  # ...or where to end
     out_and_back: bool = False
+    last_place: str | None = None  # the place said last, which a later "there" means
 
     def add(self, reading: Reading, search: Callable[[str], SearchOutcome]) -> None:
         self.out_and_back |= reading.out_and_back
@@ -87,6 +98,8 @@ class _BriefRead:
         self.end_unknown |= reading.end_unknown
         self.not_the_end |= {p.text for p in reading.places.get("start", [])}
         self.collected = self.collected.merged(reading.slots)
+        if reading.days_unknown:  # "let's leave the number of days open", as the chat reads it
+            self.collected.durationDays = None
         if reading.one_way:  # "instead of coming back"
             self.collected.roundTrip = False
         places = self.places
@@ -105,19 +118,21 @@ class _BriefRead:
             # phrases after "from", "to", "via" first: they say most plainly what is a place; a loosely
             # read one only when it names a place ("overnighter Sispony to Llorts": not "overnighter")
             ordered = sorted(phrases, key=lambda p: not p.strong)
-            kept = [
-                p
-                for p in ordered
-                if (
-                    p.strong
-                    or not (far_fetched(search(p.text), p.text) or isinstance(search(p.text), NotFound))
-                )
-                and (p.cased or _routed(search(p.text)))
-            ]
-            places.setdefault(slot, []).extend(p.text for p in kept)
+            kept = [p for p in ordered if p.text == THERE or _kept(p, search)]
+            texts = [(self.last_place or "") if p.text == THERE else p.text for p in kept]  # "finish there"
+            places.setdefault(slot, []).extend(t for t in texts if t)
+            self.last_place = texts[-1] if texts and texts[-1] else self.last_place
             self.unsure.setdefault(slot, []).extend(p.text for p in ordered if p not in kept)
         if reading.end_unknown:  # "El Serrat or maybe Llorts, not sure yet": no end, as the chat reads it
             places["end"], self.unsure["end"] = [], []
+
+
+def _kept(phrase: PlacePhrase, search: Callable[[str], SearchOutcome]) -> bool:
+    """A phrase read as a place: after a plain word, or naming one (and, lowercase among capitalized
+    names, one we route)."""
+    outcome = search(phrase.text)
+    plain = phrase.strong or not (far_fetched(outcome, phrase.text) or isinstance(outcome, NotFound))
+    return plain and (phrase.cased or _routed(outcome))
 
 
 def _start_named_anywhere(
@@ -174,4 +189,6 @@ def _named_places(
             free = "start" if "start" not in named else "end" if not round_trip else None
             if free and free not in named:
                 named[free] = text
+            elif len(places["bare"]) >= 2 and text not in (named.get("start"), named.get("end")):
+                named["via"] = list(dict.fromkeys([*named.get("via", []), text]))  # a list of stops
     return named
