@@ -785,3 +785,18 @@ def test_still_more_starts_left_undecided(text: str) -> None:
 def test_du_is_a_loose_from() -> None:
     read = read_turn("Disons plutôt du Pas de la Case à Andorre-la-Vieille.", today=TODAY).places
     assert ("pas de la case", False) in [(p.text, p.strong) for p in read["start"]]
+
+
+@pytest.mark.parametrize(
+    ("text", "start_unknown", "end_unknown"),
+    [
+        ("from Encamp, or maybe Canillo, to Soldeu", True, False),
+        ("Ordino to El Serrat or Llorts, 2 days", False, True),
+        ("from Ordino to Canillo, hotels or camping", False, False),
+        ("remonter jusqu'à Sant Julià de Lòria où se termine le voyage", False, False),  # où is where
+        ("Day 1 Canillo to Soldeu. Day 2 Soldeu to Pas de la Casa or Grau Roig", False, True),
+    ],
+)
+def test_two_places_for_one_end_leave_it_undecided(text: str, start_unknown: bool, end_unknown: bool) -> None:
+    reading = read_turn(text, today=TODAY)
+    assert (reading.start_unknown, reading.end_unknown) == (start_unknown, end_unknown)

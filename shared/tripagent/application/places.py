@@ -45,8 +45,19 @@ def place_named_anywhere(
     """Where no word says where a trip starts: the first place we route that the texts name by its very
     name (or without its article), and that is not already taken as its end or a via point ("my
     brother's flat, in Juberri, is where the fun begins"). The brief chat and generation's rules alike."""
-    named = places_named_anywhere(search, texts, taken)
+    named = places_named_anywhere(search, _decided(texts), taken)
     return named[0] if named else None
+
+
+def _decided(texts: list[str], *, questions: bool = True) -> list[str]:
+    """The sentences of the texts that decide something: not "Encamp or Canillo, not sure yet" (nor,
+    unless ``questions``, a question: "is Eira nice?")."""
+    return [
+        sentence
+        for text in texts
+        for sentence in re.split(r"(?<=[.!?;\n])", text)
+        if not _UNDECIDED.search(normalize(sentence)) and (questions or "?" not in sentence)
+    ]
 
 
 def end_named_anywhere(
@@ -55,19 +66,14 @@ def end_named_anywhere(
     """Where a trip that is no loop has a start but no word says where it ends: the last place we route
     the texts name by its very name that is not taken (the start, a via point, a start said and
     corrected, a stop taken out): "We go out from Andorra la Vella and we arrive to Pas de la Casa"."""
-    decided = [
-        sentence
-        for text in texts
-        for sentence in re.split(r"(?<=[.!?;\n])", text)
-        if not _UNDECIDED.search(normalize(sentence)) and "?" not in sentence
-    ]  # "Ending in Encamp or Canillo, not sure yet": no end
-    named = places_named_anywhere(search, decided, taken)
+    named = places_named_anywhere(search, _decided(texts, questions=False), taken)
     return named[-1] if named else None
 
 
 _UNDECIDED = re.compile(
     r"\b(?:or|ou|maybe|perhaps|peut etre|not sure|pas sur|undecided|sais pas|no idea|aucune idee|either"
-    r"|soit|decid\w*|hesit\w*|might|could|pourrait|would be nice|agree\w*|between|entre|d accord)\b"
+    r"|soit|decid\w*|hesit\w*|might|could|pourrait|would be nice|agree\w*|d accord"
+    r"|(?:deciding|decide|choose|choosing|torn|choisir) between|choisir entre)\b"
 )
 
 

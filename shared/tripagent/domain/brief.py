@@ -15,7 +15,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tripagent.domain.brief_dates import NTH_DAY_OF_MONTH, dates_in, spelled_dates
-from tripagent.domain.brief_places import PlacePhrase, day_plan, place_phrases
+from tripagent.domain.brief_places import PlacePhrase, day_plan, place_phrases, says_a_slot
 from tripagent.domain.brief_words import (
     ACCOMMODATION,
     ANY_ACCOMMODATION,
@@ -105,6 +105,48 @@ def turned_back(start: str | None, end: str | None, via: list[str]) -> tuple[str
     return end, via
 
 
+# "from Encamp, or maybe Canillo", "to El Serrat or Llorts", "départ d'Arinsal ou de La Massana": two
+# places for one end, neither chosen (unless what follows "or" is no place: "to Ordino, hotels or camping")
+_START_OR = re.compile(
+    r"\b(?:from|depuis|start(?:ing)? (?:in|at|from)|depart (?:de|d|du)|partir (?:de|d|du))"
+    r" (?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*){0,3} (?:or|ou)(?: maybe| perhaps| peut etre| bien| else)?"
+    r"(?: from| de| d| du| depuis)? ((?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*){0,3})"
+)
+_END_OR = re.compile(
+    r"\b(?:to|towards|end(?:ing)? (?:up )?(?:in|at)|finish(?:ing)? (?:in|at)|vers|jusqu a"
+    r"|arrivee (?:a|vers)?)"
+    r" (?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*){0,3} (?:or|ou)(?: maybe| perhaps| peut etre| bien| else)?"
+    r"(?: to| in| at| a| vers)? ((?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*){0,3})"
+)
+
+
+def _two_for_one(pattern: re.Pattern[str], norm: str) -> bool:
+    """Whether the turn names two places for one end, joined by "or", neither chosen."""
+    return any(
+        not says_a_slot(m.group(1))
+        and m.group(1).split()[0] not in _NOT_AFTER_OR
+        and not {"si", "if", "unless", "sauf"}
+        & set(m.group(1).split())  # "or Llorts if we're tired": a fallback
+        for m in pattern.finditer(norm)
+    )
+
+
+_NOT_AFTER_OR = {
+    "not",
+    "no",
+    "pas",
+    "two",
+    "three",
+    "deux",
+    "trois",
+    "so",
+    "something",
+    "anywhere",
+    "whatever",
+    "n",
+}
+
+
 def read_turn(
     text: str,
     *,
@@ -116,6 +158,7 @@ def read_turn(
     """What one turn says; ``known_date`` is the start date said before (a day alone is of its month),
     ``capitalizes`` whether the writer's other turns write names with capitals."""
     norm = normalize(spelled_dates(text))
+    with_where = normalize(re.sub(r"(?i)\boù\b", " where ", text))  # "où" is no "ou" (or) once normalized
     values: dict[str, object] = {}
     # "40 km a day" is a distance, not a duration; "800 m of climbing a day" a climb
     without_daily = CLIMB_PER_DAY.sub(" ", DAILY.sub(" ", norm))
@@ -159,8 +202,12 @@ def read_turn(
         bool(OUT_AND_BACK.search(norm)) and not one_way,
         one_way,
         bool(REVERSED.search(norm)),
-        bool(START_UNKNOWN.search(norm) or START_UNKNOWN_RAW.search(text.casefold())),
-        bool(END_UNKNOWN.search(norm)),
+        bool(
+            START_UNKNOWN.search(norm)
+            or START_UNKNOWN_RAW.search(text.casefold())
+            or _two_for_one(_START_OR, with_where)
+        ),
+        bool(END_UNKNOWN.search(norm)) or _two_for_one(_END_OR, with_where),
         days_unknown,
     )
 

@@ -684,11 +684,11 @@ def _is_name(candidate: str, *, strong: bool) -> bool:
         and not _COUNT_OF_DAYS.match(candidate)
         and len(candidate) <= 60
         and not re.search(r"\d", candidate)
-        and not _says_a_slot(candidate)  # "we'd like to camp", "to Ordino by road bike"
+        and not says_a_slot(candidate)  # "we'd like to camp", "to Ordino by road bike"
     )
 
 
-def _says_a_slot(norm: str) -> bool:
+def says_a_slot(norm: str) -> bool:
     """Whether a phrase says something else than a place: a bike, a lodging, a loop, a length, a date."""
     return bool(
         any(p.search(norm) for _, p in PROFILE_WORDS)
@@ -799,7 +799,7 @@ def names_said(text: str, *, longest: int = 5) -> list[str]:
                 continue
             for n in range(min(longest, len(words) - i), 0, -1):
                 run = " ".join(words[i : i + n])
-                if _is_name(run, strong=False) and not _says_a_slot(run):
+                if _is_name(run, strong=False) and not says_a_slot(run):
                     runs.append(run)
     return runs
 
@@ -901,7 +901,7 @@ class _TurnReader:
             self._add(swap.start(2), "via", swap.group(2).strip(), strong=True)
         bare = _JUST.sub("", clause)
         nothing_else = len(self.mentions) == before and not continued
-        if nothing_else and 1 <= len(bare.split()) <= 5 and not _says_a_slot(bare):
+        if nothing_else and 1 <= len(bare.split()) <= 5 and not says_a_slot(bare):
             # the turn's first clause: an answer to "where from?" ("Toulouse, I live there"), said plainly
             self._add(len(clause) - len(bare), "bare", bare, strong=self.offset == 0)
         self._there()
@@ -926,7 +926,7 @@ class _TurnReader:
         """A clause that goes on with the list of via points the clause before ended in."""
         item = _LIST_NEXT.match(clause) if self.list_open else None
         self.list_open = False
-        if item is None or _says_a_slot(clause):
+        if item is None or says_a_slot(clause):
             return False
         if (trigger := _strongly_triggered(clause)) is not None:
             # "..., Meritxell, Canillo puis retour à Escaldes": the list's last stop, then the clause goes on
