@@ -532,6 +532,52 @@ def test_a_ninth_batch_of_conversations(
     assert collected_of(reply, expected) == expected
 
 
+@pytest.mark.parametrize(
+    ("turns", "expected"),
+    [
+        (["yo need a ride plan", "kallio to eira n back, like a loop ya know", "1 day"], {"start": "Kallio"}),
+        (
+            [
+                "This Friday I'd ride from Kamppi to the Kallio church, then past Hakaniemi market, end in"
+                " Kruununhaka. A day."
+            ],
+            {"start": "Kamppi", "end": "Kruununhaka"},
+        ),
+        (
+            ["Arinsal has to be the end point. As for where we kick off, no clue yet", "2 days"],
+            {"start": None},
+        ),
+        (
+            [
+                "Start in Encamp, finish in Arinsal — I want to do the hike up to the lakes from there.",
+                "2 days",
+            ],
+            {"end": "Arinsal"},
+        ),
+        (
+            [
+                "Départ de Foix, arrivée à Soldeu, 3 jours",
+                "Finalement on laisse tomber Foix, on part du Pas de la Casa directement",
+            ],
+            {"start": "Pas de la Casa"},
+        ),
+        (
+            [
+                "Starting point: Fontaneda. Destination: still deciding between Soldeu and El Tarter.",
+                "4 days",
+            ],
+            {"end": None},
+        ),
+    ],
+)
+def test_a_tenth_batch_of_conversations(
+    gazetteer: Gazetteer, turns: list[str], expected: dict[str, Any]
+) -> None:
+    reply = converse(chat(gazetteer), turns, locale="fr" if "Départ" in turns[0] else "en")[-1]
+    assert reply.clarification is None
+    assert collected_of(reply, expected) == expected
+
+
 # ------------------------------------------------------------------------------------ over HTTP
 @dataclass
 class CountingModels:

@@ -28,7 +28,13 @@ from tripagent.application.brief_state import (
     state_mark,
 )
 from tripagent.application.llm import ChatOptions, ChatRequest, Message, ModelProvider
-from tripagent.application.places import CoverageMap, PlaceFinder, end_named_anywhere, place_named_anywhere
+from tripagent.application.places import (
+    CoverageMap,
+    PlaceFinder,
+    end_named_anywhere,
+    place_named_anywhere,
+    trimmed_to_ours,
+)
 from tripagent.application.ports import RateLimiter
 from tripagent.application.structured import Parsed, parse_structured
 from tripagent.domain.brief import Collected, Locale, PlacePhrase, Reading, read_turn, turned_back
@@ -351,7 +357,7 @@ class BriefChat:
         # (at most PHRASES_LOOKED_UP of a turn: a real turn names a few places, a 4,000-character one may
         # hold hundreds of phrases, each a lookup)
         texts = list(dict.fromkeys(p.text for ps in phrases.values() for p in ps))[:PHRASES_LOOKED_UP]
-        searched = self._search(texts, located)
+        searched = self._search(texts, located, {p.text for ps in phrases.values() for p in ps if p.strong})
         phrases = {slot: [p for p in ps if p.text in searched] for slot, ps in phrases.items()}
         earlier = {name: self.finder.search(name) for name in state.resolved.values()}
         context = [o.place for o in [*searched.values(), *earlier.values()] if isinstance(o, Found)]
@@ -390,17 +396,14 @@ class BriefChat:
         listed = len(bare) >= 2 and ("start" in phrases or "end" in phrases)
         self._named_alone(collected, bare, located, listed=listed)
         _meant_instead(collected, phrases, searched, located)
-        for phrase in phrases.get("skip", []):  # "skip Sispony"
-            outcome = searched[phrase.text]
-            dropped = {normalize(phrase.text)} | (
-                {normalize(outcome.place.name)} if isinstance(outcome, Found) else set()
-            )
-            collected.via = [v for v in collected.via if normalize(v) not in dropped]
+        _skipped(collected, phrases.get("skip", []), searched)
         if collected.start and collected.start == collected.end:  # "from Soldeu to Soldeu": a loop
             collected.roundTrip = True
         return question
 
-    def _search(self, texts: list[str], located: dict[str, Place]) -> dict[str, SearchOutcome]:
+    def _search(
+        self, texts: list[str], located: dict[str, Place], plain: set[str]
+    ) -> dict[str, SearchOutcome]:
         """Each phrase through the geocoder; a name's first words, when the brief says it in full elsewhere
         ("back to Pas", Pas de la Casa said before), are that place."""
         searched = {text: self.finder.search(text) for text in texts if text != THERE}
@@ -411,6 +414,11 @@ class BriefChat:
         for text in texts:  # "le lac d'Engolasters": the village by it, if the lake itself is not known
             if isinstance(searched.get(text), NotFound) and (village := beside_feature(text)) != text:
                 searched[text] = self.finder.search(village)
+            trimmed = text in plain and isinstance(
+                searched.get(text), NotFound
+            )  # said plainly, names nothing
+            if trimmed and (piece := trimmed_to_ours(self.finder.search, text)):
+                searched[text] = Found(piece.place, piece.score, matched=text)  # "Hakaniemi market"
         for text in texts:
             if not _ours(searched[text]) and (full := shortened(text, list(said_in_full))):
                 named = said_in_full[full]
@@ -570,6 +578,20 @@ def _turned(collected: Collected, reading: Reading) -> None:
         collected.end = None
     if reading.days_unknown:  # "let's leave the number of days open for now"
         collected.durationDays = None
+
+
+def _skipped(collected: Collected, skips: list[PlacePhrase], searched: dict[str, SearchOutcome]) -> None:
+    """A place taken out ("skip Sispony", "on laisse tomber Foix") leaves the via points, the start and
+    the end."""
+    for phrase in skips:  # "skip Sispony"
+        outcome = searched[phrase.text]
+        dropped = {normalize(phrase.text)} | (
+            {normalize(outcome.place.name)} if isinstance(outcome, Found) else set()
+        )
+        collected.via = [v for v in collected.via if normalize(v) not in dropped]
+        for slot in ("start", "end"):  # "on laisse tomber Foix": not the start either
+            if (value := getattr(collected, slot)) and normalize(value) in dropped:
+                setattr(collected, slot, None)
 
 
 def _meant_instead(

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-from tripagent.domain.brief_places import names_said
+from tripagent.domain.brief_places import NOT_PLACES, names_said
 from tripagent.domain.geo import LatLon, bbox, project
 from tripagent.domain.places import Found, Place, SearchOutcome, bare_name, distance_km, normalize
 
@@ -37,6 +37,42 @@ class PlaceFinder(Protocol):
 NAMES_LOOKED_UP = (
     60  # phrases looked up at most: a remote geocoder answers each, and 4,000 characters hold thousands
 )
+
+
+def trimmed_to_ours(search: Callable[[str], SearchOutcome], text: str) -> Found | None:
+    """A phrase that names nothing whole, but that is a place we route by its very name followed by other
+    words ("eira n back", "Arinsal is", "Hakaniemi market"), or preceded by words that only say where in
+    it ("by Aixirivall", "central Helsinki", "d'abord les Escaldes", "the Kallio church"): that place.
+    Only a place we route: a piece of a phrase is too weak a reason to name a place abroad."""
+    said = normalize(text)
+    if _UNDECIDED.search(said) or _NEGATED.search(said):  # "between Soldeu and El Tarter", "not Canillo"
+        return None
+    words = said.split()
+    heads = [" ".join(words[:-k]) for k in range(1, len(words))]
+    tails = [" ".join(words[k:]) for k in range(1, len(words)) if set(words[:k]) <= _ONLY_WHERE]
+    for piece in [*heads, *tails][:TRIMS_LOOKED_UP]:
+        outcome = search(piece)
+        if (
+            isinstance(outcome, Found)
+            and outcome.place.region is not None
+            and piece not in NOT_PLACES
+            and piece
+            in (normalize(outcome.place.name), bare_name(normalize(outcome.place.name)), outcome.matched)
+        ):
+            return outcome
+    return None
+
+
+_NEGATED = re.compile(r"\b(?:not|no|pas|non|sans|without|never|jamais|avoid|eviter|except|sauf)\b")
+# words before a name that only say where in it or when: "by", "central", "d'abord", "the"
+_ONLY_WHERE = {
+    "by", "central", "downtown", "old", "town", "centre", "center", "d", "abord", "tout", "the", "near",
+    "around", "up", "down", "past", "then", "first", "puis", "ensuite", "et", "and", "via", "le", "la",
+    "les", "l", "through", "thru", "over", "to", "in", "at", "a", "au", "vers",
+}  # fmt: skip
+
+
+TRIMS_LOOKED_UP = 6  # the pieces of a phrase looked up, at most (each a lookup)
 
 
 def place_named_anywhere(

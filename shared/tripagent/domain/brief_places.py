@@ -38,8 +38,8 @@ _STOP = (
     r"|down|up|ride out|ride|riding|until|till|out|is possible|returning|going|it s|it is|ca fait|c est|we re"
     r"|we are|on part|on dort|and we|end|finish|start|demain|tomorrow|today|aujourd hui|qui|that|which|who"
     r"|taking|stopping|hit|past|for good|ou se|ou on|pour filer|pour|i|we|you|they|je|j|nous|vous|ils|"
-    r"plutot|rather|pardon|sorry|desole|the day|le jour|arrivee|arrival|departure|youth hostel|hostel|hotel"
-    r"|camping|campsite|night|nights|thru|thro|"
+    r"pardon|sorry|desole|the day|le jour|arrivee|arrival|departure|youth hostel|hostel|hotel"
+    r"|camping|campsite|night|nights|thru|thro|where|ou il|ou y|directement|directly|straight|"
     + "|".join(WEEKDAYS)
     + "|"
     + _COUNTS
@@ -57,7 +57,8 @@ LOOSE_START = (
     "campsite is in", "based at", "base camp will be", "base camp is", "base will be", "staying at",
     "point de depart sera", "point de depart est", "depart sera", "depart du", "au depart du", "partant du",
     "en partant du", "pars du", "partir de", "partir d", "partir du", "flying into", "fly into", "landing in",
-    "land in", "starting", "comingfrom", "d abord", "tout d abord", "first",
+    "land in", "starting", "comingfrom", "partir des", "partirais des", "partirait des", "depart des",
+    "part des", "partons des", "d abord", "tout d abord", "first",
     "la depart se fera d", "depart se fera de", "depart se fera d", "point de depart",
     "a partir de", "a partir d", "on part de", "on part d", "partirons de", "partirons d", "partira de",
     "partira d",
@@ -253,7 +254,13 @@ VERBS = {
     "the",
 }
 NOT_PLACES = {
-    # greetings and fillers, said alone ("hey" is Ḩey, Iran)
+    # greetings and fillers, said alone ("hey" is Ḩey, Iran); words a lodging or a length leaves behind
+    "nuits",
+    "nights",
+    "night",
+    "nuit",
+    "long week",
+    "week",
     "hey",
     "hey there",
     "hi",
@@ -324,7 +331,6 @@ NOT_PLACES = {
     "day",
     "days",
     "jours",
-    "week",
     "semaine",
     "bike",
     "velo",
@@ -367,7 +373,9 @@ NOT_A_NAME_START = {
 # Santa Coloma à Soldeu"); after "from" it may be one (Des Moines, De Panne).
 WEAK_NOT_A_NAME_START = {"de", "d", "du", "des"}
 _COUNT_OF_DAYS = re.compile(rf"^{NUM}[ -]?(days?|jours?|journees?|nights?|nuits?|weeks?|semaines?)\b")
-_TRAILING_CONNECTOR = re.compile(r"\s+(?:de|d|du|des|sur|en|at|of|about|pour|for)$")
+_TRAILING_CONNECTOR = re.compile(
+    r"\s+(?:de|d|du|des|sur|en|at|of|about|pour|for|plutot|rather|instead|alors|donc)$"
+)
 # Route separators typed between names: "Ordino - Canillo", "Arinsal → Ordino → Canillo".
 _SEPARATOR = re.compile(r"\s*(?:\s-|\s–|\s—|->|→|>|➡️|➡|👉|=>|⇒)\s*(?=\S)")
 
@@ -498,7 +506,8 @@ _START_THERE = re.compile(
 )
 # "départ et arrivée à Encamp", "start and finish in Ordino": a loop from there
 _BOTH_ENDS_AT = re.compile(
-    r"\b(?:d[ée]part et arriv[ée]e|start and finish|start and end|starting and ending|starting and finishing)"
+    r"\b(?:d[ée]part et arriv[ée]e|start ?(?:and|&|\+) ?finish|start and end|starting and ending"
+    r"|starting and finishing)"
     r"(?: (?:à|a|in|at|de|from) | (?=there\b|là\b|here\b))"
     r"|\b(?:d[ée]part ?/ ?arriv[ée]e|start ?/ ?(?:finish|end)|d[ée]part (?:et|=) arriv[ée]e"
     r"|d[ée]part et retour)"
@@ -651,6 +660,7 @@ _ONWARD = re.compile(r"\b(?:then|puis|ensuite|and|et|back|on|before|avant|after|
 # A via point taken out: "actually skip Sispony", "on zappe Sispony"
 SKIP = re.compile(
     r"\b(skip|skipping|drop|without|sans|zappe|zapper|enleve|enlever|retire|forget|oublie|not through|pas par"
+    r"|laisse tomber|laisser tomber"
     r"|plus par|no longer through|no need to go through)\s+(.{1,60}?)" + _STOP
 )
 _THEN = re.compile(r"^\s+(?:then|and then|puis|et puis|ensuite)\s+(.{1,60}?)" + _STOP)
@@ -963,6 +973,12 @@ class _TurnReader:
             meant = max(earlier, key=lambda m: m[0])
             if meant[1] == "end" and slot == "start" and at - meant[0] - len(meant[2].text) <= len(" from "):
                 continue  # "ride to El Tarter from there": there is a place said before, not El Tarter
+            if (
+                meant[1] == "end"
+                and slot == "start"
+                and any(m[1] == "start" and m[2].strong for m in self.mentions)
+            ):
+                continue  # "Start in Encamp, finish in Arinsal: the hike up to the lakes from there"
             if meant[1] == "end" and slot == "start":  # "arriving in Pas de la Casa... ride from there"
                 self.mentions.remove(meant)
             if slot == "start" and meant[1] == "start" and meant[2].strong:

@@ -67,6 +67,7 @@ DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
 ]
 UNDECIDED = re.compile(
     rf"\b{NUM} (?:days? |jours? )?(?:or|ou|to|a) {NUM} (?:days?|jours?)\b|\bentre {NUM} et {NUM} jours\b"
+    rf"|\bcould be {NUM}(?: days?)?\b.{{0,30}}\bcould be\b|\bca pourrait etre {NUM}\b.{{0,30}}\bou\b"
     rf"|\b(?:maybe|perhaps|peut etre) {NUM} (?:days?|jours?)?,? ?(?:or |ou )?(?:maybe |perhaps |peut etre )?"
     rf"{NUM}\b"
 )
@@ -95,7 +96,8 @@ START_UNKNOWN = re.compile(
 )
 # "let's leave the number of days open", "aucune idée du nombre de jours": the duration is not said
 DAYS_UNKNOWN = re.compile(
-    r"\b(?:leave|keep) the (?:number of )?days open\b"
+    r"\b(?:leave|keep) the (?:number of )?days open\b|\b(?:not sure|don t know|no idea) how long\b"
+    r"|\b(?:sais pas|ne sait pas|aucune idee) (?:encore )?combien de temps\b"
     r"|\bnot sure (?:yet )?(?:how many|about the (?:number of )?)days\b"
     r"|\b(?:don t|do not) know (?:yet )?(?:how many days|the number of days)\b"
     r"|\bhaven t (?:worked out|decided|figured out) (?:on )?(?:the number of |how many )?days\b"

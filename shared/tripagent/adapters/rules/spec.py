@@ -9,7 +9,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tripagent.application.llm import ChatRequest, ChatResult, rules_answer
-from tripagent.application.places import PlaceFinder, end_named_anywhere, place_named_anywhere
+from tripagent.application.places import (
+    PlaceFinder,
+    end_named_anywhere,
+    place_named_anywhere,
+    trimmed_to_ours,
+)
 from tripagent.domain.brief import Collected, PlacePhrase, Reading, read_turn, turned_back
 from tripagent.domain.brief_places import THERE, capitalizes_names
 from tripagent.domain.places import (
@@ -37,11 +42,14 @@ class SpecRules:
         today = dt.date.fromisoformat(request.context.get("today") or dt.date.today().isoformat())
         searched: dict[str, SearchOutcome] = {}  # each phrase once: the geocoder may be remote
 
+        named_as: dict[str, str] = {}  # a phrase looked up by another name, and that name (for generation)
+
         def search(text: str) -> SearchOutcome:
             if text not in searched:
                 searched[text] = self.places.search(text)
                 if isinstance(searched[text], NotFound) and (village := beside_feature(text)) != text:
                     searched[text] = self.places.search(village)  # "le lac d'Engolasters", as the chat
+                    named_as[text] = village
             return searched[text]
 
         lines = str(request.context.get("brief", "")).splitlines()
@@ -58,7 +66,7 @@ class SpecRules:
         # "back to Pas", Pas de la Casa said in full in the brief: that place, as the chat reads it
         routed = [t for texts in places.values() for t in texts if _routed(search(t))]
         places = {
-            slot: [t if _routed(search(t)) else shortened(t, routed) or t for t in texts]
+            slot: [named_as.get(t, t) if _routed(search(t)) else shortened(t, routed) or t for t in texts]
             for slot, texts in places.items()
         }
         spec: dict[str, Any] = collected.model_dump(mode="json", exclude_defaults=True)
@@ -117,7 +125,7 @@ class _BriefRead:
                 continue
             # phrases after "from", "to", "via" first: they say most plainly what is a place; a loosely
             # read one only when it names a place ("overnighter Sispony to Llorts": not "overnighter")
-            ordered = sorted(phrases, key=lambda p: not p.strong)
+            ordered = [_trimmed(p, search) for p in sorted(phrases, key=lambda p: not p.strong)]
             kept = [p for p in ordered if p.text == THERE or _kept(p, search)]
             texts = [(self.last_place or "") if p.text == THERE else p.text for p in kept]  # "finish there"
             places.setdefault(slot, []).extend(t for t in texts if t)
@@ -125,6 +133,18 @@ class _BriefRead:
             self.unsure.setdefault(slot, []).extend(p.text for p in ordered if p not in kept)
         if reading.end_unknown:  # "El Serrat or maybe Llorts, not sure yet": no end, as the chat reads it
             places["end"], self.unsure["end"] = [], []
+
+
+def _trimmed(phrase: PlacePhrase, search: Callable[[str], SearchOutcome]) -> PlacePhrase:
+    """A plainly said phrase naming nothing whole, as the place we route it begins with ("Hakaniemi
+    market"), as the chat reads it."""
+    if (
+        phrase.strong
+        and isinstance(search(phrase.text), NotFound)
+        and (piece := trimmed_to_ours(search, phrase.text))
+    ):
+        return PlacePhrase(normalize(piece.place.name), strong=True, cased=phrase.cased, loose=phrase.loose)
+    return phrase
 
 
 def _kept(phrase: PlacePhrase, search: Callable[[str], SearchOutcome]) -> bool:
