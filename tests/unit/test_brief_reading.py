@@ -800,3 +800,60 @@ def test_du_is_a_loose_from() -> None:
 def test_two_places_for_one_end_leave_it_undecided(text: str, start_unknown: bool, end_unknown: bool) -> None:
     reading = read_turn(text, today=TODAY)
     assert (reading.start_unknown, reading.end_unknown) == (start_unknown, end_unknown)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "We want to go Andorre-la-Vieille to Saint-Julien-de-Lòria passing La Margineda",
+            {"start": ["andorre la vieille"], "end": ["saint julien de loria"], "via": ["la margineda"]},
+        ),
+        (
+            "On atterrit à Barcelone et on loue des vélos à Andorre-la-Vieille",
+            {"start": ["andorre la vieille"]},
+        ),
+        (
+            "Cette fois : Andorre-la-Vieille jusqu'à Pas de la Casa, aller-retour",
+            {"start": ["andorre la vieille"], "end": ["pas de la casa"]},
+        ),
+        (
+            "3-day road trip: start Sant Julià de Lòria, drop into La Seu d'Urgell for lunch, then back up"
+            " and finish in Canillo",
+            {"start": ["sant julia de loria"], "end": ["canillo"], "via": ["la seu d urgell"]},
+        ),
+    ],
+)
+def test_a_ninth_batch_of_places(text: str, expected: dict[str, list[str]]) -> None:
+    assert chosen_places(text) == expected
+
+
+def test_back_and_then_finish_elsewhere_is_no_loop() -> None:
+    reading = read_turn(
+        "drop into La Seu d'Urgell for lunch, then back up and finish in Canillo", today=TODAY
+    )
+    assert (reading.slots.roundTrip, reading.out_and_back) == (False, False)
+
+
+@pytest.mark.parametrize(
+    ("text", "start_unknown", "end_unknown", "days_unknown"),
+    [
+        ("Start from Kamppi I guess. End... either Kallio or Hakaniemi, I can't decide.", False, True, False),
+        (
+            "Départ peut-être de Sant Julià, ou alors d'Andorre-la-Vieille, je ne suis pas encore fixé.",
+            True,
+            False,
+            False,
+        ),
+        ("Hmm, actually I'm not sure about two days anymore. Could be one.", False, False, True),
+    ],
+)
+def test_a_fourth_batch_of_things_left_open(
+    text: str, start_unknown: bool, end_unknown: bool, days_unknown: bool
+) -> None:
+    reading = read_turn(text, today=TODAY)
+    assert (reading.start_unknown, reading.end_unknown, reading.days_unknown) == (
+        start_unknown,
+        end_unknown,
+        days_unknown,
+    )

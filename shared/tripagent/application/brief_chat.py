@@ -294,6 +294,8 @@ class BriefChat:
             end_unknown = reading.end_unknown or (end_unknown and not collected.end)
             not_the_end |= {p.text for slot in ("start", "skip") for p in reading.places.get(slot, [])}
             said_from |= {p.text for ps in reading.places.values() for p in ps if not p.loose}
+            if collected.start:  # a start once said is no end named anywhere ("I'll be in Helsinki")
+                not_the_end.add(normalize(collected.start))
             out.clarification = asked or out.clarification
         turns = [m.content for m in history if m.role == "user"]
         if self._loosely_abroad(out, said_from):  # "we fly into Barcelona", then only Canillo: not Barcelona

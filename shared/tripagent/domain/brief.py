@@ -114,9 +114,16 @@ _START_OR = re.compile(
 )
 _END_OR = re.compile(
     r"\b(?:to|towards|end(?:ing)? (?:up )?(?:in|at)|finish(?:ing)? (?:in|at)|vers|jusqu a"
-    r"|arrivee (?:a|vers)?)"
-    r" (?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*){0,3} (?:or|ou)(?: maybe| perhaps| peut etre| bien| else)?"
+    r"|arrivee (?:a|vers)?|end(?: point)?|finish)"
+    r"(?: either)? (?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*){0,3} (?:or|ou)"
+    r"(?: maybe| perhaps| peut etre| bien| else)?"
     r"(?: to| in| at| a| vers)? ((?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*){0,3})"
+)
+
+
+_FINISHED_ELSEWHERE = re.compile(
+    r"\b(?:back|retour|revenir|redescend\w*|remont\w*)\b.{0,30}\b(?:and|et|then|puis)"
+    r" (?:finish|end|finir|terminer)\w* (?:in|at|a|vers)\b"
 )
 
 
@@ -169,7 +176,8 @@ def read_turn(
     if profile := _profile(norm, text):
         values["profile"] = profile
     places = place_phrases(text, capitalizes=capitalizes)
-    one_way = bool(ONE_WAY.search(norm))
+    # "drop into La Seu for lunch, then back up and finish in Canillo": back, but to end elsewhere
+    one_way = bool(ONE_WAY.search(norm) or _FINISHED_ELSEWHERE.search(norm))
     if not one_way and (
         ROUND_TRIP.search(norm)
         or OUT_AND_BACK.search(norm)

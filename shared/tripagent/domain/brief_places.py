@@ -57,8 +57,8 @@ LOOSE_START = (
     "campsite is in", "based at", "base camp will be", "base camp is", "base will be", "staying at",
     "point de depart sera", "point de depart est", "depart sera", "depart du", "au depart du", "partant du",
     "en partant du", "pars du", "partir de", "partir d", "partir du", "flying into", "fly into", "landing in",
-    "land in", "starting", "comingfrom", "partir des", "partirais des", "partirait des", "depart des",
-    "part des", "partons des", "d abord", "tout d abord", "first",
+    "land in", "starting", "start", "comingfrom", "partir des", "partirais des", "partirait des",
+    "depart des", "part des", "partons des", "d abord", "tout d abord", "first",
     "la depart se fera d", "depart se fera de", "depart se fera d", "point de depart",
     "a partir de", "a partir d", "on part de", "on part d", "partirons de", "partirons d", "partira de",
     "partira d",
@@ -74,6 +74,7 @@ WEAK_TRIGGERS = {"de", "d", "du", "par", "depart", "retour", *LOOSE_START, *LOOS
 # Where people live, land or come from: a start only if nothing else is ("we fly into Barcelona... Canillo")
 _ORIGIN = {
     "i live in", "we live in", "lives in", "live in", "flying into", "fly into", "landing in", "land in",
+    "i m in", "we re in", "i am in", "we are in",
     "comingfrom",
 }  # fmt: skip
 _START = (
@@ -111,14 +112,16 @@ _VIA = (
     r"|turn(?:ing)? (?:around|back) (?:at|in)|faire demi tour a|round(?! trip)|travers(?:e|er|ons|ant)"
     r"|(?:want to|like to|d like to|love to|wanna|aimerais|voudrais|veux|aimerions|voudrions)"
     r" (?:see|visit|voir|visiter)"
-    r"|cross(?:ing)?"
+    r"|cross(?:ing)?|drop(?:ping)? (?:into|in at|by)|pop(?:ping)? (?:into|over to|by)"
 )
 PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("start", re.compile(rf"\b({_START})\s+(.{{1,60}}?)" + _STOP)),
     (
         "start",
         re.compile(
-            r"^()(.{1,60}?)(?=\s+(?:back to|(?:all the way |straight |right |round |down |up )?to|vers"
+            r"^(?:(?:this time|cette fois|so|alors|donc|well|ok|okay|bon)\s+)?"
+            r"()(.{1,60}?)"
+            r"(?=\s+(?:back to|(?:all the way |straight |right |round |down |up )?to|vers"
             r"|jusqu|via|through)\s)"
         ),
     ),  # "Ordino to Soldeu": weak
@@ -126,7 +129,8 @@ PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "start",
         re.compile(
-            r"\b(?:do|doing|ride|cycle|plan|faire|rouler|pedal|make it|make that)\s+()(.{1,60}?)"
+            r"\b(?:do|doing|ride|cycle|plan|faire|rouler|pedal|make it|make that|go|going|bike|travel)\s+"
+            r"()(.{1,60}?)"
             r"(?=\s+(?:back to|to|vers|jusqu|via|through)\s)"
         ),
     ),
@@ -453,7 +457,8 @@ class PlacePhrase:
 _STARTING_AT = re.compile(
     r"\b(commen\w*|loge\w*|bas[ée]e?s?|serons|sommes|partons|partirons|habit\w*|d[ée]m[a]?r+\w*|enfourch\w*"
     r"|d[ée]coll\w*|attaqu\w*|d[ée]bute\w*|selle|donn[ée]e?|lou\w*|laiss\w*|r[ée]cup[ée]r\w*|gar\w*)"
-    r"(\s+(?:(?:notre|nos|les|la|le|mes|leurs)\s+\w+\s+)?(?:le \d{1,2}(?:er)? \w+\s+)?)(?:[àa]|aux)(?![\w])",
+    r"(\s+(?:(?:notre|nos|les|la|le|mes|leurs|des|un|une)\s+\w+\s+)?(?:le \d{1,2}(?:er)? \w+\s+)?)"
+    r"(?:[àa]|aux)(?![\w])",
     re.IGNORECASE,
 )
 # "C'est à Aixovall qu'on commence": the start
@@ -516,7 +521,9 @@ _BOTH_ENDS_AT = re.compile(
     re.IGNORECASE,
 )
 # "j'habite à Perpignan": where people live, said like a start but loosely (a strong start elsewhere wins)
-_LIVING_AT = re.compile(r"\b(habit\w*|vi[st]|vivons|r[ée]sid\w*)\s+[àa](?![\w])", re.IGNORECASE)
+_LIVING_AT = re.compile(
+    r"\b(habit\w*|vi[st]|vivons|r[ée]sid\w*|atterri\w*|atterr[io]\w*)\s+(?:[àa]|au)(?![\w])", re.IGNORECASE
+)
 # "Boucle depuis Encamp : Meritxell, Prats, Ransol": the stops of the trip that starts there
 _START_THEN_LIST = re.compile(
     r"(\b(?:from|depuis|au d[ée]part d['’]|au d[ée]part de|starting (?:in|at|from)|d[ée]part (?:de|d['’]))"
@@ -659,7 +666,8 @@ CORRECTION = re.compile(
 _ONWARD = re.compile(r"\b(?:then|puis|ensuite|and|et|back|on|before|avant|after|apres)\b")
 # A via point taken out: "actually skip Sispony", "on zappe Sispony"
 SKIP = re.compile(
-    r"\b(skip|skipping|drop|without|sans|zappe|zapper|enleve|enlever|retire|forget|oublie|not through|pas par"
+    r"\b(skip|skipping|drop(?! (?:into|in|by|down))|without|sans|zappe|zapper|enleve|enlever|retire|forget"
+    r"|oublie|not through|pas par"
     r"|laisse tomber|laisser tomber"
     r"|plus par|no longer through|no need to go through)\s+(.{1,60}?)" + _STOP
 )

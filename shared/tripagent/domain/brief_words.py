@@ -86,6 +86,7 @@ START_UNKNOWN = re.compile(
     r"|\bsoit (?:on part |on commence |depart |partir )?(?:de|d|depuis)\b.{0,40}\bsoit\b"
     r"|\b(?:maybe|perhaps|peut etre|either) \w+(?: \w+)? (?:or|ou) \w+(?: \w+)?"
     r" (?:to start|as (?:the |a )?start|pour (?:le )?depart|pour commencer)\b"
+    r"|\b(?:depart|start\w*)\b[^.!?]{0,15}\b(?:peut etre|maybe|perhaps)\b[^.!?]{1,40}\b(?:ou|or)\b"
     r"|\b(?:depart|start\w*)\b[^.!?]{0,15}\b(?:peut etre|maybe|perhaps)\b[^.!?]{1,30}"
     r"\b(?:peut etre|maybe|perhaps)\b"
     r"|\bhesit\w* (?:encore |toujours )?pour le depart\b"
@@ -97,6 +98,7 @@ START_UNKNOWN = re.compile(
 # "let's leave the number of days open", "aucune idée du nombre de jours": the duration is not said
 DAYS_UNKNOWN = re.compile(
     r"\b(?:leave|keep) the (?:number of )?days open\b|\b(?:not sure|don t know|no idea) how long\b"
+    r"|\bnot sure about (?:the )?(?:\w+ )?days\b|\bpas sur (?:pour|des|de|du) (?:\w+ )?jours\b"
     r"|\b(?:sais pas|ne sait pas|aucune idee) (?:encore )?combien de temps\b"
     r"|\bnot sure (?:yet )?(?:how many|about the (?:number of )?)days\b"
     r"|\b(?:don t|do not) know (?:yet )?(?:how many days|the number of days)\b"
@@ -109,6 +111,7 @@ DAYS_UNKNOWN = re.compile(
 END_UNKNOWN = re.compile(
     r"\b(?:end|ending|finish|finishing|fini\w*|termin\w*|arriv\w*)\b[^.!?]{0,40}\b(?:or|ou)\b[^.!?]{0,40}"
     r"\b(?:not sure|don t know|no idea|undecided|haven t decided|not decided|sais pas|pas sur|pas encore"
+    r"|can t decide|cannot decide|still chewing|still thinking|pas encore fixe|pas fixe"
     r"|aucune idee|on verra|we ll see)\b"
 )
 # ...on the words as typed, where "où" (where) is not "ou" (or), and a question mark is still there
