@@ -857,3 +857,42 @@ def test_a_fourth_batch_of_things_left_open(
         end_unknown,
         days_unknown,
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("Plan: les Escaldes -> Engolasters -> Encamp, day trip, MTB, tomorrow.", {"durationDays": 1}),
+        ("Plan me a 2-day trip from Ordino", {"durationDays": 2}),
+        ("Un week-end dans Helsinki, départ et arrivée au centre", {"roundTrip": True}),
+    ],
+)
+def test_a_tenth_batch_of_slots(text: str, read: dict[str, Any]) -> None:
+    assert slots_of(text, read) == read
+
+
+def test_not_sure_where_to_end_leaves_the_end_and_the_loop_open() -> None:
+    reading = read_turn("Not sure where to end yet, maybe Arinsal or maybe back to Canillo.", today=TODAY)
+    assert reading.end_unknown
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Demain je voudrais monter de Soldeu au Pas en vélo de route",
+            {"start": ["soldeu"], "end": ["pas de la casa"]},
+        ),
+        (
+            "Either way: Bixessarri to Aubinyà to Juberri, 1 day",
+            {"start": ["bixessarri"], "end": ["juberri"], "via": ["aubinya"]},
+        ),
+    ],
+)
+def test_a_tenth_batch_of_places(text: str, expected: dict[str, list[str]]) -> None:
+    assert chosen_places(text) == expected
+
+
+def test_au_pas_is_no_place_in_lowercase() -> None:
+    read = places("je ne roule pas vite, au pas s'il le faut")
+    assert all("pas de la casa" not in texts for texts in read.values())

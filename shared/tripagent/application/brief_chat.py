@@ -578,6 +578,8 @@ def _turned(collected: Collected, reading: Reading) -> None:
         collected.start = None
     if reading.end_unknown and "end" in reading.places:  # "El Serrat or maybe Llorts, not sure yet"
         collected.end = None
+    if reading.end_unknown and reading.slots.roundTrip:  # "maybe Arinsal or maybe back to Canillo"
+        collected.roundTrip = False
     if reading.days_unknown:  # "let's leave the number of days open for now"
         collected.durationDays = None
 

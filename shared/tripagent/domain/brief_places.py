@@ -68,7 +68,7 @@ LOOSE_END = (
     "end point", "arrival in", "arriving", "rejoindre", "make the end", "the end will be", "the end is",
     "end point is", "end point will be", "arrivee prevue", "direction", "finish down in", "finish up in",
     "finishes in", "finishes at", "ends at",
-    "finishing down in", "end down in",
+    "finishing down in", "end down in", "au", "aux",
 )  # fmt: skip
 WEAK_TRIGGERS = {"de", "d", "du", "par", "depart", "retour", *LOOSE_START, *LOOSE_END}
 # Where people live, land or come from: a start only if nothing else is ("we fly into Barcelona... Canillo")
@@ -119,7 +119,7 @@ PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "start",
         re.compile(
-            r"^(?:(?:this time|cette fois|so|alors|donc|well|ok|okay|bon)\s+)?"
+            r"^(?:(?:this time|cette fois|so|alors|donc|well|ok|okay|bon|either way|anyway|bref|enfin)\s+)?"
             r"()(.{1,60}?)"
             r"(?=\s+(?:back to|(?:all the way |straight |right |round |down |up )?to|vers"
             r"|jusqu|via|through)\s)"
@@ -393,7 +393,23 @@ def _every_match(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
     return found
 
 
-_NOT_A_ROUTE_PART = NOT_A_NAME_START | VERBS
+_NOT_A_ROUTE_PART = (
+    NOT_A_NAME_START
+    | VERBS
+    | {
+        "quick",
+        "short",
+        "easy",
+        "update",
+        "idea",
+        "question",
+        "hey",
+        "plan",
+        "petite",
+        "petit",
+        "vite",
+    }
+)  # fmt: skip  (a clause's opening words before a dash: "Quick one — Eira to Pasila")
 # Up to the last word before a route's first name that cannot be in a name: a count, a slot word, a colon
 _ROUTE_TAIL = re.compile(
     r"\s+(?:en|in|for|pour|sur|on|over|with|avec|during|a|à|by|par|via|through|thru|passing|en passant)\s+.*$"
@@ -513,7 +529,7 @@ _START_THERE = re.compile(
 _BOTH_ENDS_AT = re.compile(
     r"\b(?:d[ée]part et arriv[ée]e|start ?(?:and|&|\+) ?finish|start and end|starting and ending"
     r"|starting and finishing)"
-    r"(?: (?:à|a|in|at|de|from) | (?=there\b|là\b|here\b))"
+    r"(?: (?:à|a|au|aux|in|at|de|from) | (?=there\b|là\b|here\b))"
     r"|\b(?:d[ée]part ?/ ?arriv[ée]e|start ?/ ?(?:finish|end)|d[ée]part (?:et|=) arriv[ée]e"
     r"|d[ée]part et retour)"
     r"\s*:?\s*"
@@ -857,6 +873,9 @@ def _clauses(text: str) -> list[str]:
     """The turn's clauses, normalized: punctuation ends a place phrase, so each is read on its own."""
     text = _BLANKS.sub(" ", text)[:MAX_TURN_CHARS]  # the raw-text patterns below run on single blanks
     text = _MEANT.sub(r". in place of \1 put \2.", text)
+    text = re.sub(
+        r"\b(au|du|à|from|to) Pas\b(?! de)", r"\1 Pas de la Casa", text
+    )  # "monter au Pas": capitalized
     # French "à" is a destination; normalized it would be the English article "a". But after a verb of
     # starting or staying it is where the trip begins: "on commence à Encamp", "nous serons basés à
     # Soldeu", "on loge à Ordino", "c'est à Aixovall qu'on commence"
@@ -1022,7 +1041,9 @@ def _ordered(mentions: list[Mention], joined: str) -> dict[str, list[PlacePhrase
             # Siltasaari à Kluuvi" (the town where it all happens)
             if CORRECTION.search(between) or (slot == "end" and starts_between):
                 unique.remove(earlier)
-            elif slot == "end" and len(between.split()) <= 8 and _ONWARD.search(between):
+            elif slot == "end" and (
+                (len(between.split()) <= 8 and _ONWARD.search(between)) or between.strip() in ("to", "vers")
+            ):  # "Bixessarri to Aubinyà to Juberri": the route goes on
                 unique[unique.index(earlier)] = (earlier[0], "via", earlier[2])
     places: dict[str, list[PlacePhrase]] = {}
     for _, slot, phrase in unique:

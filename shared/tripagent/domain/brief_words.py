@@ -59,6 +59,8 @@ DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
             r"\b(?:a|one) (?:free|single|whole|full) day\b|\b(?:une|la|une seule) journee\b|\bday out\b"
             r"|\bjust the day\b|\bone day only\b|\bjuste la journee\b|\bsingle day\b"
             r"|\b(?:spend|for) (?:that|the|a|one) day\b|\b(?:pour|sur) la journee\b"
+            r"|(?<!\d )(?<!\d)(?<!two )(?<!three )(?<!four )(?<!five )(?<!six )(?<!seven )(?<!multi )"
+            r"\bday (?:trip|ride)\b"
             rf"|\b(?:just|only|juste|seulement) (?:the |on |le )?(?:{'|'.join(WEEKDAYS)})\b"
         ),
         1,
@@ -109,7 +111,9 @@ DAYS_UNKNOWN = re.compile(
 )
 # "on finira sans doute à El Serrat ou peut-être à Llorts, je sais pas encore": the end is not said
 END_UNKNOWN = re.compile(
-    r"\b(?:end|ending|finish|finishing|fini\w*|termin\w*|arriv\w*)\b[^.!?]{0,40}\b(?:or|ou)\b[^.!?]{0,40}"
+    r"\bnot sure (?:yet )?where to (?:end|finish)\b"
+    r"|\b(?:pas sur|sais pas|ne sais pas) (?:encore )?(?:d )?ou (?:finir|terminer|arriver)\b"
+    r"|\b(?:end|ending|finish|finishing|fini\w*|termin\w*|arriv\w*)\b[^.!?]{0,40}\b(?:or|ou)\b[^.!?]{0,40}"
     r"\b(?:not sure|don t know|no idea|undecided|haven t decided|not decided|sais pas|pas sur|pas encore"
     r"|can t decide|cannot decide|still chewing|still thinking|pas encore fixe|pas fixe"
     r"|aucune idee|on verra|we ll see)\b"
@@ -168,7 +172,8 @@ ROUND_TRIP = re.compile(
     r"|\bstart(?:ing)? and (?:finish|end)(?:ing)? (?:in|at)\b|\bback to where\b"
     r"|\bcom(?:e|ing) back to\b(?! (?:you|me|us|ya)\b)"
     r"|\b(?:back|finish\w*|end\w*) where (?:we|i) (?:start|began)"
-    r"|\b(?:revient|revenir|retour) au (?:point de )?depart\b|\bdepart et (?:arrivee|retour) (?:a|vers)\b"
+    r"|\b(?:revient|revenir|retour) au (?:point de )?depart\b"
+    r"|\bdepart et (?:arrivee|retour) (?:a|vers|au|aux)\b"
     r"|\b(?:finir|terminer|revenir|rentrer) (?:la )?ou (?:on|nous) (?:a|avons) commence"
     r"|\b(?:rentrer|revenir) (?:chaque|tous les) soirs?\b"
     r"|\bdepart arrivee\b|\bstart finish\b|\bdepart et retour\b|\bstart and finish there\b"
