@@ -322,7 +322,8 @@ class BriefChat:
         """The brief's places outside the area routes can be planned in (none when that is not known)."""
         if self.coverage is None:
             return []
-        names = [collected.start, *([] if collected.roundTrip else [collected.end]), *collected.via]
+        # (an end said beside a loop is still a place of the trip: "Kallio to Porvoo and back")
+        names = [collected.start, collected.end, *collected.via]
         places = [located[name] for name in names if name and name in located]
         return [p for p in places if self.coverage.covered_region(p.lat, p.lon) is None]
 
