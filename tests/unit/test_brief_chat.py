@@ -580,12 +580,7 @@ def test_a_tenth_batch_of_conversations(
 
 def test_a_loop_whose_far_end_is_outside_is_not_ready(gazetteer: Gazetteer) -> None:
     """ "Kallio to Porvoo and back": a loop, but Porvoo is a place of the trip, and outside."""
-    reply = converse(
-        chat(
-            gazetteer,
-        ),
-        ["Day trip Kallio to Porvoo and back? e-bike"],
-    )[-1]
+    reply = converse(covered_chat(gazetteer), ["Day trip Kallio to Porvoo and back? e-bike"])[-1]
     assert not reply.readyToGenerate
     assert "Porvoo" in reply.reply
 
