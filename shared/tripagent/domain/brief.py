@@ -15,7 +15,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tripagent.domain.brief_dates import NTH_DAY_OF_MONTH, dates_in, spelled_dates
-from tripagent.domain.brief_places import PlacePhrase, day_plan, place_phrases, says_a_slot
+from tripagent.domain.brief_places import VERBS, PlacePhrase, day_plan, place_phrases, says_a_slot
 from tripagent.domain.brief_words import (
     ACCOMMODATION,
     ANY_ACCOMMODATION,
@@ -127,10 +127,32 @@ _FINISHED_ELSEWHERE = re.compile(
 )
 
 
+_NOT_IN_A_NAME = {
+    "with",
+    "avec",
+    "my",
+    "our",
+    "mon",
+    "ma",
+    "mes",
+    "nos",
+    "the",
+    "for",
+    "pour",
+    "by",
+    "par",
+    "a",
+}
+
+
 def _two_for_one(pattern: re.Pattern[str], norm: str) -> bool:
-    """Whether the turn names two places for one end, joined by "or", neither chosen."""
+    """Whether the turn names two places for one end, joined by "or", neither chosen (not "from Ordino
+    with my wife or my brother", nor "to eat or drink")."""
     return any(
         not says_a_slot(m.group(1))
+        and not _NOT_IN_A_NAME & set(m.group(0).split()[1:])
+        and m.group(0).split()[-len(m.group(1).split()) - 2] not in VERBS
+        and m.group(1).split()[0] not in VERBS
         and m.group(1).split()[0] not in _NOT_AFTER_OR
         and not {"si", "if", "unless", "sauf"}
         & set(m.group(1).split())  # "or Llorts if we're tired": a fallback

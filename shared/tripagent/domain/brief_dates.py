@@ -86,7 +86,8 @@ for _tens, _name in ((20, "twenty"), (30, "thirty"), (20, "vingt")):
     _DAY_WORDS |= {f"{_name} et un": _tens + 1, f"{_name} un": _tens + 1}
 _DAY_WORD = "|".join(sorted(_DAY_WORDS, key=len, reverse=True))
 _DAY_IN_WORDS = re.compile(
-    rf"\b(?:the |le )?({_DAY_WORD}) (of |de )?(?=(?:{_MONTH})\b)|\b({_MONTH}) (?:the )?({_DAY_WORD})\b"
+    rf"\b(?P<article>the |le )?(?P<day>{_DAY_WORD}) (?P<of>of |de )?(?=(?:{_MONTH})\b)"
+    rf"|\b(?P<month>{_MONTH}) (?:the )?(?P<after>{_DAY_WORD})\b"
 )
 # "12/06", "22/05/2027": day first, as written in French and in most of Europe (a two-digit month)
 DATE_NUMERIC = re.compile(r"\b(\d{1,2})/(\d{2})(?:/(\d{4}|\d{2}))?\b")
@@ -131,7 +132,8 @@ def spelled_dates(text: str) -> str:
 
     def spelled(m: re.Match[str]) -> str:
         day, month = int(m.group(1)), int(m.group(2))
-        if not (1 <= day <= 31 and 1 <= month <= 12):
+        cue = _DATE_CUE.search(m.string[max(0, m.start() - 20) : m.start()])
+        if not (1 <= day <= 31 and 1 <= month <= 12) or not (cue or m.group(3)):  # not "difficulty 8/10"
             return m.group(0)
         year = m.group(3) or ""
         if len(year) == 2:
@@ -142,19 +144,25 @@ def spelled_dates(text: str) -> str:
 
 
 _MONTH_NAMES = list(MONTHS)[:12]
+# what says a figure like 12/06 is a date: "le 12/06", "on 12/06", "from 19/06", "start date 22/05"
+_DATE_CUE = re.compile(
+    r"(?i)\b(?:le|on|the|from|du|au|depuis|start\w*|date|d[ée]part|leav\w*|part\w*|d[èe]s|until|till|jusqu\w*"
+    r"|ride|riding|go|going|arriv\w*|sam|dim|sat|sun|lun|mon|mar|tue|mer|wed|jeu|thu|ven|fri|\w+day|\w+di)\W*$"
+)
 
 
 def _days_in_figures(norm: str) -> str:
     """ "the fourteenth of june" as "14 june", "june first" as "june 1"."""
 
     def figures(m: re.Match[str]) -> str:
-        if m.group(1):  # "the first may be": no date, unless "of May"
-            if m.string.startswith("may", m.end()) and not m.group(2):
-                return m.group(0)
-            return f"{_DAY_WORDS[m.group(1)]} "
-        if m.group(3) == "may":
+        if m.group("day"):
+            # a day said so: "the fourteenth", "first of June", "le quatorze juin"; not "nous serons trois,
+            # juillet...", "our first June trip", nor "the first may be" (May only after "of")
+            said = m.group("of") or (m.group("article") and not m.string.startswith("may", m.end()))
+            return f"{_DAY_WORDS[m.group('day')]} " if said else m.group(0)
+        if m.group("month") == "may":
             return m.group(0)
-        return f"{m.group(3)} {_DAY_WORDS[m.group(4)]}"
+        return f"{m.group('month')} {_DAY_WORDS[m.group('after')]}"
 
     return _DAY_IN_WORDS.sub(figures, norm)
 
@@ -167,10 +175,14 @@ def dates_in(norm: str, today: dt.date, known: dt.date | None = None) -> tuple[d
     date, spanned = _dates_in(norm, today, known)
     after = DAY_AFTER.search(norm)
     if after and date and _said_before(norm, after.start()):
-        return date + dt.timedelta(days=1), spanned
+        return _day_after(date), spanned
     if after and date is None and known:
-        return known + dt.timedelta(days=1), spanned
+        return _day_after(known), spanned
     return date, spanned
+
+
+def _day_after(date: dt.date) -> dt.date:
+    return date + dt.timedelta(days=1) if date < dt.date.max else date  # (9999-12-31 has none)
 
 
 def _said_before(norm: str, at: int) -> bool:
@@ -185,13 +197,15 @@ def nth_day_of_month(norm: str, today: dt.date) -> dt.date | None:
         return None
     weekday = WEEKDAYS["saturday"] if m.group(2).startswith("week") else WEEKDAYS[m.group(2)]
     month = MONTHS[m.group(3)]
-    year = today.year if month >= today.month else today.year + 1
-    days = [
-        dt.date(year, month, d)
-        for d in range(1, 32)
-        if _valid(year, month, d) and dt.date(year, month, d).weekday() == weekday
-    ]
-    return days[_NTH[m.group(1)]]
+    for year in (today.year, today.year + 1):  # the next one to come
+        days = [
+            dt.date(year, month, d)
+            for d in range(1, 32)
+            if _valid(year, month, d) and dt.date(year, month, d).weekday() == weekday
+        ]
+        if days[_NTH[m.group(1)]] >= today:
+            return days[_NTH[m.group(1)]]
+    return None
 
 
 def _valid(year: int, month: int, day: int) -> bool:
@@ -214,7 +228,7 @@ def _dates_in(norm: str, today: dt.date, known: dt.date | None) -> tuple[dt.date
         first_day = _next_weekday(WEEKDAYS[m.group(1)], today)
         if NEXT_WEEK.search(norm) and first_day - today < dt.timedelta(days=7 - today.weekday()):
             first_day += dt.timedelta(days=7)  # "la semaine prochaine, du lundi au vendredi"
-        return first_day, (WEEKDAYS[m.group(2)] - WEEKDAYS[m.group(1)]) % 7 + 1
+        return first_day, (WEEKDAYS[m.group(2)] - WEEKDAYS[m.group(1)] - 1) % 7 + 2  # Sat to Sat: 8
     if (m := DAY_RANGE.search(norm)) and not DATE_RANGE.search(norm):
         first, last = int(m.group(1) or m.group(3)), int(m.group(2) or m.group(4))
         start = _next_day_of_month(first, today)

@@ -19,7 +19,9 @@ _DAY_MARK = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 # "1) A → B", "2. A - B", at the start of a line
-_NUMBERED = re.compile(r"^\s*[-*•]?\s*(\d{1,2})\s*[.)]\s+", re.MULTILINE)
+_NUMBERED = re.compile(
+    r"^[ \t]*[-*•]?[ \t]*(\d{1,2})[ \t]*[.)][ \t]+", re.MULTILINE
+)  # (blanks, not newlines)
 # What leads from one place of a day to the next
 _LEG = re.compile(
     r"\s*(?:→|->|=>|⇒|➡️?|>|–|—|\s-\s|\|)\s*|\s+(?:to|à|a|then|puis|jusqu['’]à|towards|vers)\s+", re.IGNORECASE
@@ -36,6 +38,7 @@ _AFTER = re.compile(
 _UNDECIDED = re.compile(r"\b(?:or|ou|either|soit|maybe|peut[- ]être)\b", re.IGNORECASE)
 
 
+MAX_PLAN_CHARS = 4000  # what the API accepts of a turn
 _TRAILING = re.compile(r"\s+(?:on|le|au|the|the last|on the)$")
 
 
@@ -54,6 +57,7 @@ class Itinerary:
 def itinerary(text: str, is_name: Callable[[str], bool]) -> Itinerary | None:
     """The plan a turn lays out day by day, if it does: two days or more, each a leg between places
     (``is_name`` tells a place's name from other words)."""
+    text = text[:MAX_PLAN_CHARS]
     legs = _table_rows(text) or _day_pieces(text)
     if len(legs) < 2 or [day for day, _ in legs] != list(range(1, len(legs) + 1)):
         return None

@@ -70,17 +70,21 @@ DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
 UNDECIDED = re.compile(
     rf"\b{NUM} (?:days? |jours? )?(?:or|ou|to|a) {NUM} (?:days?|jours?)\b|\bentre {NUM} et {NUM} jours\b"
     rf"|\bcould be {NUM}(?: days?)?\b.{{0,30}}\bcould be\b|\bca pourrait etre {NUM}\b.{{0,30}}\bou\b"
-    rf"|\b(?:maybe|perhaps|peut etre) {NUM} (?:days?|jours?)?,? ?(?:or |ou )?(?:maybe |perhaps |peut etre )?"
+    rf"|\b(?:maybe|perhaps|peut etre) {NUM} (?:days?|jours?),? ?(?:or |ou )?(?:maybe |perhaps |peut etre )?"
     rf"{NUM}\b"
+    rf"|\b(?:maybe|perhaps|peut etre) {NUM},? (?:or |ou )(?:maybe |perhaps |peut etre )?{NUM}"
+    rf" (?:days?|jours?)\b"
 )
 # "1 jour, route, hôtel": among the slots of a list, "route" is the road bike (not "une belle route")
 ROAD_IN_A_LIST = re.compile(r"(?:^|,|:)\s*(?:en |à |a )?route\s*(?:,|$)", re.MULTILINE)
 # "not sure yet where to start", "je ne sais pas d'où partir": the start is not said
+_NO_COUNT = r"(?!\s*(?:\d|one|two|three|four|five|un|une|deux|trois|quatre|cinq)\b)"  # "maybe 3 or 4 days"
 START_UNKNOWN = re.compile(
     r"\b(?:not sure|don t know|do not know|no idea|undecided|haven t decided|pas sur|sais pas|aucune idee"
     r"|pas encore decide)\b.{0,30}\b(?:where|d ou|ou)\b.{0,20}\b(?:start|begin|set off|partir|commencer)"
     r"|\b(?:torn|hesitating|undecided) (?:\w+ )?between\b"
-    r"|\b(?:or|ou)\b[^.!?]{0,25}\b(?:as (?:a |the |our )?start(?:ing point)?|comme (?:point de )?depart)\b"
+    r"|\b(?:or|ou) (?:maybe |perhaps )?\w+(?: \w+)?"
+    r" (?:as (?:a |the |our )?start(?:ing point)?|comme (?:point de )?depart)\b"
     # (but a count: the days are undecided)
     r"|\bon hesite (?:encore |toujours )?entre\b(?! (?:\d|deux|trois|quatre|cinq|six|sept))"
     r"|\beither\b.{0,40}\bor\b.{0,30}\b(?:start|depart)|\bcan t decide\b.{0,20}\bstart"
@@ -88,8 +92,10 @@ START_UNKNOWN = re.compile(
     r"|\bsoit (?:on part |on commence |depart |partir )?(?:de|d|depuis)\b.{0,40}\bsoit\b"
     r"|\b(?:maybe|perhaps|peut etre|either) \w+(?: \w+)? (?:or|ou) \w+(?: \w+)?"
     r" (?:to start|as (?:the |a )?start|pour (?:le )?depart|pour commencer)\b"
-    r"|\b(?:depart|start\w*)\b[^.!?]{0,15}\b(?:peut etre|maybe|perhaps)\b[^.!?]{1,40}\b(?:ou|or)\b"
-    r"|\b(?:depart|start\w*)\b[^.!?]{0,15}\b(?:peut etre|maybe|perhaps)\b[^.!?]{1,30}"
+    r"|\b(?:depart|start\w*)\b[^.!?\d]{0,15}\b(?:peut etre|maybe|perhaps)\b"
+    + _NO_COUNT
+    + r"[^.!?\d]{1,40}\b(?:ou|or)\b"
+    r"|\b(?:depart|start\w*)\b[^.!?\d]{0,15}\b(?:peut etre|maybe|perhaps)\b" + _NO_COUNT + r"[^.!?\d]{1,30}"
     r"\b(?:peut etre|maybe|perhaps)\b"
     r"|\bhesit\w* (?:encore |toujours )?pour le depart\b"
     r"|\bwhere (?:should|could|can|would) (?:we|i) start\b"
@@ -99,7 +105,8 @@ START_UNKNOWN = re.compile(
 )
 # "let's leave the number of days open", "aucune idée du nombre de jours": the duration is not said
 DAYS_UNKNOWN = re.compile(
-    r"\b(?:leave|keep) the (?:number of )?days open\b|\b(?:not sure|don t know|no idea) how long\b"
+    r"\b(?:leave|keep) the (?:number of )?days open\b"
+    r"|\b(?:not sure|don t know|no idea) how long\b(?! each| every| a | per | the stages?| stages?)"
     r"|\bnot sure about (?:the )?(?:\w+ )?days\b|\bpas sur (?:pour|des|de|du) (?:\w+ )?jours\b"
     r"|\b(?:sais pas|ne sait pas|aucune idee) (?:encore )?combien de temps\b"
     r"|\bnot sure (?:yet )?(?:how many|about the (?:number of )?)days\b"
@@ -113,7 +120,10 @@ DAYS_UNKNOWN = re.compile(
 END_UNKNOWN = re.compile(
     r"\bnot sure (?:yet )?where to (?:end|finish)\b"
     r"|\b(?:pas sur|sais pas|ne sais pas) (?:encore )?(?:d )?ou (?:finir|terminer|arriver)\b"
-    r"|\b(?:end|ending|finish|finishing|fini\w*|termin\w*|arriv\w*)\b[^.!?]{0,40}\b(?:or|ou)\b[^.!?]{0,40}"
+    r"|\b(?:end|ending|finish|finishing|fini\w*|termin\w*|arriv\w*)\b[^.!?]{0,40}\b(?:or|ou)\b"
+    r"(?! (?:hotels?|camping|campsites?|hostels?|huts?|refuges?|auberges?|b b|gravel|road|route|vtt|mtb"
+    r"|bikes?))"
+    r"[^.!?]{0,40}"
     r"\b(?:not sure|don t know|no idea|undecided|haven t decided|not decided|sais pas|pas sur|pas encore"
     r"|can t decide|cannot decide|still chewing|still thinking|pas encore fixe|pas fixe"
     r"|aucune idee|on verra|we ll see)\b"
@@ -138,7 +148,7 @@ def bare_count(norm: str) -> int | None:
 
 _ONE_DAY = re.compile(
     r"(?:a|one) (?:free|single|whole|full) day\b|(?:une|la|une seule) journee\b|day out\b|just the day\b"
-    r"|one day only\b|juste la journee\b"
+    r"|one day only\b|juste la journee\b|for (?:the|a) day\b|spend (?:that|the) day\b"
 )
 # "let's do it the other way round": the start and the end swap
 REVERSED = re.compile(
@@ -177,7 +187,7 @@ ROUND_TRIP = re.compile(
     r"|\b(?:finir|terminer|revenir|rentrer) (?:la )?ou (?:on|nous) (?:a|avons) commence"
     r"|\b(?:rentrer|revenir) (?:chaque|tous les) soirs?\b"
     r"|\bdepart arrivee\b|\bstart finish\b|\bdepart et retour\b|\bstart and finish there\b"
-    r"|\b(?:return(?:ing)?|com(?:e|ing) back|get(?:ting)? back|ride back) there\b"
+    r"|\b(?:return(?:ing)?|get(?:ting)? back|ride back) there\b"
     r"|\bback to (?:the|our|my) (?:hotel|hostel|campsite|apartment|flat|house|base|car|start)\b"
     r"|\bretour (?:a|vers) (?:l |notre |la |mon |ma )?(?:hotel|auberge|camping|appartement|maison|voiture)\b"
     r"|\by (?:revenir|retourner|rentrer|revien\w*|retourn\w*|rentr\w*)\b"
