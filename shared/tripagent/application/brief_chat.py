@@ -407,8 +407,10 @@ class BriefChat:
     def _search(
         self, texts: list[str], located: dict[str, Place], plain: set[str]
     ) -> dict[str, SearchOutcome]:
-        """Each phrase through the geocoder; a name's first words, when the brief says it in full elsewhere
-        ("back to Pas", Pas de la Casa said before), are that place."""
+        """Each phrase through the geocoder, and for what names nothing: the village by a lake ("le lac
+        d'Engolasters"), the place a plainly said phrase begins with ("Hakaniemi market", ``plain``: the
+        phrases said after an unmistakable word), a name's first words when the brief says it in full
+        elsewhere ("back to Pas", Pas de la Casa said before), "there" of an earlier turn."""
         searched = {text: self.finder.search(text) for text in texts if text != THERE}
         if THERE in texts:  # "I'd start and finish there": the place an earlier turn named last
             searched[THERE] = Found(last, 1.0, matched=THERE) if (last := _last(located)) else NotFound(THERE)
@@ -417,9 +419,7 @@ class BriefChat:
         for text in texts:  # "le lac d'Engolasters": the village by it, if the lake itself is not known
             if isinstance(searched.get(text), NotFound) and (village := beside_feature(text)) != text:
                 searched[text] = self.finder.search(village)
-            trimmed = text in plain and isinstance(
-                searched.get(text), NotFound
-            )  # said plainly, names nothing
+            trimmed = text in plain and isinstance(searched.get(text), NotFound)
             if trimmed and (piece := trimmed_to_ours(self.finder.search, text)):
                 searched[text] = Found(piece.place, piece.score, matched=text)  # "Hakaniemi market"
         for text in texts:

@@ -81,7 +81,7 @@ def place_named_anywhere(
     """Where no word says where a trip starts: the first place we route that the texts name by its very
     name (or without its article), and that is not already taken as its end or a via point ("my
     brother's flat, in Juberri, is where the fun begins"). The brief chat and generation's rules alike."""
-    named = places_named_anywhere(search, _decided(texts), taken)
+    named = places_named_anywhere(search, _decided(texts), taken, first=True)
     return named[0] if named else None
 
 
@@ -114,10 +114,11 @@ _UNDECIDED = re.compile(
 
 
 def places_named_anywhere(
-    search: Callable[[str], SearchOutcome], texts: list[str], taken: set[str]
+    search: Callable[[str], SearchOutcome], texts: list[str], taken: set[str], *, first: bool = False
 ) -> list[Place]:
     """The places we route the texts name by their very names (or without their article), once each, in
-    the order said, those in ``taken`` (normalized names) aside."""
+    the order said, those in ``taken`` (normalized names) aside; only the ``first`` one, looked up no
+    further (a geocoder may be remote)."""
     runs = list(dict.fromkeys(run for text in texts for run in names_said(text)))
     places: dict[int, Place] = {}
     for run in runs[:NAMES_LOOKED_UP]:
@@ -126,6 +127,8 @@ def places_named_anywhere(
             name = normalize(outcome.place.name)
             if run in (name, bare_name(name)) and name not in taken and bare_name(name) not in taken:
                 places.setdefault(outcome.place.place_id, outcome.place)
+                if first:
+                    break
     return list(places.values())
 
 
