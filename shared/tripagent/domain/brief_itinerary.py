@@ -38,7 +38,6 @@ _AFTER = re.compile(
 _UNDECIDED = re.compile(r"\b(?:or|ou|either|soit|maybe|peut[- ]être)\b", re.IGNORECASE)
 
 
-MAX_PLAN_CHARS = 4000  # what the API accepts of a turn
 _TRAILING = re.compile(r"\s+(?:on|le|au|the|the last|on the)$")
 
 
@@ -57,7 +56,6 @@ class Itinerary:
 def itinerary(text: str, is_name: Callable[[str], bool]) -> Itinerary | None:
     """The plan a turn lays out day by day, if it does: two days or more, each a leg between places
     (``is_name`` tells a place's name from other words)."""
-    text = text[:MAX_PLAN_CHARS]
     legs = _table_rows(text) or _day_pieces(text)
     if len(legs) < 2 or [day for day, _ in legs] != list(range(1, len(legs) + 1)):
         return None

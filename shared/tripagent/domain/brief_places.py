@@ -10,6 +10,7 @@ import itertools
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from tripagent.domain.brief_dates import MONTH_WORD, MONTHS, WEEKDAY, WEEKDAYS
 from tripagent.domain.brief_itinerary import Itinerary, itinerary
@@ -738,9 +739,11 @@ def says_a_slot(norm: str) -> bool:
 Mention = tuple[int, str, PlacePhrase]  # where in the turn's clauses, which slot, what
 
 
+@lru_cache(maxsize=64)  # a turn's plan is read for its places and again for its days (read_turn)
 def day_plan(text: str) -> Itinerary | None:
-    """The plan a turn lays out day by day ("Day 1: Ordino → Canillo / Day 2: Canillo → Soldeu")."""
-    return itinerary(text, lambda name: _is_name(name, strong=True) and name not in _THERE)
+    """The plan a turn lays out day by day ("Day 1: Ordino → Canillo / Day 2: Canillo → Soldeu"), read as
+    far as any of a turn is (MAX_TURN_CHARS)."""
+    return itinerary(text[:MAX_TURN_CHARS], lambda name: _is_name(name, strong=True) and name not in _THERE)
 
 
 def _day_by_day(plan: Itinerary) -> dict[str, list[PlacePhrase]]:
