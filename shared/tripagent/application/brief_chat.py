@@ -37,7 +37,15 @@ from tripagent.application.places import (
 )
 from tripagent.application.ports import RateLimiter
 from tripagent.application.structured import Parsed, parse_structured
-from tripagent.domain.brief import Collected, Locale, PlacePhrase, Reading, read_turn, turned_back
+from tripagent.domain.brief import (
+    Collected,
+    DaysHint,
+    Locale,
+    PlacePhrase,
+    Reading,
+    read_turn,
+    turned_back,
+)
 from tripagent.domain.brief_places import THERE, capitalizes_names
 from tripagent.domain.brief_words import bare_count
 from tripagent.domain.choice import Option as Choosable
@@ -265,6 +273,7 @@ class BriefChat:
         not_the_end: set[str] = set()  # what was said as a start, or taken out: no end named anywhere
         capitalizes = any(capitalizes_names(m.content) for m in history if m.role == "user")
         said_from: set[str] = set()  # what was said other than where people live, land or come from
+        days_hint = DaysHint()  # "just the afternoon": one day, if no turn says how many
         for i, message in enumerate(history):
             if message.role != "user":
                 continue
@@ -287,6 +296,7 @@ class BriefChat:
                 collected.roundTrip = False
             elif reading.slots.roundTrip and "end" not in reading.places:  # "let's finish where we started"
                 collected.end = None
+            days_hint = DaysHint() if reading.days_unknown else days_hint | reading.days_hint
             out.launch, out.locale = reading.launch, reading.locale
             asked = self._resolve_places(collected, reading.places, state, now, out.locale, out.located)
             _turned(collected, reading)
@@ -297,6 +307,7 @@ class BriefChat:
             if collected.start:  # a start once said is no end named anywhere ("I'll be in Helsinki")
                 not_the_end.add(normalize(collected.start))
             out.clarification = asked or out.clarification
+        out.collected.durationDays = days_hint.days(out.collected)
         turns = [m.content for m in history if m.role == "user"]
         if self._loosely_abroad(out, said_from):  # "we fly into Barcelona", then only Canillo: not Barcelona
             out.collected.start = None

@@ -25,8 +25,10 @@ from tripagent.domain.brief_words import (
     DAYS_UNKNOWN,
     END_UNKNOWN,
     LAUNCH,
+    ONE_RIDE,
     ONE_WAY,
     OUT_AND_BACK,
+    OVERNIGHT,
     PROFILE_WORDS,
     REVERSED,
     ROAD_IN_A_LIST,
@@ -34,6 +36,7 @@ from tripagent.domain.brief_words import (
     SOFT_LOOP,
     START_UNKNOWN,
     START_UNKNOWN_RAW,
+    WITHIN_A_DAY,
     Locale,
     Profile,
     amount,
@@ -42,7 +45,16 @@ from tripagent.domain.brief_words import (
 )
 from tripagent.domain.places import normalize
 
-__all__ = ["DEFAULT_PROFILE", "Collected", "Locale", "PlacePhrase", "Profile", "Reading", "read_turn"]
+__all__ = [
+    "DEFAULT_PROFILE",
+    "Collected",
+    "DaysHint",
+    "Locale",
+    "PlacePhrase",
+    "Profile",
+    "Reading",
+    "read_turn",
+]
 # What a trip cannot be planned without ("end" is satisfied by a round trip). The bike is not one: a brief
 # without it is planned for a touring bike (generation's default), and the reply says so.
 ESSENTIALS = ("start", "end", "durationDays")
@@ -83,6 +95,30 @@ class Collected(BaseModel):
 
 
 @dataclass(frozen=True)
+class DaysHint:
+    """What says a brief fits in a day when its days are unsaid, gathered over its turns."""
+
+    within_a_day: bool = False  # "just the afternoon", "tomorrow morning", "une petite heure", "today"
+    one_ride: bool = False  # "une sortie dimanche", "a ride tomorrow": one day if dated and no lodging
+    overnight: bool = False  # a night said: no day trip
+
+    def __or__(self, other: DaysHint) -> DaysHint:
+        return DaysHint(
+            self.within_a_day or other.within_a_day,
+            self.one_ride or other.one_ride,
+            self.overnight or other.overnight,
+        )
+
+    def days(self, collected: Collected) -> int | None:
+        """The days of a brief that says none but fits in one (never over a night said)."""
+        if collected.durationDays is not None or self.overnight:
+            return collected.durationDays
+        if self.within_a_day or (self.one_ride and collected.startDate and not collected.accommodation):
+            return 1
+        return None
+
+
+@dataclass(frozen=True)
 class Reading:
     """What one user turn says, before places are resolved."""
 
@@ -96,6 +132,7 @@ class Reading:
     start_unknown: bool = False  # "not sure yet where to start"
     end_unknown: bool = False  # "à El Serrat ou peut-être à Llorts, je sais pas encore"
     days_unknown: bool = False  # "let's leave the number of days open"
+    days_hint: DaysHint = field(default_factory=DaysHint)  # "just the afternoon": one day
 
 
 def turned_back(start: str | None, end: str | None, via: list[str]) -> tuple[str | None, list[str]]:
@@ -239,6 +276,7 @@ def read_turn(
         ),
         bool(END_UNKNOWN.search(norm)) or _two_for_one(_END_OR, with_where),
         days_unknown,
+        DaysHint(bool(WITHIN_A_DAY.search(norm)), bool(ONE_RIDE.search(norm)), bool(OVERNIGHT.search(norm))),
     )
 
 

@@ -38,6 +38,7 @@ NUMBERS = {
 }
 NUM = r"(\d{1,2}|" + "|".join(sorted(NUMBERS, key=len, reverse=True)) + r")"
 
+NIGHTS = -2  # (a pattern's days) a count of nights, the days one more
 DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
     (
         re.compile(
@@ -52,7 +53,9 @@ DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
     (re.compile(r"\b(a|one|une|1) (?:full |whole |entire |complete |pleine )?(week|semaine)\b"), 7),
     (re.compile(rf"\b{NUM} (weeks|semaines)\b"), -7),
     (re.compile(rf"\b{NUM} and a half days?\b|\b{NUM} jours? et demi\b"), -1),  # a half day is a day
-    (re.compile(rf"\b{NUM}[ -]?(days?|dayz|dys|jours?|jrs|journees?|nights?|nuits?|j|d)\b"), None),  # "2j"
+    (re.compile(rf"\b{NUM}[ -]?(days?|dayz|dys|jours?|jrs|journees?|j|d)\b"), None),  # "2j"
+    # "two nights", "une nuit en refuge": a day more than the nights (when no days are said)
+    (re.compile(rf"\b{NUM}[ -]?(nights?|nuits?)\b"), NIGHTS),
     (re.compile(rf"\b(?:days|jours|duration|duree)\s*:\s*{NUM}\b"), None),  # "Days: 3"
     (
         re.compile(
@@ -109,7 +112,7 @@ DAYS_UNKNOWN = re.compile(
     r"|\b(?:not sure|don t know|no idea) how long\b(?! each| every| a | per | the stages?| stages?)"
     r"|\bnot sure about (?:the )?(?:\w+ )?days\b|\bpas sur (?:pour|des|de|du) (?:\w+ )?jours\b"
     r"|\b(?:sais pas|ne sait pas|aucune idee) (?:encore )?combien de temps\b"
-    r"|\bnot sure (?:yet )?(?:how many|about the (?:number of )?)days\b"
+    r"|\bnot sure (?:yet )?(?:how many |about the (?:number of )?)days\b"
     r"|\b(?:don t|do not) know (?:yet )?(?:how many days|the number of days)\b"
     r"|\bhaven t (?:worked out|decided|figured out) (?:on )?(?:the number of |how many )?days\b"
     r"|\b(?:nombre de jours|number of days|how many days|combien de jours)\b[^.!]{0,20}"
@@ -149,6 +152,28 @@ def bare_count(norm: str) -> int | None:
 _ONE_DAY = re.compile(
     r"(?:a|one) (?:free|single|whole|full) day\b|(?:une|la|une seule) journee\b|day out\b|just the day\b"
     r"|one day only\b|juste la journee\b|for (?:the|a) day\b|spend (?:that|the) day\b"
+)
+# A ride that fits in a day, its days unsaid: "just the afternoon", "tomorrow morning", "une petite heure",
+# "a 2 hour ride", "ce soir", "today" (not "every evening", "chaque soir": a base for several days)
+_NOT_EVERY = r"(?<!every )(?<!each )(?<!chaque )(?<!tous les )(?<!le )"
+WITHIN_A_DAY = re.compile(
+    rf"{_NOT_EVERY}\b(?:morning|afternoon|evening|tonight|aprem|apres midi|matin|matinee|soir|soiree"
+    r"|lunchtime)\b"
+    r"|\b(?:today|aujourd hui)\b"
+    r"|\b(?:an?|one|two|three|four|five|a few|couple of|\d{1,2}|une|deux|trois|quatre|cinq|quelques|petite"
+    r"|bonne|demi)[ -](?:hours?|heures?|hrs?)\b"
+    r"|\b\d{1,2} ?(?:h|hrs?)\b"
+)
+# ...unless a night is said: "ride in the evening, sleep in Soldeu"
+OVERNIGHT = re.compile(
+    r"\b(?:nights?|nuits?|overnight\w*|sleep\w*|dormir|dort|stay(?:ing)? over|sleepover|bivouac|camp\w*"
+    r"|refuges?|huts?)\b"
+)
+# One ride said as such, on a date, no lodging: "une sortie dimanche 16 mai", "a ride tomorrow"
+ONE_RIDE = re.compile(
+    r"\b(?:a|an|one|the|our|my|une|la|un|petit|petite|little|short|quick|gentle|easy|bike|family|club"
+    r"|velo)\s+(?:\w+\s+)?(?:ride|spin|outing|balade|sortie|promenade|viree)\b|\b(?:tomorrow|demain)\b"
+    r"|^(?:ride|spin|outing|balade|sortie|promenade|viree)\b"
 )
 # "let's do it the other way round": the start and the end swap
 REVERSED = re.compile(
@@ -296,16 +321,21 @@ DURATION_CORRECTION = re.compile(
 
 
 def duration_in(norm: str) -> int | None:
-    """The days a turn says the trip lasts; of several, the last said ("2 days... no, let's do 3")."""
+    """The days a turn says the trip lasts; of several, the last said ("2 days... no, let's do 3"); nights
+    only when no days are said ("2 days, one night in a hut": two days)."""
     said: list[tuple[int, int, int]] = []  # (start, end, days)
+    of_nights: list[tuple[int, int, int]] = []
     for pattern, days in DURATION_PATTERNS:
         for found in pattern.finditer(norm):
             if days is None or days < 0:
                 count = found.group(1) or found.group(2)
                 n = int(count) if count.isdigit() else NUMBERS.get(count, 0)
-                said.append((found.start(), found.end(), n * (7 if days == -7 else 1) + (days == -1)))
+                extra = int(days in (-1, NIGHTS))  # a half day is a day; nights, a day more
+                reading = (found.start(), found.end(), n * (7 if days == -7 else 1) + extra)
+                (of_nights if days == NIGHTS else said).append(reading)
             else:
                 said.append((found.start(), found.end(), days))
+    said = said or of_nights
     for found in DURATION_CORRECTION.finditer(norm):
         count = found.group(1)
         n = int(count) if count.isdigit() else NUMBERS.get(count, 0)

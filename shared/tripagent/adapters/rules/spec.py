@@ -15,7 +15,7 @@ from tripagent.application.places import (
     place_named_anywhere,
     trimmed_to_ours,
 )
-from tripagent.domain.brief import Collected, PlacePhrase, Reading, read_turn, turned_back
+from tripagent.domain.brief import Collected, DaysHint, PlacePhrase, Reading, read_turn, turned_back
 from tripagent.domain.brief_places import THERE, capitalizes_names
 from tripagent.domain.places import (
     Found,
@@ -60,6 +60,7 @@ class SpecRules:
                 read_turn(line, today=today, known_date=read.collected.startDate, capitalizes=capitalizes),
                 search,
             )
+        read.collected.durationDays = read.days_hint.days(read.collected)
         collected, places, unsure = read.collected, read.places, read.unsure
         skipped, not_the_end = read.skipped, read.not_the_end
         start_unknown, end_unknown, out_and_back = read.start_unknown, read.end_unknown, read.out_and_back
@@ -99,6 +100,7 @@ class _BriefRead:
     end_unknown: bool = False  # ...or where to end
     out_and_back: bool = False
     last_place: str | None = None  # the place said last, which a later "there" means
+    days_hint: DaysHint = field(default_factory=DaysHint)  # "just the afternoon", as the chat reads it
 
     def add(self, reading: Reading, search: Callable[[str], SearchOutcome]) -> None:
         self.out_and_back |= reading.out_and_back
@@ -106,6 +108,7 @@ class _BriefRead:
         self.end_unknown |= reading.end_unknown
         self.not_the_end |= {p.text for p in reading.places.get("start", [])}
         self.collected = self.collected.merged(reading.slots)
+        self.days_hint = DaysHint() if reading.days_unknown else self.days_hint | reading.days_hint
         if reading.days_unknown:  # "let's leave the number of days open", as the chat reads it
             self.collected.durationDays = None
         if reading.one_way:  # "instead of coming back"

@@ -1,0 +1,106 @@
+"""A ride that fits in a day, its days unsaid ("just the afternoon", "tomorrow morning", "une petite heure",
+"une sortie dimanche 16 mai"), is one day, in the brief chat and in generation's rules alike; a night said,
+lodging with a ride on a date, or days left open keep it unsaid."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import time
+from typing import Any
+
+import pytest
+from tripagent.adapters.llm.rules import RulesProvider
+from tripagent.adapters.places.gazetteer import Gazetteer
+from tripagent.adapters.rules.spec import SpecRules
+from tripagent.adapters.signing import HmacSigner
+from tripagent.application.brief_chat import BriefChat, BriefLimits, BriefReply, ChatTurn
+from tripagent.application.llm import ChatOptions, ChatRequest, Message
+
+TODAY = dt.date(2027, 5, 3)  # a Monday
+
+
+class NoLimit:
+    def hit(self, key: str, *, limit: int, window_s: int) -> int | None:
+        return None
+
+
+@pytest.fixture(scope="module")
+def gazetteer() -> Gazetteer:
+    return Gazetteer()
+
+
+def last_reply(gazetteer: Gazetteer, turns: list[str], locale: str = "en") -> BriefReply:
+    chat = BriefChat(gazetteer, NoLimit(), HmacSigner(b"s" * 32), BriefLimits())
+    messages: list[ChatTurn] = []
+    now = time.time()
+    for text in turns:
+        messages.append(ChatTurn(role="user", content=text))
+        reply = chat.turn(messages, locale, RulesProvider(), "rules", now=now, today=TODAY)  # type: ignore[arg-type]
+        messages.append(ChatTurn(role="assistant", content=reply.reply))
+        now += 10
+    return reply
+
+
+def spec(gazetteer: Gazetteer, turns: list[str]) -> dict[str, Any]:
+    brief = "\n".join(turns)
+    request = ChatRequest(
+        model="rules",
+        system="",
+        messages=(Message("user", brief),),
+        options=ChatOptions(max_output_tokens=500, task="spec_extraction"),
+        context={"brief": brief, "today": TODAY.isoformat()},
+    )
+    return dict(json.loads(SpecRules(gazetteer)(request).text))
+
+
+DAY_RIDES = [
+    ["loop around helsinki centre this sunday, just an afternoon, about 20km max, hybrid"],
+    ["from Kamppi to Kallio tomorrow morning", "city bike"],
+    ["aller-retour depuis Hakaniemi : Linjat puis Alppiharju", "demain aprem, vélo de ville"],
+    ["aller jusqu'à Munkkisaari et revenir, depuis Eira", "vendredi 14, vélo de route, une petite heure"],
+    ["Sortie club dimanche 16 mai, boucle au départ d'Andorra la Vella par La Massana et Ordino"],
+    ["a 2 hour ride from Kruununhaka to Sörnäinen on Saturday"],
+    ["Kamppi to Eira today, e-bike"],
+]
+
+
+@pytest.mark.parametrize("turns", DAY_RIDES)
+def test_a_ride_that_fits_in_a_day_is_one_day_and_ready(gazetteer: Gazetteer, turns: list[str]) -> None:
+    reply = last_reply(gazetteer, turns, "fr" if "depuis" in turns[0] or "Sortie" in turns[0] else "en")
+    assert reply.collected.durationDays == 1
+    assert reply.readyToGenerate
+    assert spec(gazetteer, turns)["durationDays"] == 1  # generation reads the brief the same way
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        # a night said: the evening is no day trip
+        ["from Encamp to Soldeu, leaving saturday morning, sleeping in a hut on the way"],
+        # a base for several days: every evening back
+        ["based in Ordino, riding out every morning and back each evening"],
+        # days left open after all
+        [
+            "can you plan a ride for next Saturday?",
+            "from La Massana to Pas de la Casa",
+            "not sure how many days yet",
+        ],
+        # a ride on a date, but with lodging: several days, unsaid
+        ["a ride from Ordino to Canillo starting tomorrow, hotels please"],
+        # a date and no ride said as one
+        ["from Ordino to Canillo starting June 5"],
+    ],
+)
+def test_days_stay_unsaid_over_a_night_lodging_or_days_left_open(
+    gazetteer: Gazetteer, turns: list[str]
+) -> None:
+    reply = last_reply(gazetteer, turns)
+    assert reply.collected.durationDays is None
+    assert not reply.readyToGenerate
+    assert "durationDays" not in spec(gazetteer, turns)
+
+
+def test_days_said_win_over_a_ride_within_a_day(gazetteer: Gazetteer) -> None:
+    reply = last_reply(gazetteer, ["3 days from Ordino to Soldeu", "we leave tomorrow morning"])
+    assert reply.collected.durationDays == 3
