@@ -133,6 +133,23 @@ def test_the_briefs_other_places_settle_a_name_that_could_be_several(
     assert first.from_.startswith("Pal")
 
 
+def test_a_stop_of_several_names_is_the_one_on_the_way(gazetteer: Gazetteer, router: ValhallaClient) -> None:
+    """ "via Santa Coloma" between La Massana and Sant Julià is the village on the way, not Santa Coloma de
+    Gramenet near Barcelona, as the brief chat reads it."""
+    assert isinstance(gazetteer.search("Santa Coloma"), Ambiguous)
+    trip = generator(gazetteer, router).generate(
+        "alice",
+        "1 day from La Massana to Sant Julià de Lòria via Santa Coloma, road bike",
+        None,
+        RulesProvider(),
+        "rules",
+        today=TODAY,
+    )
+    stage = trip.days[0].stage
+    assert stage is not None
+    assert stage.distanceKm < 40
+
+
 def test_a_made_up_town_is_not_found_with_suggestions(gazetteer: Gazetteer, router: ValhallaClient) -> None:
     with pytest.raises(PlaceNotFound) as refused:
         generator(gazetteer, router).generate(

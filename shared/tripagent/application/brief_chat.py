@@ -60,6 +60,7 @@ from tripagent.domain.places import (
     beside_feature,
     far_fetched,
     normalize,
+    on_the_way,
     settled_by,
     shortened,
 )
@@ -385,6 +386,9 @@ class BriefChat:
                 if found is not None and _not_meant(phrase, found):
                     continue
                 outcome = settled_by(found, context) if found is not None else None
+                if slot == "via" and outcome is not None:  # a stop the trip's ends settle (on the way)
+                    ends = [located.get(name or "") for name in (collected.start, collected.end)]
+                    outcome = on_the_way(outcome, ends[0], ends[1])
                 if isinstance(outcome, Found):  # by its label when the name alone is still a question
                     chosen = outcome.place.name if outcome is found else self._unambiguous(outcome.place)
                     located[chosen] = located[phrase.text] = outcome.place  # (as said, for "Saint-Julien")

@@ -27,7 +27,16 @@ from tripagent.application.structured import Parsed, parse_structured
 from tripagent.application.trips import TripWorkspace
 from tripagent.domain.brief import DEFAULT_PROFILE, Collected, Profile
 from tripagent.domain.geo import bbox, decode_polyline, project
-from tripagent.domain.places import Ambiguous, Found, NotFound, Place, SearchOutcome, distance_km, settled_by
+from tripagent.domain.places import (
+    Ambiguous,
+    Found,
+    NotFound,
+    Place,
+    SearchOutcome,
+    distance_km,
+    on_the_way,
+    settled_by,
+)
 from tripagent.domain.stages import Sample, StopCandidate, plan_stages
 from tripagent.domain.trip import Day, Route, Stage, Trip
 from tripagent.errors import AiUnparseable, AmbiguousPlace, NeedsMoreInfo, OutOfCoverage, PlaceNotFound
@@ -98,8 +107,10 @@ class Generator:
         names = [spec.start, *spec.via, *([spec.end] if spec.end and not spec.roundTrip else [])]
         searched = {name: self.finder.search(name) for name in names}  # once each: a geocoder may be remote
         start = self._geocode(spec.start, "start", searched)
-        via = [self._geocode(name, "via", searched) for name in spec.via]
         end = start if spec.roundTrip or not spec.end else self._geocode(spec.end, "end", searched)
+        # a stop the trip's ends settle: the Santa Coloma between La Massana and Sant Julià
+        searched |= {name: on_the_way(searched[name], start, end) for name in spec.via}
+        via = [self._geocode(name, "via", searched) for name in spec.via]
         if not spec.roundTrip and not spec.end:
             raise NeedsMoreInfo(
                 "Where should the trip end, or is it a round trip?", details=[{"missing": ["end"]}]

@@ -195,6 +195,29 @@ def settled_by(outcome: SearchOutcome, context: list[Place]) -> SearchOutcome:
     return outcome
 
 
+ON_THE_WAY_KM = 20.0  # a stop that adds at most this (as the crow flies) lies on the way...
+OFF_THE_WAY_KM = 100.0  # ...when every other place of that name would add at least this
+
+
+def on_the_way(outcome: SearchOutcome, start: Place | None, end: Place | None) -> SearchOutcome:
+    """An ambiguous stop that the trip's ends settle: "from La Massana to Sant Julià via Santa Coloma" stops
+    at the village between them, not at Santa Coloma de Gramenet, a 250 km detour (a loop's far end, from
+    its start and back). A start or an end alone stays a question: a ride from Gramenet is plausible."""
+    if not isinstance(outcome, Ambiguous) or start is None:
+        return outcome
+    last = end or start
+
+    def detour(place: Place) -> float:
+        there = distance_km(start.lat, start.lon, place.lat, place.lon)
+        onward = distance_km(place.lat, place.lon, last.lat, last.lon)
+        return there + onward - distance_km(start.lat, start.lon, last.lat, last.lon)
+
+    on = [c for c in outcome.candidates if detour(c.place) <= ON_THE_WAY_KM]
+    if len(on) == 1 and all(detour(c.place) >= OFF_THE_WAY_KM for c in outcome.candidates if c is not on[0]):
+        return Found(on[0].place, on[0].score, matched=on[0].matched_name)
+    return outcome
+
+
 def _closer_than_ours(norm: str, matching: list[Candidate]) -> list[Candidate]:
     """A place abroad that only resembles the query (by spelling, not its name nor the start of one) competes
     with a place we route only if it resembles it about as well: "la masana" is La Massana, not Mashhad

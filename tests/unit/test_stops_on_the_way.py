@@ -1,0 +1,73 @@
+"""A stop whose name is several places is the one on the way between the trip's ends (Santa Coloma between
+La Massana and Sant Julià, not Santa Coloma de Gramenet); a start or an end alone is still asked."""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+
+import pytest
+from tripagent.adapters.llm.rules import RulesProvider
+from tripagent.adapters.places.gazetteer import Gazetteer
+from tripagent.adapters.signing import HmacSigner
+from tripagent.application.brief_chat import BriefChat, BriefLimits, BriefReply, ChatTurn
+from tripagent.domain.places import Ambiguous, Found, on_the_way
+
+TODAY = dt.date(2027, 5, 3)
+
+
+class NoLimit:
+    def hit(self, key: str, *, limit: int, window_s: int) -> int | None:
+        return None
+
+
+@pytest.fixture(scope="module")
+def gazetteer() -> Gazetteer:
+    return Gazetteer()
+
+
+def last_reply(gazetteer: Gazetteer, turns: list[str], locale: str = "en") -> BriefReply:
+    chat = BriefChat(gazetteer, NoLimit(), HmacSigner(b"s" * 32), BriefLimits())
+    messages: list[ChatTurn] = []
+    for text in turns:
+        messages.append(ChatTurn(role="user", content=text))
+        reply = chat.turn(messages, locale, RulesProvider(), "rules", now=time.time(), today=TODAY)  # type: ignore[arg-type]
+        messages.append(ChatTurn(role="assistant", content=reply.reply))
+    return reply
+
+
+def test_the_namesake_on_the_way_is_the_stop(gazetteer: Gazetteer) -> None:
+    said = gazetteer.search("Santa Coloma")
+    assert isinstance(said, Ambiguous)  # the village, and Santa Coloma de Gramenet near Barcelona
+    la_massana, sant_julia = (gazetteer.search(n) for n in ("La Massana", "Sant Julià de Lòria"))
+    assert isinstance(la_massana, Found)
+    assert isinstance(sant_julia, Found)
+    stop = on_the_way(said, la_massana.place, sant_julia.place)
+    assert isinstance(stop, Found)
+    assert stop.place.region == "andorra"
+    # a loop from La Massana turns there too; with no start, nothing settles it
+    loop = on_the_way(said, la_massana.place, None)
+    assert isinstance(loop, Found)
+    assert loop.place.region == "andorra"
+    assert on_the_way(said, None, sant_julia.place) is said
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale"),
+    [
+        (["road bike trip from La Massana to Sant Julià via Santa Coloma, 1 day"], "en"),
+        (["Ordino → Sant Julià, 1 jour en VTT", "par La Massana, Andorre-la-Vieille et Santa Coloma"], "fr"),
+        (["Sant Julià -> église de Santa Coloma -> Andorre-la-Vieille -> La Massana", "2 jours"], "fr"),
+    ],
+)
+def test_a_stop_between_the_ends_is_not_asked(gazetteer: Gazetteer, turns: list[str], locale: str) -> None:
+    reply = last_reply(gazetteer, turns, locale)
+    assert reply.clarification is None
+    assert any(v.startswith("Santa Coloma") for v in reply.collected.via)
+    assert reply.readyToGenerate
+
+
+def test_a_start_of_that_name_is_still_asked(gazetteer: Gazetteer) -> None:
+    reply = last_reply(gazetteer, ["from Santa Coloma to Soldeu, 2 days, road bike"])
+    assert reply.clarification is not None
+    assert not reply.readyToGenerate
