@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from tripagent.domain.brief_dates import NTH_DAY_OF_MONTH, dates_in, spelled_dates
+from tripagent.domain.brief_dates import NTH_DAY_OF_MONTH, dates_in, spelled_dates, talked_later
 from tripagent.domain.brief_places import VERBS, PlacePhrase, day_plan, place_phrases, says_a_slot
 from tripagent.domain.brief_words import (
     ACCOMMODATION,
@@ -36,6 +36,7 @@ from tripagent.domain.brief_words import (
     SOFT_LOOP,
     START_UNKNOWN,
     START_UNKNOWN_RAW,
+    UNDECIDED,
     WITHIN_A_DAY,
     Locale,
     Profile,
@@ -223,13 +224,17 @@ def read_turn(
 ) -> Reading:
     """What one turn says; ``known_date`` is the start date said before (a day alone is of its month),
     ``capitalizes`` whether the writer's other turns write names with capitals."""
-    norm = normalize(spelled_dates(text))
+    # "I'll decide tomorrow", "on en discute ce soir": when they talk again, not when they ride
+    norm = talked_later(normalize(spelled_dates(text)))
     with_where = normalize(re.sub(r"(?i)\boù\b", " where ", text))  # "où" is no "ou" (or) once normalized
     values: dict[str, object] = {}
     # "40 km a day" is a distance, not a duration; "800 m of climbing a day" a climb
     without_daily = CLIMB_PER_DAY.sub(" ", DAILY.sub(" ", norm))
     # "the first weekend of June" is when, not how long
     duration = duration_in(NTH_DAY_OF_MONTH.sub(" ", without_daily))
+    nth = NTH_DAY_OF_MONTH.search(without_daily)
+    if nth and nth.group(2).startswith("week") and not _SETTING_OFF_ON.search(without_daily[: nth.start()]):
+        duration = duration or 2  # ...though, no other length said, a weekend's two days (not "start on")
     if duration:
         values["durationDays"] = duration
     if profile := _profile(norm, text):
@@ -255,7 +260,8 @@ def read_turn(
     start_date, spanned = dates_in(without_daily, today, known_date)
     if start_date:
         values["startDate"] = start_date
-    if spanned and "durationDays" not in values:  # "du 7 au 9 mai": three days
+    # "du 7 au 9 mai": three days (not "here from the 10th to the 13th, one or two days of riding")
+    if spanned and "durationDays" not in values and not UNDECIDED.search(without_daily):
         values["durationDays"] = spanned
     if plan := day_plan(text):  # "Day 1: ... Day 3: ...": three days, a loop if it ends where it starts
         values.setdefault("durationDays", plan.days)
@@ -278,6 +284,11 @@ def read_turn(
         days_unknown,
         DaysHint(bool(WITHIN_A_DAY.search(norm)), bool(ONE_RIDE.search(norm)), bool(OVERNIGHT.search(norm))),
     )
+
+
+_SETTING_OFF_ON = re.compile(
+    r"\b(?:start\w*|leav\w*|set\w* off|depart\w*|part\w*|commenc\w*)\W+(?:\w+\W+){0,2}$"
+)  # "we'd start on" (the first weekend of June): when, not how long
 
 
 def _within_bounds(values: dict[str, object]) -> dict[str, object]:

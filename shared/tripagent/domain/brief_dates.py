@@ -109,6 +109,21 @@ WEEKDAY_RANGE = re.compile(
     rf" (?:au|to|till|until|and|et|through|thru) ({'|'.join(WEEKDAYS)})\b"
 )
 NEXT_WEEK = re.compile(r"\bnext week\b|\bla semaine prochaine\b|\bsemaine prochaine\b")
+# When people will talk again, not when they ride: "I'll decide tomorrow morning", "je te redis ça demain",
+# "on en discute ce soir", "let you know tomorrow"
+TALK_LATER = re.compile(
+    r"\b(?:decid\w*|tell|let you know|confirm\w*|get back|think|redi\w*|dirai|discut\w*|en parle\w*"
+    r"|verra|reviens|revien\w* vers|choisi\w*|check\w*|ask\w*|demand\w*)\b[^.!?]{0,25}?"
+    r"\b((?:tomorrow|demain|ce soir|tonight|later|plus tard)(?: (?:morning|matin|soir|evening))?)\b"
+)
+
+
+def talked_later(norm: str) -> str:
+    """The turn without the times people will talk again ("I'll decide tomorrow": no date), their words
+    kept ("on en discute" still says the end is open)."""
+    return TALK_LATER.sub(lambda m: m.group(0)[: m.start(1) - m.start(0)], norm)
+
+
 # "the day after", "le lendemain": the day after the date said (before it, or in an earlier turn)
 DAY_AFTER = re.compile(r"\b(?:the )?(?:next day|day after)\b(?! tomorrow)|\ble lendemain\b")
 # "the 22nd", "le 22": a day of a month not named (the next such day)

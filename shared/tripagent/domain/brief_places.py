@@ -89,7 +89,8 @@ _START = (
     r"|get(?:ting)? going (?:from|in|at)|head(?:ing)? out (?:from|of)|prendre le velo (?:vers|a)"
     r"|(?:begin|start)(?:s|ning|ing)? (?:our|my|the) (?:\w+ )?(?:trip|ride|tour|adventure|journey|day)"
     r" (?:at|in|from)"
-    r"|(?:pick(?:ing)? up|collect(?:ing)?|rent(?:ing)?|hir(?:e|ing)) (?:the |our |my |some |rental |hire )*"
+    r"|(?:pick(?:ing)? up|collect(?:ing)?|rent(?:ing)?|hir(?:e|ing)|grab(?:bing)?)"
+    r" (?:the |our |my |some |rental |hire |a |an |city |electric |road |mountain |gravel )*"
     r"(?:e )?bikes? (?:in|at|from)"
     r"|(?:leav(?:e|ing)|park(?:ing)?|drop(?:ping)?) (?:the|our|my) (?:car|van|camper) (?:in|at)"
     r"|park(?:ing)? (?:up )?(?:in|at)|" + "|".join(sorted(LOOSE_START, key=len, reverse=True)) + r"|depart"
@@ -566,7 +567,8 @@ _TRAVELLING_FROM = re.compile(
     r"\b(driv\w*|drove|fly\w*|flew|train\w*|travel\w*)\s+(?:down |up |over |in |out )?from\b", re.IGNORECASE
 )
 _FROM_ORIGIN = re.compile(
-    r"\b(?:on est|je suis|nous sommes|we['’]?re|we are|i['’]?m|i am)\s+(?:de|d['’]|du|from)\s*"
+    r"\b(?:on est|je suis|nous sommes|we['’]?re|we are|i['’]?m|i am|vien(?:t|s|nent|nons)"
+    r"|(?:we|i|they|she|he) (?:all )?come?s?)\s+(?:de|d['’]|du|from)\s*"
     r"[^,.;!?\n]{1,40}",
     re.IGNORECASE,
 )

@@ -102,6 +102,7 @@ START_UNKNOWN = re.compile(
     r"\b(?:peut etre|maybe|perhaps)\b"
     r"|\bhesit\w* (?:encore |toujours )?pour le depart\b"
     r"|\bwhere (?:should|could|can|would) (?:we|i) start\b"
+    r"|\b(?:start|depart)\w*\W{1,3}(?:wherever|anywhere|n importe ou|peu importe)\b"
     r"|\bwhere (?:we|i) (?:kick off|start|begin|set off)\b.{0,20}\b(?:no clue|no idea|not sure|don t know)"
     r"|\b(?:starting|start|from) (?:point )?(?:maybe |perhaps |either |peut etre )?(?:in |from |at )?"
     r"(?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*)? or (?!\d)[a-z]\w*"
@@ -120,16 +121,25 @@ DAYS_UNKNOWN = re.compile(
     r"|\b(?:je ne sais pas|on ne sait pas|aucune idee) (?:encore )?(?:combien de jours|du nombre de jours)\b"
 )
 # "on finira sans doute à El Serrat ou peut-être à Llorts, je sais pas encore": the end is not said
+_STILL_OPEN = (
+    r"(?:not sure|don t know|no idea|undecided|haven t decided|not decided|sais pas|pas sur|pas encore"
+    r"|can t decide|cannot decide|still chewing|still thinking|still deciding|pas encore fixe|pas fixe"
+    r"|aucune idee|on verra|we ll see|on en discute|on en parle|je choisirai|i ll decide|we ll decide)"
+)
 END_UNKNOWN = re.compile(
     r"\bnot sure (?:yet )?where to (?:end|finish)\b"
+    # "either we loop back home or we end at Eira, still deciding"
+    rf"|\b(?:either|soit)\b(?=[^.!?]{{0,60}}\b(?:loop|back|end|finish|boucle|revenir|retour|rentr\w*|fini\w*"
+    rf"|termin\w*|arriv\w*)\b)[^.!?]{{0,60}}\b(?:or|ou)\b[^.!?]{{0,80}}\b{_STILL_OPEN}\b"
+    # "pour l'arrivée on sait pas encore"
+    r"|\b(?:l )?(?:arrivee|the end|end point|destination)\b\W{0,3}(?:\w+\W+){0,3}?"
+    r"(?:on (?:ne )?sait pas|not sure|no idea|don t know|pas encore|undecided|aucune idee)\b"
     r"|\b(?:pas sur|sais pas|ne sais pas) (?:encore )?(?:d )?ou (?:finir|terminer|arriver)\b"
-    r"|\b(?:end|ending|finish|finishing|fini\w*|termin\w*|arriv\w*)\b[^.!?]{0,40}\b(?:or|ou)\b"
+    r"|\b(?:end|ending|finish|finishing|fini\w*|termin\w*|arriv\w*|revenir|back)\b[^.!?]{0,40}"
+    r"\b(?:or|ou|but|mais)\b"
     r"(?! (?:hotels?|camping|campsites?|hostels?|huts?|refuges?|auberges?|b b|gravel|road|route|vtt|mtb"
     r"|bikes?))"
-    r"[^.!?]{0,40}"
-    r"\b(?:not sure|don t know|no idea|undecided|haven t decided|not decided|sais pas|pas sur|pas encore"
-    r"|can t decide|cannot decide|still chewing|still thinking|pas encore fixe|pas fixe"
-    r"|aucune idee|on verra|we ll see)\b"
+    rf"[^.!?]{{0,40}}\b{_STILL_OPEN}\b"
 )
 # ...on the words as typed, where "où" (where) is not "ou" (or), and a question mark is still there
 START_UNKNOWN_RAW = re.compile(
@@ -173,7 +183,7 @@ OVERNIGHT = re.compile(
 ONE_RIDE = re.compile(
     r"\b(?:a|an|one|the|our|my|une|la|un|petit|petite|little|short|quick|gentle|easy|bike|family|club"
     r"|velo)\s+(?:\w+\s+)?(?:ride|spin|outing|balade|sortie|promenade|viree)\b|\b(?:tomorrow|demain)\b"
-    r"|^(?:ride|spin|outing|balade|sortie|promenade|viree)\b"
+    r"|^(?:\w+\s+)?(?:ride|spin|outing|balade|sortie|promenade|viree)\b"
 )
 # "let's do it the other way round": the start and the end swap
 REVERSED = re.compile(
@@ -266,13 +276,16 @@ _UNITS = "|".join(k for k in NUMBERS if k not in ("a", "un", "une"))
 _TENS = "|".join(sorted(TENS, key=len, reverse=True))
 _AMOUNT = rf"(\d{{2,3}}|(?:(?:a|one|un) )?(?:{_TENS})(?:(?: et)? (?:{_UNITS}))?)"
 _KM = r"\s?(?:km|kms|k|kilometres?|kilometers?|kilomètres?|bornes)"  # "50 bornes": French slang for km
-_LIMIT = r"(?:max|maximum|tops|at most|au maximum|au plus|pas plus)"
+_LIMIT = (
+    r"(?:(?:absolutely |grand |tout |au grand )?(?:max|maximum)|tops|at most|au maximum|au plus|pas plus)"
+)
 _PER_DAY = rf"(?:\s?{_LIMIT})?\s?(?:(?:a|per|/|par|each|chaque|by|au)\s?)?(?:day|jour|j)\b"
 # "40 km a day", "forty kilometres per day", "45 km max par jour", "60 kilometres daily"; and, a limit
 # being per day in a brief, "make that 70 km max", "no more than 50 km"
 DAILY = re.compile(
     rf"\b{_AMOUNT}{_KM}(?:{_PER_DAY}|\s?(?:daily|quotidiens?|{_LIMIT})\b)"
-    rf"|\b(?:max|maximum|no more than|at most|up to|pas plus de|maximum de|max de)\s?{_AMOUNT}{_KM}"
+    rf"|\b(?:max|maximum|no more than|at most|up to|pas plus de|maximum de|max de|nothing longer than"
+    rf"|not more than|nothing over|pas plus que)\s?{_AMOUNT}{_KM}"
     rf"(?:{_PER_DAY})?\b"
 )
 # "no more than 1200 m of climbing a day", "1000 m D+ max par jour", "pas plus de 800 m de dénivelé"

@@ -1,0 +1,97 @@
+"""Readings met in fresh blind batches (#17, session 9): where people come from is no start, bikes grabbed
+or rented where the ride starts, ends left open while a couple decides, a start anywhere, limits said with
+an adverb, when people will talk again (no date), a weekend of a month as two days, days left open beside
+the dates of a stay."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from tripagent.domain.brief import read_turn
+
+TODAY = dt.date(2027, 5, 3)  # a Monday
+
+
+def reading(text: str) -> Any:
+    return read_turn(text, today=TODAY)
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "phrase"),
+    [
+        ("I'll pick up a rental city bike in Kamppi and loop round to Kallio and back", "start", "kamppi"),
+        ("plan is to grab bikes in Kamppi, ride up to Kallio", "start", "kamppi"),
+    ],
+)
+def test_where_bikes_are_grabbed_or_rented_is_the_start(text: str, slot: str, phrase: str) -> None:
+    assert next(p.text for p in reading(text).places[slot]) == phrase
+
+
+def test_where_a_family_comes_from_is_no_place_of_the_trip() -> None:
+    places = reading("Toute la famille vient de Lyon, on sera 11").places
+    assert "lyon" not in [p.text for ps in places.values() for p in ps]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Either we loop back home or we end at Eira where the kids' grandma lives, still deciding.",
+        "elle voudrait revenir à Canillo mais moi j'aimerais finir à Pas de la Casa, on en discute ce soir",
+        "en VTT. pour l'arrivée on sait pas encore",
+    ],
+)
+def test_an_end_left_open_while_people_decide(text: str) -> None:
+    assert reading(text).end_unknown
+
+
+def test_either_start_undecided_is_no_end_left_open() -> None:
+    read = reading(
+        "Thinking of starting either in Encamp or Canillo, haven't decided yet. Ending in Andorra la Vella."
+    )
+    assert read.start_unknown
+    assert not read.end_unknown
+
+
+def test_a_start_anywhere_is_left_open() -> None:
+    assert reading("start? wherever, i'm staying with a friend").start_unknown
+
+
+@pytest.mark.parametrize(
+    ("text", "km"),
+    [
+        ("The littlest one is 6 so 10 km absolutely maximum.", 10),
+        ("10 km grand max, elle ne tient pas plus !", 10),
+        ("hybrids, nothing longer than 20km, some people don't cycle much", 20),
+    ],
+)
+def test_a_limit_said_with_an_adverb(text: str, km: int) -> None:
+    assert reading(text).slots.dailyDistanceKm == km
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "je te redis ça demain",
+        "I'll decide tomorrow morning",
+        "on en discute ce soir",
+        "let me check and confirm tomorrow",
+    ],
+)
+def test_when_people_will_talk_again_is_no_date(text: str) -> None:
+    read = reading(text)
+    assert read.slots.startDate is None
+    assert not read.days_hint.within_a_day
+
+
+def test_a_weekend_of_a_month_is_its_two_days_unless_it_is_when_they_start() -> None:
+    assert reading("Le premier week-end de septembre, d'Alppiharju à Ullanlinna").slots.durationDays == 2
+    assert reading("we'd start on the first weekend of June").slots.durationDays is None
+
+
+def test_the_dates_of_a_stay_are_not_the_days_left_open() -> None:
+    read = reading(
+        "je serai à Helsinki du 10 au 13 mai, je veux faire du vélo un ou deux jours, je sais pas encore"
+    )
+    assert read.slots.durationDays is None
