@@ -95,3 +95,30 @@ def test_the_dates_of_a_stay_are_not_the_days_left_open() -> None:
         "je serai à Helsinki du 10 au 13 mai, je veux faire du vélo un ou deux jours, je sais pas encore"
     )
     assert read.slots.durationDays is None
+
+
+def test_a_limit_said_again_without_its_unit_replaces_the_one_before() -> None:
+    first = reading("Soldeu loop, 2 days, max 60 km a day")
+    again = reading("say 45 actually, I'm out of shape after the winter")
+    assert again.merged_into(first.merged_into(first.slots)).dailyDistanceKm == 45
+    assert "start" not in again.places  # "out of shape" is no start
+    # without a distance said before, a figure alone is none
+    assert again.merged_into(reading("Soldeu loop, 2 days").slots).dailyDistanceKm is None
+    assert reading("en fait max 30, je suis avec mon fils").merged_into(first.slots).dailyDistanceKm == 30
+
+
+def test_where_people_have_a_flat_is_a_loose_start() -> None:
+    places = reading(
+        "We have a flat in Ullanlinna. A little ride over to Kruununhaka and back home to Ullanlinna."
+    ).places
+    assert [(p.text, p.loose) for p in places["start"]] == [("ullanlinna", True)]
+
+
+def test_three_ends_said_with_or_leave_the_end_open() -> None:
+    assert reading(
+        "départ Soldeu en gravel, arrivée... Sant Julià, ou Aixovall, ou Santa Coloma, bref en bas"
+    ).end_unknown
+
+
+def test_a_little_tour_tomorrow_is_one_ride() -> None:
+    assert reading("Salut ! Petit tour samedi : départ d'Arinsal, retour à Arinsal").days_hint.one_ride

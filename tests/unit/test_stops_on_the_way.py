@@ -71,3 +71,31 @@ def test_a_start_of_that_name_is_still_asked(gazetteer: Gazetteer) -> None:
     reply = last_reply(gazetteer, ["from Santa Coloma to Soldeu, 2 days, road bike"])
     assert reply.clarification is not None
     assert not reply.readyToGenerate
+
+
+def test_a_sight_on_the_way_that_is_not_found_is_not_asked(gazetteer: Gazetteer) -> None:
+    reply = last_reply(
+        gazetteer,
+        [
+            "We have a flat in Ullanlinna. A little ride on city bikes through Kaivopuisto park, over to "
+            "Kruununhaka for ice cream and then back home to Ullanlinna.",
+            "Saturday the 22nd, just the one day",
+        ],
+    )
+    assert reply.clarification is None
+    assert reply.collected.start == "Ullanlinna"
+    assert reply.readyToGenerate
+
+
+def test_a_park_by_a_name_abroad_is_no_stop_abroad(gazetteer: Gazetteer) -> None:
+    """ "le parc de l'Esplanade" is no Esplanada, Brazil (a resemblance): not out of coverage."""
+    reply = last_reply(
+        gazetteer,
+        [
+            "départ Kruununhaka, on traverse le parc de l'Esplanade à Kaartinkaupunki et on revient",
+            "demain aprem, vélo de ville",
+        ],
+        "fr",
+    )
+    assert "Esplanada" not in reply.collected.via
+    assert reply.readyToGenerate

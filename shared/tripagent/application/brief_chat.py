@@ -32,6 +32,7 @@ from tripagent.application.places import (
     CoverageMap,
     PlaceFinder,
     end_named_anywhere,
+    named_by_feature,
     place_named_anywhere,
     trimmed_to_ours,
 )
@@ -57,8 +58,8 @@ from tripagent.domain.places import (
     NotFound,
     Place,
     SearchOutcome,
-    beside_feature,
     far_fetched,
+    names_a_sight,
     normalize,
     on_the_way,
     settled_by,
@@ -285,7 +286,7 @@ class BriefChat:
                 known_date=out.collected.startDate,
                 capitalizes=capitalizes,
             )
-            collected = out.collected = out.collected.merged(reading.slots)
+            collected = out.collected = reading.merged_into(out.collected)
             asked_which = i > 0 and bool(_NUMBERED.search(history[i - 1].content))  # "2" answers that
             if (
                 not collected.durationDays
@@ -400,8 +401,10 @@ class BriefChat:
                         continue
                     setattr(collected, slot, chosen)
                     break
+                sight = slot == "via" and names_a_sight(phrase.text)  # "through Kaivopuisto park"
                 if question is None and (
-                    isinstance(outcome, Ambiguous) or (isinstance(outcome, NotFound) and phrase.strong)
+                    isinstance(outcome, Ambiguous)
+                    or (isinstance(outcome, NotFound) and phrase.strong and not sight)
                 ):
                     question = self._question(slot, key, phrase.text, outcome, state, now, locale)
                     if question is not None and slot != "via":  # no question to ask: read the next phrase
@@ -432,8 +435,10 @@ class BriefChat:
         said_in_full: dict[str, SearchOutcome] = {t: searched[t] for t in texts if _ours(searched[t])}
         said_in_full |= {normalize(name): Found(place, 1.0) for name, place in located.items()}
         for text in texts:  # "le lac d'Engolasters": the village by it, if the lake itself is not known
-            if isinstance(searched.get(text), NotFound) and (village := beside_feature(text)) != text:
-                searched[text] = self.finder.search(village)
+            if isinstance(searched.get(text), NotFound) and (
+                by := named_by_feature(self.finder.search, text)
+            ):
+                searched[text] = by
             trimmed = text in plain and isinstance(searched.get(text), NotFound)
             if trimmed and (piece := trimmed_to_ours(self.finder.search, text)):
                 searched[text] = Found(piece.place, piece.score, matched=text)  # "Hakaniemi market"
@@ -592,7 +597,7 @@ def _turned(collected: Collected, reading: Reading) -> None:
         collected.start, collected.end = collected.end, collected.start
     if reading.start_unknown:  # "not sure yet where to start", "torn between A or B"
         collected.start = None
-    if reading.end_unknown and "end" in reading.places:  # "El Serrat or maybe Llorts, not sure yet"
+    if reading.end_unknown and ("end" in reading.places or "bare" in reading.places):  # "Llorts, or..."
         collected.end = None
     if reading.end_unknown and reading.slots.roundTrip:  # "maybe Arinsal or maybe back to Canillo"
         collected.roundTrip = False

@@ -10,7 +10,16 @@ from typing import Literal, Protocol
 
 from tripagent.domain.brief_places import NOT_PLACES, names_said
 from tripagent.domain.geo import LatLon, bbox, project
-from tripagent.domain.places import Found, Place, SearchOutcome, bare_name, distance_km, normalize
+from tripagent.domain.places import (
+    Found,
+    Place,
+    SearchOutcome,
+    bare_name,
+    beside_feature,
+    distance_km,
+    far_fetched,
+    normalize,
+)
 
 # A category and what to try when it finds nothing.
 BROADER: dict[str, str | None] = {
@@ -61,6 +70,20 @@ def trimmed_to_ours(search: Callable[[str], SearchOutcome], text: str) -> Found 
         ):
             return outcome
     return None
+
+
+def named_by_feature(search: Callable[[str], SearchOutcome], text: str) -> SearchOutcome | None:
+    """The place a phrase names by the lake, park or church it has ("le lac d'Engolasters": Engolasters),
+    where nothing has the whole name: a place we route, or a town abroad by its very name (the lake of
+    Banyoles is out of coverage), never a resemblance abroad ("le parc de l'Esplanade" is no Esplanada,
+    Brazil). The brief chat and generation's rules alike."""
+    village = beside_feature(text)
+    if village == text:
+        return None
+    outcome = search(village)
+    if isinstance(outcome, Found) and outcome.place.region is None and far_fetched(outcome, village):
+        return None
+    return outcome
 
 
 _NEGATED = re.compile(r"\b(?:not|no|pas|non|sans|without|never|jamais|avoid|eviter|except|sauf)\b")

@@ -22,6 +22,7 @@ from tripagent.domain.brief_words import (
     CLIMB,
     CLIMB_PER_DAY,
     DAILY,
+    DAILY_AGAIN,
     DAYS_UNKNOWN,
     END_UNKNOWN,
     LAUNCH,
@@ -134,6 +135,15 @@ class Reading:
     end_unknown: bool = False  # "à El Serrat ou peut-être à Llorts, je sais pas encore"
     days_unknown: bool = False  # "let's leave the number of days open"
     days_hint: DaysHint = field(default_factory=DaysHint)  # "just the afternoon": one day
+    distance_again: float | None = None  # "say 45 actually": the daily distance, if one was said before
+
+    def merged_into(self, collected: Collected) -> Collected:
+        """The brief so far with this turn's slots over it (a limit said again without its unit, "en fait
+        max 30", replaces the distance said before)."""
+        merged = collected.merged(self.slots)
+        if self.distance_again and collected.dailyDistanceKm and not self.slots.dailyDistanceKm:
+            merged.dailyDistanceKm = self.distance_again
+        return merged
 
 
 def turned_back(start: str | None, end: str | None, via: list[str]) -> tuple[str | None, list[str]]:
@@ -283,7 +293,14 @@ def read_turn(
         bool(END_UNKNOWN.search(norm)) or _two_for_one(_END_OR, with_where),
         days_unknown,
         DaysHint(bool(WITHIN_A_DAY.search(norm)), bool(ONE_RIDE.search(norm)), bool(OVERNIGHT.search(norm))),
+        _distance_again(norm),
     )
+
+
+def _distance_again(norm: str) -> float | None:
+    """ "say 45 actually", "en fait max 30": a daily distance said again without its unit."""
+    again = DAILY_AGAIN.search(norm)
+    return float(again.group(1)) if again and 10 <= int(again.group(1)) <= 400 else None
 
 
 _SETTING_OFF_ON = re.compile(

@@ -355,6 +355,11 @@ NOT_PLACES = {
     "faire",
     "hotel",
     "camping",
+    # "out of shape", "out of breath": no start
+    "shape",
+    "breath",
+    "practice",
+    "season",
 }
 
 
@@ -368,7 +373,8 @@ NOT_A_NAME_START = {
     "perfect", "sounds", "sure", "cool", "hmm", "hm", "ah", "oh", "euh", "actually", "attends", "wait", "how",
     "what", "which", "where", "when", "combien", "quel", "quelle", "ou",
     "prevue", "prevu", "prevus", "prevues", "envisagee", "souhaitee",
-    "could", "can", "should", "will", "shall", "pourriez", "pouvez", "peux", "pourrais", "balade", "sortie",
+    "over", "could", "can", "should", "will", "shall", "pourriez", "pouvez", "peux", "pourrais", "balade",
+    "sortie",
     "voyage", "trip", "tour", "excursion", "randonnee", "arrivee", "arrival", "max", "maximum", "min",
     "destination",
     "depart", "point", "so", "and", "but", "et", "mais", "donc", "is", "was", "est", "sera", "serait",
@@ -541,6 +547,12 @@ _BOTH_ENDS_AT = re.compile(
 # "j'habite à Perpignan": where people live, said like a start but loosely (a strong start elsewhere wins)
 _LIVING_AT = re.compile(
     r"\b(habit\w*|vi[st]|vivons|r[ée]sid\w*|atterri\w*|atterr[io]\w*)\s+(?:[àa]|au)(?![\w])", re.IGNORECASE
+)
+# "we have a flat in Ullanlinna", "we've rented an apartment in Kallio": where people stay, a loose start
+_STAYING_AT = re.compile(
+    r"\b(?:have|has|had|ve got|rent\w*|book\w*)\s+(?:a|an|our|my)\s+(?:little\s+|small\s+)?"
+    r"(?:flat|apartment|airbnb|place|house|cabin|chalet)\s+(?:in|at)\b",
+    re.IGNORECASE,
 )
 # "Boucle depuis Encamp : Meritxell, Prats, Ransol": the stops of the trip that starts there
 _START_THEN_LIST = re.compile(
@@ -884,7 +896,8 @@ def _clauses(text: str) -> list[str]:
     # French "à" is a destination; normalized it would be the English article "a". But after a verb of
     # starting or staying it is where the trip begins: "on commence à Encamp", "nous serons basés à
     # Soldeu", "on loge à Ordino", "c'est à Aixovall qu'on commence"
-    text = _C_EST_A.sub(r"depuis \1", _STARTING_AT.sub(r"\1\2depuis", _LIVING_AT.sub(r"\1 comingfrom", text)))
+    text = _LIVING_AT.sub(r"\1 comingfrom", _STAYING_AT.sub(" comingfrom", text))
+    text = _C_EST_A.sub(r"depuis \1", _STARTING_AT.sub(r"\1\2depuis", text))
     text = _BETWEEN.sub(_from_one_to_the_other, _listed_route(_START_THEN_LIST.sub(r"\1 via ", text)))
     text = _ARROWS.sub(" -> ", text)  # "Canillo 👉 Prats", "Ordino ➡️ El Serrat": a route; other emoji go
     text = "".join(" " if unicodedata.category(c) in ("So", "Cf") or c == "\ufe0f" else c for c in text)

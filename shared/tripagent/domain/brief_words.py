@@ -131,6 +131,8 @@ END_UNKNOWN = re.compile(
     # "either we loop back home or we end at Eira, still deciding"
     rf"|\b(?:either|soit)\b(?=[^.!?]{{0,60}}\b(?:loop|back|end|finish|boucle|revenir|retour|rentr\w*|fini\w*"
     rf"|termin\w*|arriv\w*)\b)[^.!?]{{0,60}}\b(?:or|ou)\b[^.!?]{{0,80}}\b{_STILL_OPEN}\b"
+    # "arrivée... Sant Julià, ou Aixovall, ou Santa Coloma": three ends, none chosen
+    r"|\b(?:arriv\w*|end\w*|finish\w*|fini\w*)\b[^.!?]{0,30}\b(?:ou|or)\b[^.!?]{1,30}\b(?:ou|or)\b"
     # "pour l'arrivée on sait pas encore"
     r"|\b(?:l )?(?:arrivee|the end|end point|destination)\b\W{0,3}(?:\w+\W+){0,3}?"
     r"(?:on (?:ne )?sait pas|not sure|no idea|don t know|pas encore|undecided|aucune idee)\b"
@@ -184,6 +186,7 @@ ONE_RIDE = re.compile(
     r"\b(?:a|an|one|the|our|my|une|la|un|petit|petite|little|short|quick|gentle|easy|bike|family|club"
     r"|velo)\s+(?:\w+\s+)?(?:ride|spin|outing|balade|sortie|promenade|viree)\b|\b(?:tomorrow|demain)\b"
     r"|^(?:\w+\s+)?(?:ride|spin|outing|balade|sortie|promenade|viree)\b"
+    r"|\b(?:petit|little|short|quick|small)\s+tour\b"
 )
 # "let's do it the other way round": the start and the end swap
 REVERSED = re.compile(
@@ -287,6 +290,11 @@ DAILY = re.compile(
     rf"|\b(?:max|maximum|no more than|at most|up to|pas plus de|maximum de|max de|nothing longer than"
     rf"|not more than|nothing over|pas plus que)\s?{_AMOUNT}{_KM}"
     rf"(?:{_PER_DAY})?\b"
+)
+# A limit said again without its unit, after a distance: "say 45 actually", "en fait max 30"
+DAILY_AGAIN = re.compile(
+    r"\b(?:max|maximum|no more than|at most|pas plus de|say|let s say|disons|make it|plutot|actually"
+    r"|en fait|finalement)\s+(?:max\s+)?(\d{2,3})\b(?!\s*(?:m\b|metres?|meters?|d ?\+|days?|jours?|h\b|%))"
 )
 # "no more than 1200 m of climbing a day", "1000 m D+ max par jour", "pas plus de 800 m de dénivelé"
 CLIMB = re.compile(

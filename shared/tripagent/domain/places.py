@@ -286,6 +286,20 @@ _FEATURE = re.compile(
 )
 
 
+# What people see on the way, not where they go: "Kaivopuisto park", "the design museum", "the market"
+_SIGHT = re.compile(
+    r"\b(?:park|parc|lake|lac|museum|musee|market|marche|church|eglise|chapel|chapelle|cathedral|cathedrale"
+    r"|cafe|coffee|bakery|boulangerie|viewpoint|mirador|belvedere|beach|plage|harbour|harbor|castle|chateau"
+    r"|spa|bridge|pont|tower|tour|waterfall|cascade|zoo|garden|jardin|square|shop|shops|boutiques?)\b"
+)
+
+
+def names_a_sight(text: str) -> bool:
+    """Whether a phrase names something people see on the way ("Kaivopuisto park", "the design museum")
+    rather than a place: a stop not found by such a name is no question to ask."""
+    return bool(_SIGHT.search(normalize(text)))
+
+
 def beside_feature(text: str) -> str:
     """A place named by the lake, pass or church it has ("lac d'Engolasters", "the sanctuary of Meritxell"):
     the name without the feature's word, to look up where nothing has the whole name."""

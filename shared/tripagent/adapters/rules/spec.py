@@ -12,6 +12,7 @@ from tripagent.application.llm import ChatRequest, ChatResult, rules_answer
 from tripagent.application.places import (
     PlaceFinder,
     end_named_anywhere,
+    named_by_feature,
     place_named_anywhere,
     trimmed_to_ours,
 )
@@ -47,9 +48,11 @@ class SpecRules:
         def search(text: str) -> SearchOutcome:
             if text not in searched:
                 searched[text] = self.places.search(text)
-                if isinstance(searched[text], NotFound) and (village := beside_feature(text)) != text:
-                    searched[text] = self.places.search(village)  # "le lac d'Engolasters", as the chat
-                    named_as[text] = village
+                if isinstance(searched[text], NotFound) and (
+                    by := named_by_feature(self.places.search, text)
+                ):
+                    searched[text] = by  # "le lac d'Engolasters", as the chat
+                    named_as[text] = beside_feature(text)
             return searched[text]
 
         lines = str(request.context.get("brief", "")).splitlines()
@@ -107,7 +110,7 @@ class _BriefRead:
         self.start_unknown |= reading.start_unknown
         self.end_unknown |= reading.end_unknown
         self.not_the_end |= {p.text for p in reading.places.get("start", [])}
-        self.collected = self.collected.merged(reading.slots)
+        self.collected = reading.merged_into(self.collected)
         self.days_hint = DaysHint() if reading.days_unknown else self.days_hint | reading.days_hint
         if reading.days_unknown:  # "let's leave the number of days open", as the chat reads it
             self.collected.durationDays = None
