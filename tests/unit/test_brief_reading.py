@@ -719,8 +719,10 @@ def test_a_place_meant_instead_of_another() -> None:
 
 
 def test_a_writer_who_capitalizes_names_writes_lowercase_words_that_are_none() -> None:
-    """ "we want to picnic too", alone, could be a lowercase name; from one who writes "Ordino", it is not."""
-    turn = "no more than 40km per day, we want to picnic too"
+    """ "on to picnic spots", alone, could be a lowercase name; from one who writes "Ordino", it is not ("we
+    want to picnic" is no place at all: an infinitive's "to")."""
+    assert "end" not in read_turn("no more than 40km per day, we want to picnic too", today=TODAY).places
+    turn = "no more than 40km per day, and on to picnic spots"
     assert [p.cased for p in read_turn(turn, today=TODAY).places["end"]] == [True]
     assert [p.cased for p in read_turn(turn, today=TODAY, capitalizes=True).places["end"]] == [False]
 

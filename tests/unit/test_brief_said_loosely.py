@@ -122,3 +122,44 @@ def test_three_ends_said_with_or_leave_the_end_open() -> None:
 
 def test_a_little_tour_tomorrow_is_one_ride() -> None:
     assert reading("Salut ! Petit tour samedi : départ d'Arinsal, retour à Arinsal").days_hint.one_ride
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # both ends said with the verbs' endings: a loop from there
+        (
+            "The idea is a loop that starts and finishes in Sant Julià de Lòria.",
+            {"start": ["sant julia de loria"]},
+        ),
+        ("de saint julia a encamp en vae, 1 journée, demain", {"start": ["sant julia"], "end": ["encamp"]}),
+        ("strt at ordno finsh andora la vela 2 days road", {"start": ["ordno"], "end": ["andora la vela"]}),
+        (
+            "Depart Ordino, arivée Andore la Viella, 1 jour. Le vélo : ce que vous avez à louer.",
+            {"start": ["ordino"], "end": ["andore la viella"]},
+        ),
+        (
+            "Je voudrais faire Saint-Julien-de-Lòria – Certers – Llumeneres – retour à Saint-Julien",
+            {"start": ["saint julien de loria"], "via": ["certers", "llumeneres"], "end": ["saint julien"]},
+        ),
+        (
+            "Plan is to set off from Sant Julià de Lòria, ride up past the sanctuary at Meritxell, and end "
+            "the trip in Canillo — there's a church with a lovely bell tower near there I want to sketch.",
+            {"start": ["sant julia de loria"], "via": ["meritxell"], "end": ["canillo"]},
+        ),
+        (
+            "On veut voir le lac d'Engolasters, le sanctuaire de Meritxell et le musée de l'auto à Encamp",
+            {"via": ["le lac d engolasters", "le sanctuaire de meritxell", "encamp"]},
+        ),
+        (
+            "Start in Kamppi. I want to see the Sibelius Monument in Taka-Töölö, then end at Alppiharju.",
+            {"start": ["kamppi"], "via": ["taka toolo"], "end": ["alppiharju"]},
+        ),
+    ],
+)
+def test_places_said_with_typos_sights_and_infinitives(text: str, expected: dict[str, list[str]]) -> None:
+    places = reading(text).places
+    assert {
+        slot: [p.text for p in places.get(slot, [])][: len(want)] for slot, want in expected.items()
+    } == expected
+    assert "sketch" not in [p.text for p in places.get("end", [])]

@@ -68,7 +68,7 @@ LOOSE_END = (
     "end in", "end at", "end up in", "ends in", "reach", "get to", "destination is", "destination",
     "end point", "arrival in", "arriving", "rejoindre", "make the end", "the end will be", "the end is",
     "end point is", "end point will be", "arrivee prevue", "direction", "finish down in", "finish up in",
-    "finishes in", "finishes at", "ends at",
+    "finishes in", "finishes at", "ends at", "finish",
     "finishing down in", "end down in", "au", "aux",
 )  # fmt: skip
 WEAK_TRIGGERS = {"de", "d", "du", "par", "depart", "retour", *LOOSE_START, *LOOSE_END}
@@ -96,7 +96,10 @@ _START = (
     r"|park(?:ing)? (?:up )?(?:in|at)|" + "|".join(sorted(LOOSE_START, key=len, reverse=True)) + r"|depart"
 )
 _END = (
-    r"to|towards|ending (?:in|at)|finish(?:ing)? (?:in|at)|arriving (?:in|at)|jusqu(?: vers| a| au)?|jusque"
+    # (not an infinitive's "to": "near there I want to sketch", "we'd love to camp")
+    r"(?<!want )(?<!like )(?<!need )(?<!have )(?<!love )(?<!hope )(?<!plan )(?<!able )(?<!try )"
+    r"(?<!wanted )(?<!used )to|towards|ending (?:in|at)|finish(?:ing)? (?:in|at)|arriving (?:in|at)"
+    r"|jusqu(?: vers| a| au)?|jusque"
     r"|vers|destination (?:du|de|d|des)"
     r"|until|till|call it a day (?:in|at)|wrap(?:s|ping)? (?:it )?up (?:in|at)|finish(?:es|ing)? up (?:in|at)"
     r"|(?:the )?last stop (?:would be|will be|is)|pack it in(?: for good)? (?:in|at)|dismount (?:in|at)"
@@ -112,7 +115,8 @@ _VIA = (
     r"|stop(?:ping)? (?:in|at|off in)|going past|go past|ride past|riding past|past|hit|first stop|stop by"
     r"|stops (?:in|at)|stopping by|passages?|waypoints?|taking in|passing|thru|goin thru|un detour par"
     r"|turn(?:ing)? (?:around|back) (?:at|in)|faire demi tour a|round(?! trip)|travers(?:e|er|ons|ant)"
-    r"|(?:want to|like to|d like to|love to|wanna|aimerais|voudrais|veux|aimerions|voudrions)"
+    r"|(?:want to|like to|d like to|love to|wanna|aimerais|voudrais|veux|veut|voulons|aimerions|voudrions"
+    r"|souhait\w*)"
     r" (?:see|visit|voir|visiter)"
     r"|cross(?:ing)?|drop(?:ping)? (?:into|in at|by)|pop(?:ping)? (?:into|over to|by)"
 )
@@ -373,8 +377,8 @@ NOT_A_NAME_START = {
     "perfect", "sounds", "sure", "cool", "hmm", "hm", "ah", "oh", "euh", "actually", "attends", "wait", "how",
     "what", "which", "where", "when", "combien", "quel", "quelle", "ou",
     "prevue", "prevu", "prevus", "prevues", "envisagee", "souhaitee",
-    "over", "could", "can", "should", "will", "shall", "pourriez", "pouvez", "peux", "pourrais", "balade",
-    "sortie",
+    "over", "there", "could", "can", "should", "will", "shall", "pourriez", "pouvez", "peux", "pourrais",
+    "balade", "sortie",
     "voyage", "trip", "tour", "excursion", "randonnee", "arrivee", "arrival", "max", "maximum", "min",
     "destination",
     "depart", "point", "so", "and", "but", "et", "mais", "donc", "is", "was", "est", "sera", "serait",
@@ -440,7 +444,7 @@ def _routes_in_words(clause: str) -> str:
         return clause
     # "Ordino ➡ El Serrat ➡ back to Ordino": the last part names the end
     parts[-1] = re.sub(
-        r"^\s*(?:and )?(?:back to|retour (?:a|à)|et retour (?:a|à))\s+", "", parts[-1], flags=re.I
+        r"^\s*(?:and\s+)?(?:back\s+to|(?:et\s+)?retour\s+(?:a|à|vers|au))\s+", "", parts[-1], flags=re.I
     )
     # "4 day touring trip Encamp -> El Serrat", "quick one: 2 days Canillo -> Ordino": the words that
     # lead to the first name are not part of it; nor, in "A - Toulouse en 6 jours", those after the last
@@ -503,6 +507,13 @@ ABBREVIATIONS = {
     "la capitale de l andorre": "andorra la vella",
     "frm": "from",
     "st julia": "sant julia",
+    "saint julia": "sant julia",
+    "im": "i m",
+    "strt": "start",
+    "finsh": "finish",
+    "fnish": "finish",
+    "arivee": "arrivee",
+    "arive": "arrive",
     "st julien": "saint julien",
     "tmrw": "tomorrow",
     "tmr": "tomorrow",
@@ -535,8 +546,7 @@ _START_THERE = re.compile(
 )
 # "départ et arrivée à Encamp", "start and finish in Ordino": a loop from there
 _BOTH_ENDS_AT = re.compile(
-    r"\b(?:d[ée]part et arriv[ée]e|start ?(?:and|&|\+) ?finish|start and end|starting and ending"
-    r"|starting and finishing)"
+    r"\b(?:d[ée]part et arriv[ée]e|start(?:s|ing)? ?(?:and|&|\+) ?(?:finish|end)(?:es|s|ing)?)"
     r"(?: (?:à|a|au|aux|in|at|de|from) | (?=there\b|là\b|here\b))"
     r"|\b(?:d[ée]part ?/ ?arriv[ée]e|start ?/ ?(?:finish|end)|d[ée]part (?:et|=) arriv[ée]e"
     r"|d[ée]part et retour)"
@@ -678,6 +688,16 @@ _THE_PLACE_IN = re.compile(
     r"parking|gare|maison|appartement|hotel|auberge|eglise|place|pont|airport|aeroport|harbour|port"
     r"|terminal)s? (?:in|at|of|de|d|du|a|vers) (?!jeunesse)"
 )
+# ...and a sight at a place: "past the sanctuary at Meritxell", "le musée de l'auto à Encamp" (at it, not of
+# it: "le parc de l'Esplanade" is no place)
+_THE_SIGHT_AT = re.compile(
+    r"\b(?:the|le|la|l|les|a|an|un|une) (?:\w+ ){0,3}?(?:sanctuary|chapel|church|lake|museum|market|castle"
+    r"|viewpoint|cafe|bakery|spa|park|waterfall|sanctuaire|chapelle|eglise|lac|musee|marche|chateau|parc"
+    r"|belvedere|cascade|boulangerie|monument|statue|memorial|cathedral|cathedrale|tower|gallery|galerie|zoo"
+    r"|garden|jardin|beach|plage|fortress|forteresse|palace|palais|stadium|stade|library|bibliotheque|theatre"
+    r"|opera|sauna)s?(?: (?:de|d|du|des|of)(?: \w+){1,3}?)? (?:in|at|vers|near|by|pres de)"
+    r" (?!jeunesse)"
+)
 _UNDECIDED = re.compile(r"\b(?:or|ou|either|maybe|peut etre)\b")
 # "...and set off from there": the place named just before
 _THERE = {"there", "here", "la bas", "ici", "la"}
@@ -708,6 +728,11 @@ _JUST = re.compile(
     r"|va pour|let s say|let s go with|go with|disons|ce sera|it ll be|it will be)\s+"
 )
 _TRIGGERED = [(slot, p) for slot, p in PLACE_PATTERNS if p.pattern.startswith(r"\b(")]  # after a word
+# A clause that says where the trip ends or starts goes on with no list: "..., then end at Alppiharju"
+_ENDS_A_LIST = re.compile(
+    r"^(?:(?:and|then|puis|et|and then|et puis|ensuite)\s+)?(?:end|ending|finish|finishing|start|starting"
+    r"|arriv\w*|termin\w*|fini\w*)\b"
+)
 _LIST_MORE = re.compile(r"^\s*(?:and then|and|et puis|puis|et|then)\s+(.{1,60}?)" + _STOP)
 _LIST_NEXT = re.compile(r"^\s*(?:(?:and then|and|et puis|puis|et|then)\s+)?(.{1,60}?)" + _STOP)
 
@@ -904,7 +929,8 @@ def _clauses(text: str) -> list[str]:
     text = _RATHER_THAN.sub(r"\1", _FROM_ORIGIN.sub(" ", _TRAVELLING_FROM.sub(r"\1 comingfrom", text)))
     text = _BOTH_ENDS_AT.sub("loop from ", _START_THERE.sub(r"starting from there\1", text))
     text = _ARRIVING_BY.sub(r"starting from \1", _ARRIVING_IN_BY.sub(r"starting from \1", text))
-    marked = re.sub(r"(?<![\w])[àÀ](?![\w])", " vers ", text)
+    # (not "à" before an infinitive: "ce que vous avez à louer")
+    marked = re.sub(r"(?<![\w])[àÀ](?![\w])(?!\s+[a-zà-ÿ]+(?:er|ir)\b)", " vers ", text)
     if detect_locale(text, "en") == "fr":  # French by its own words: "de Canillo a Ordino" lost its accent
         marked = re.sub(r"(\b(?:de|d|du|depuis)[ '’][^,.;!?\n]{1,60}?)\s+a\s+(?=\w)", r"\1 vers ", marked)
     clauses = []
@@ -913,6 +939,7 @@ def _clauses(text: str) -> list[str]:
         norm = _ABBREVIATIONS.sub(lambda m: ABBREVIATIONS[m.group(0)], normalize(clause.replace("=", ":")))
         norm = CLIMB_PER_DAY.sub(" ", DAILY.sub(" ", norm))
         norm = _THE_PLACE_IN.sub("", norm)  # "begin at the campsite in Sant Julià": at Sant Julià
+        norm = _THE_SIGHT_AT.sub("", norm)  # "past the sanctuary at Meritxell": past Meritxell
         for label, replacement in _LABELS:
             norm = label.sub(replacement, norm)
         norm = _PAS.sub(r"\1 pas de la casa", norm)
@@ -981,7 +1008,7 @@ class _TurnReader:
         """A clause that goes on with the list of via points the clause before ended in."""
         item = _LIST_NEXT.match(clause) if self.list_open else None
         self.list_open = False
-        if item is None or says_a_slot(clause):
+        if item is None or says_a_slot(clause) or _ENDS_A_LIST.match(clause):
             return False
         if (trigger := _strongly_triggered(clause)) is not None:
             # "..., Meritxell, Canillo puis retour à Escaldes": the list's last stop, then the clause goes on
