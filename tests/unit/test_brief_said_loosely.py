@@ -163,3 +163,36 @@ def test_places_said_with_typos_sights_and_infinitives(text: str, expected: dict
         slot: [p.text for p in places.get(slot, [])][: len(want)] for slot, want in expected.items()
     } == expected
     assert "sketch" not in [p.text for p in places.get("end", [])]
+
+
+@pytest.mark.parametrize(
+    ("text", "start_unknown", "end_unknown"),
+    [
+        (
+            "On démarre de Canillo, mais pour l'arrivée on hésite encore entre Soldeu et Grau Roig",
+            False,
+            True,
+        ),
+        ("Start either Ordino or La Massana, haven't decided. End at Sant Julià de Lòria.", True, False),
+        (
+            "Je pars d'Ordino et j'aimerais finir à Sant Julià, mais je ne sais pas combien de jours",
+            False,
+            False,
+        ),
+        ("on hésite entre une journée ou un week-end, en partant d'Andorre-la-Vieille", False, False),
+    ],
+)
+def test_what_is_left_open_is_the_slot_said(text: str, start_unknown: bool, end_unknown: bool) -> None:
+    read = reading(text)
+    assert (read.start_unknown, read.end_unknown) == (start_unknown, end_unknown)
+
+
+def test_a_day_or_a_weekend_leaves_the_days_open() -> None:
+    assert reading("on hésite entre une journée ou un week-end").slots.durationDays is None
+    assert reading("a day or a weekend, not sure").slots.durationDays is None
+
+
+def test_going_to_see_is_a_stop() -> None:
+    places = reading("pour aller voir le sanctuaire de Meritxell en partant d'Andorre-la-Vieille").places
+    assert [p.text for p in places["via"]] == ["le sanctuaire de meritxell"]
+    assert [p.text for p in places["start"]] == ["andorre la vieille"]

@@ -99,3 +99,17 @@ def test_a_park_by_a_name_abroad_is_no_stop_abroad(gazetteer: Gazetteer) -> None
     )
     assert "Esplanada" not in reply.collected.via
     assert reply.readyToGenerate
+
+
+def test_lakes_seen_on_the_way_are_not_asked(gazetteer: Gazetteer) -> None:
+    reply = last_reply(
+        gazetteer,
+        [
+            "partir de la cortinada, monter jusqu'à el serrat pour aller voir les lacs au-dessus, puis "
+            "redescendre à la cortinada",
+            "vtt, 1 jour",
+        ],
+        "fr",
+    )
+    assert reply.clarification is None
+    assert reply.readyToGenerate

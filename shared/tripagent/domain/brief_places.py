@@ -116,7 +116,7 @@ _VIA = (
     r"|stops (?:in|at)|stopping by|passages?|waypoints?|taking in|passing|thru|goin thru|un detour par"
     r"|turn(?:ing)? (?:around|back) (?:at|in)|faire demi tour a|round(?! trip)|travers(?:e|er|ons|ant)"
     r"|(?:want to|like to|d like to|love to|wanna|aimerais|voudrais|veux|veut|voulons|aimerions|voudrions"
-    r"|souhait\w*)"
+    r"|souhait\w*|aller|go and|go)"
     r" (?:see|visit|voir|visiter)"
     r"|cross(?:ing)?|drop(?:ping)? (?:into|in at|by)|pop(?:ping)? (?:into|over to|by)"
 )

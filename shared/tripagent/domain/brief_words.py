@@ -71,6 +71,8 @@ DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
     (re.compile(rf"\b{NUM} (?:is enough|will do|suffit|suffiront|c est assez)\b"), None),  # "3 is enough"
 ]
 UNDECIDED = re.compile(
+    r"\b(?:une journee|un jour|a day|one day|a day trip|une sortie)\s+(?:ou|or)\s+"
+    r"(?:(?:a|un|une|deux|two|2)\s+)?(?:long )?(?:week ?end|jours|days|journees|nights?|nuits?)\b|"
     rf"\b{NUM} (?:days? |jours? )?(?:or|ou|to|a) {NUM} (?:days?|jours?)\b|\bentre {NUM} et {NUM} jours\b"
     rf"|\bcould be {NUM}(?: days?)?\b.{{0,30}}\bcould be\b|\bca pourrait etre {NUM}\b.{{0,30}}\bou\b"
     rf"|\b(?:maybe|perhaps|peut etre) {NUM} (?:days?|jours?),? ?(?:or |ou )?(?:maybe |perhaps |peut etre )?"
@@ -89,7 +91,8 @@ START_UNKNOWN = re.compile(
     r"|\b(?:or|ou) (?:maybe |perhaps )?\w+(?: \w+)?"
     r" (?:as (?:a |the |our )?start(?:ing point)?|comme (?:point de )?depart)\b"
     # (but a count: the days are undecided)
-    r"|\bon hesite (?:encore |toujours )?entre\b(?! (?:\d|deux|trois|quatre|cinq|six|sept))"
+    r"|(?<!arrivee )(?<!l arrivee )\bon hesite (?:encore |toujours )?entre\b"
+    r"(?! (?:\d|un|une|deux|trois|quatre|cinq|six|sept|a|one|two|three))"
     r"|\beither\b.{0,40}\bor\b.{0,30}\b(?:start|depart)|\bcan t decide\b.{0,20}\bstart"
     r"|\bstart\b.{0,30}\bcan t decide"
     r"|\bsoit (?:on part |on commence |depart |partir )?(?:de|d|depuis)\b.{0,40}\bsoit\b"
@@ -129,19 +132,20 @@ _STILL_OPEN = (
 END_UNKNOWN = re.compile(
     r"\bnot sure (?:yet )?where to (?:end|finish)\b"
     # "either we loop back home or we end at Eira, still deciding"
-    rf"|\b(?:either|soit)\b(?=[^.!?]{{0,60}}\b(?:loop|back|end|finish|boucle|revenir|retour|rentr\w*|fini\w*"
-    rf"|termin\w*|arriv\w*)\b)[^.!?]{{0,60}}\b(?:or|ou)\b[^.!?]{{0,80}}\b{_STILL_OPEN}\b"
+    rf"|\b(?:either|soit)\b[^.!?]{{0,30}}?\b(?:loop|back|end|finish|boucle|revenir|retour|rentr\w*|fini\w*"
+    rf"|termin\w*|arriv\w*)\b[^.!?]{{0,40}}\b(?:or|ou)\b[^.!?]{{0,80}}\b{_STILL_OPEN}\b"
     # "arrivée... Sant Julià, ou Aixovall, ou Santa Coloma": three ends, none chosen
     r"|\b(?:arriv\w*|end\w*|finish\w*|fini\w*)\b[^.!?]{0,30}\b(?:ou|or)\b[^.!?]{1,30}\b(?:ou|or)\b"
     # "pour l'arrivée on sait pas encore"
     r"|\b(?:l )?(?:arrivee|the end|end point|destination)\b\W{0,3}(?:\w+\W+){0,3}?"
-    r"(?:on (?:ne )?sait pas|not sure|no idea|don t know|pas encore|undecided|aucune idee)\b"
+    r"(?:on (?:ne )?sait pas|not sure|no idea|don t know|pas encore|undecided|aucune idee|on hesite|hesit\w*"
+    r"|torn)\b"
     r"|\b(?:pas sur|sais pas|ne sais pas) (?:encore )?(?:d )?ou (?:finir|terminer|arriver)\b"
     r"|\b(?:end|ending|finish|finishing|fini\w*|termin\w*|arriv\w*|revenir|back)\b[^.!?]{0,40}"
     r"\b(?:or|ou|but|mais)\b"
     r"(?! (?:hotels?|camping|campsites?|hostels?|huts?|refuges?|auberges?|b b|gravel|road|route|vtt|mtb"
     r"|bikes?))"
-    rf"[^.!?]{{0,40}}\b{_STILL_OPEN}\b"
+    rf"[^.!?]{{0,40}}\b{_STILL_OPEN}\b(?!\s+(?:encore\s+)?(?:combien|how many|how long|quand|when)\b)"
 )
 # ...on the words as typed, where "où" (where) is not "ou" (or), and a question mark is still there
 START_UNKNOWN_RAW = re.compile(

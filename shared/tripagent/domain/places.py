@@ -290,7 +290,7 @@ _FEATURE = re.compile(
 _SIGHT = re.compile(
     r"\b(?:park|parc|lake|lac|museum|musee|market|marche|church|eglise|chapel|chapelle|cathedral|cathedrale"
     r"|cafe|coffee|bakery|boulangerie|viewpoint|mirador|belvedere|beach|plage|harbour|harbor|castle|chateau"
-    r"|spa|bridge|pont|tower|tour|waterfall|cascade|zoo|garden|jardin|square|shop|shops|boutiques?)\b"
+    r"|spa|bridge|pont|tower|tour|waterfall|cascade|zoo|garden|jardin|square|shop|boutique)s?\b"
 )
 
 
