@@ -113,3 +113,58 @@ def test_lakes_seen_on_the_way_are_not_asked(gazetteer: Gazetteer) -> None:
     )
     assert reply.clarification is None
     assert reply.readyToGenerate
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale", "via"),
+    [
+        (
+            [
+                "ride from Kamppi to Kallio on Saturday 15 May, stay there, then back to Kamppi on the "
+                "Sunday through Alppiharju. Hybrid, hostel."
+            ],
+            "en",
+            ["Kallio", "Alppiharju"],
+        ),
+        (["jveux faire un tour en vtt : kallio → sörnäinen → retour kallio, 1 jour"], "fr", ["Sörnäinen"]),
+    ],
+)
+def test_going_back_to_the_start_after_the_end_is_a_loop(
+    gazetteer: Gazetteer, turns: list[str], locale: str, via: list[str]
+) -> None:
+    collected = last_reply(gazetteer, turns, locale).collected
+    assert collected.roundTrip
+    assert collected.end in (None, collected.start)
+    assert collected.via[: len(via)] == via
+
+
+def test_a_loops_far_end_said_later_is_where_it_turns_not_its_end(gazetteer: Gazetteer) -> None:
+    """ "je partirais de là et j'y reviendrais", then "monter jusqu'au lac d'Engolasters": still a loop."""
+    collected = last_reply(
+        gazetteer,
+        [
+            "On logera aux Escaldes, donc je partirais de là et j'y reviendrais.",
+            "Trois jours, quarante kilomètres par jour au grand maximum.",
+            "Je voudrais monter jusqu'au lac d'Engolasters et passer par Encamp.",
+        ],
+        "fr",
+    ).collected
+    assert collected.roundTrip
+    assert collected.end in (None, collected.start)
+    assert "Engolasters" in collected.via
+
+
+def test_a_finish_said_later_ends_the_loop(gazetteer: Gazetteer) -> None:
+    collected = last_reply(
+        gazetteer, ["Loop from Encamp, 2 days, mountain bike", "Hmm, actually I'll finish in Soldeu"]
+    ).collected
+    assert not collected.roundTrip
+    assert collected.end == "Soldeu"
+
+
+def test_stops_in_order_after_a_base_are_stops() -> None:
+    from tripagent.domain.brief import read_turn
+
+    read = read_turn("Stops in order: Ordino, then Canillo, then Encamp.", today=TODAY)
+    assert [p.text for p in read.places["via"]] == ["ordino", "canillo", "encamp"]
+    assert read_turn("five days, no more than sixty kilometres in a day", today=TODAY).slots.durationDays == 5

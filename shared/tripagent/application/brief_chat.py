@@ -58,6 +58,7 @@ from tripagent.domain.places import (
     NotFound,
     Place,
     SearchOutcome,
+    distance_km,
     far_fetched,
     names_a_sight,
     normalize,
@@ -420,6 +421,7 @@ class BriefChat:
         _skipped(collected, phrases.get("skip", []), searched)
         if collected.start and collected.start == collected.end:  # "from Soldeu to Soldeu": a loop
             collected.roundTrip = True
+        _back_to_the_start(collected, phrases.get("end", []), searched, located)
         return question
 
     def _search(
@@ -590,8 +592,13 @@ def _turned(collected: Collected, reading: Reading) -> None:
     if reading.out_and_back:
         collected.end, collected.via = turned_back(collected.start, collected.end, collected.via)
     ends = [p for p in reading.places.get("end", []) if p.strong]
-    if ends and not reading.slots.roundTrip and collected.end and collected.end != collected.start:
+    new_route = reading.finish_said or "start" in reading.places  # (not "up to the lake": a far end)
+    elsewhere = bool(ends and collected.end and collected.end != collected.start)
+    if elsewhere and new_route and not reading.slots.roundTrip:
         collected.roundTrip = False  # "back to the first plan, finishing in La Massana"
+    elif elsewhere and collected.roundTrip and collected.end:  # a loop "up to the lake": where it turns
+        collected.via = list(dict.fromkeys([*collected.via, collected.end]))
+        collected.end = None
     both = "start" in reading.places and "end" in reading.places  # "...: de la Seu à Andorre"
     if reading.reversed and collected.end and not collected.roundTrip and not both:  # "the other way round"
         collected.start, collected.end = collected.end, collected.start
@@ -603,6 +610,27 @@ def _turned(collected: Collected, reading: Reading) -> None:
         collected.roundTrip = False
     if reading.days_unknown:  # "let's leave the number of days open for now"
         collected.durationDays = None
+
+
+def _back_to_the_start(
+    collected: Collected,
+    ends: list[PlacePhrase],
+    searched: dict[str, SearchOutcome],
+    located: dict[str, Place],
+) -> None:
+    """A turn that goes on to the start after its end ("Kamppi to Kallio, stay there, then back to Kamppi",
+    "kallio → sörnäinen → retour kallio"): a loop, through the places it named before going back."""
+    start = located.get(collected.start or "")
+    places = [o.place for p in ends if isinstance(o := searched.get(p.text), Found)]
+    if start is None or not (back := [i for i, p in enumerate(places) if i > 0 and _same_place(p, start)]):
+        return
+    stops = [p.name for p in places[: back[-1]] if not _same_place(p, start)]
+    collected.via = list(dict.fromkeys([*stops, *collected.via]))
+    collected.end, collected.roundTrip = None, True
+
+
+def _same_place(one: Place, other: Place) -> bool:
+    return one.place_id == other.place_id or distance_km(one.lat, one.lon, other.lat, other.lon) < 1
 
 
 def _skipped(collected: Collected, skips: list[PlacePhrase], searched: dict[str, SearchOutcome]) -> None:

@@ -136,6 +136,7 @@ class Reading:
     days_unknown: bool = False  # "let's leave the number of days open"
     days_hint: DaysHint = field(default_factory=DaysHint)  # "just the afternoon": one day
     distance_again: float | None = None  # "say 45 actually": the daily distance, if one was said before
+    finish_said: bool = False  # a word of finishing ("finish in", "arrivée"), not a mere "to"
 
     def merged_into(self, collected: Collected) -> Collected:
         """The brief so far with this turn's slots over it (a limit said again without its unit, "en fait
@@ -294,7 +295,15 @@ def read_turn(
         days_unknown,
         DaysHint(bool(WITHIN_A_DAY.search(norm)), bool(ONE_RIDE.search(norm)), bool(OVERNIGHT.search(norm))),
         _distance_again(norm),
+        bool(_FINISHING.search(norm)),
     )
+
+
+# Words that say where a trip finishes, not where it goes next ("up to the lake" may be a loop's far end)
+_FINISHING = re.compile(
+    r"\b(?:finish\w*|end(?:s|ing)?(?: up)?|arriv\w*|termin\w*|fini[rst]?\w*|destination|one way"
+    r"|aller simple)\b"
+)
 
 
 def _distance_again(norm: str) -> float | None:

@@ -444,7 +444,7 @@ def _routes_in_words(clause: str) -> str:
         return clause
     # "Ordino ➡ El Serrat ➡ back to Ordino": the last part names the end
     parts[-1] = re.sub(
-        r"^\s*(?:and\s+)?(?:back\s+to|(?:et\s+)?retour\s+(?:a|à|vers|au))\s+", "", parts[-1], flags=re.I
+        r"^\s*(?:and\s+)?(?:back\s+to|(?:et\s+)?retour(?:\s+(?:a|à|vers|au))?)\s+", "", parts[-1], flags=re.I
     )
     # "4 day touring trip Encamp -> El Serrat", "quick one: 2 days Canillo -> Ordino": the words that
     # lead to the first name are not part of it; nor, in "A - Toulouse en 6 jours", those after the last
@@ -607,7 +607,12 @@ _LABELS = [
         "from ",
     ),
     (re.compile(r"^(?:end point|end|finish|arrivee|destination|to|objectif|goal|but|fin)\s*:\s*"), "to "),
-    (re.compile(r"^(?:via|through|par|etapes?|stops?|passages?|waypoints?)\s*:\s*"), "via "),
+    (
+        re.compile(
+            r"^(?:via|through|par|etapes?|stops?|passages?|waypoints?)(?: in order| dans l ordre)?\s*:\s*"
+        ),
+        "via ",
+    ),
     # the same without their colon, at a clause's start: "Start Encamp, end Soldeu", "depart andorre"
     (
         re.compile(
@@ -888,7 +893,7 @@ def _from_one_to_the_other(m: re.Match[str]) -> str:
 
 _LIST_LABEL = re.compile(
     r"\b(?:via|through|par|etapes?|stops?|passages?|waypoints?|start|from|depart|end|finish|arrivee|to"
-    r"|destination)$"
+    r"|destination|order|ordre)$"
 )
 
 

@@ -286,7 +286,7 @@ _KM = r"\s?(?:km|kms|k|kilometres?|kilometers?|kilomètres?|bornes)"  # "50 born
 _LIMIT = (
     r"(?:(?:absolutely |grand |tout |au grand )?(?:max|maximum)|tops|at most|au maximum|au plus|pas plus)"
 )
-_PER_DAY = rf"(?:\s?{_LIMIT})?\s?(?:(?:a|per|/|par|each|chaque|by|au)\s?)?(?:day|jour|j)\b"
+_PER_DAY = rf"(?:\s?{_LIMIT})?\s?(?:(?:in a|in one|a|per|/|par|each|chaque|by|au)\s?)?(?:day|jour|j)\b"
 # "40 km a day", "forty kilometres per day", "45 km max par jour", "60 kilometres daily"; and, a limit
 # being per day in a brief, "make that 70 km max", "no more than 50 km"
 DAILY = re.compile(
