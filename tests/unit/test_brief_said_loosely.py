@@ -196,3 +196,46 @@ def test_going_to_see_is_a_stop() -> None:
     places = reading("pour aller voir le sanctuaire de Meritxell en partant d'Andorre-la-Vieille").places
     assert [p.text for p in places["via"]] == ["le sanctuaire de meritxell"]
     assert [p.text for p in places["start"]] == ["andorre la vieille"]
+
+
+@pytest.mark.parametrize(
+    ("text", "days", "date"),
+    [
+        ("du vendredi 14 au dimanche 16 mai, en passant par Sipoo", 3, dt.date(2027, 5, 14)),
+        ("Itinéraire en trois étapes : Escaldes – Engolasters – Encamp", 3, None),
+    ],
+)
+def test_days_said_as_a_range_of_named_days_or_as_stages(text: str, days: int, date: dt.date | None) -> None:
+    read = reading(text)
+    assert (read.slots.durationDays, read.slots.startDate) == (days, date)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Day loop from Kruununhaka on Saturday the 8th",
+        "ride down to la seu for lunch and back up the same day",
+    ],
+)
+def test_a_day_loop_or_the_same_day_fits_in_a_day(text: str) -> None:
+    assert reading(text).days_hint.within_a_day
+
+
+def test_a_plan_by_named_days_is_read_as_one() -> None:
+    read = reading(
+        "Here's the plan:\n\n"
+        "Tue 18 May – Andorra la Vella → Santa Coloma → Sant Julià (camp)\n"
+        "Wed 19 May – Sant Julià → Aubinyà → Juberri → back to Sant Julià\n"
+        "Thu 20 May – Sant Julià → Andorra la Vella\n\nmtb. tents."
+    )
+    assert read.slots.durationDays == 3
+    assert read.slots.roundTrip
+    assert [p.text for p in read.places["start"]] == ["andorra la vella"]
+    assert [p.text for p in read.places["via"]] == ["santa coloma", "sant julia", "aubinya", "juberri"]
+
+
+def test_swinging_by_is_a_stop() -> None:
+    assert [p.text for p in reading("want to swing by Katajanokka and Eira").places["via"]] == [
+        "katajanokka",
+        "eira",
+    ]

@@ -44,7 +44,8 @@ DATE_MD = re.compile(rf"\b({_MONTH}) (\d{{1,2}})(?:st|nd|rd|th)?(?: (\d{{4}}))?\
 _WEEKDAY = "|".join(WEEKDAYS)
 _ORD = r"(?:st|nd|rd|th|er|eme)?"
 DATE_RANGE = re.compile(
-    rf"\b(\d{{1,2}}){_ORD} (?:au |to |and |et |till |until |jusqu au )?(\d{{1,2}}){_ORD} (?:of )?({_MONTH})\b"
+    rf"\b(\d{{1,2}}){_ORD} (?:au |to |and |et |till |until |jusqu au )?(?:(?:{_WEEKDAY}) (?:the )?)?"
+    rf"(\d{{1,2}}){_ORD} (?:of )?({_MONTH})\b"
 )
 RELATIVE_DAYS = [
     (re.compile(r"\bday after tomorrow\b|\bapres demain\b"), 2),
@@ -137,7 +138,8 @@ DAY_ONLY = re.compile(
 DAY_RANGE = re.compile(
     rf"\b(?:from )?(?:the |(?:{_WEEKDAY}) (?:the )?)(\d{{1,2}})(?:st|nd|rd|th)"
     rf" (?:to|till|until|and|through|thru) (?:the |(?:{_WEEKDAY}) (?:the )?)?(\d{{1,2}})(?:st|nd|rd|th)\b"
-    r"|\bdu (\d{1,2})(?:er)? au (\d{1,2})\b(?! ?(?:km|kilo|jours?|h|heures?|m|personnes?)\b)"
+    rf"|\bdu (?:(?:{_WEEKDAY}) )?(\d{{1,2}})(?:er)? au (?:(?:{_WEEKDAY}) )?(\d{{1,2}})\b"
+    r"(?! ?(?:km|kilo|jours?|h|heures?|m|personnes?)\b)"
 )
 
 

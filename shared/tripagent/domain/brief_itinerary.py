@@ -22,6 +22,13 @@ _DAY_MARK = re.compile(
 _NUMBERED = re.compile(
     r"^[ \t]*[-*•]?[ \t]*(\d{1,2})[ \t]*[.)][ \t]+", re.MULTILINE
 )  # (blanks, not newlines)
+# "Tue 18 May – A → B", "sat: A → B", "[Tom] samedi : A - B": a line whose day is named, in the plan's order
+_DATED_LINE = re.compile(
+    r"^[ \t]*(?:[-*•>][ \t]*)?(?:\[[^\]\n]{1,20}\][ \t]*)?"
+    r"(?:mon|tue|wed|thu|fri|sat|sun|lun|mar|mer|jeu|ven|sam|dim)[a-zé]*\.?"
+    r"(?:[ \t]+\d{1,2}(?:st|nd|rd|th|er)?(?:[ \t]+[a-zéû]+\.?)?)?[ \t]*[:–—-][ \t]*",
+    re.IGNORECASE | re.MULTILINE,
+)
 # What leads from one place of a day to the next
 _LEG = re.compile(
     r"\s*(?:→|->|=>|⇒|➡️?|>|–|—|\s-\s|\|)\s*|\s+(?:to|à|a|then|puis|jusqu['’]à|towards|vers)\s+", re.IGNORECASE
@@ -92,11 +99,23 @@ def _table_rows(text: str) -> list[tuple[int, str]]:
     return rows
 
 
+def _line_after(text: str, mark: re.Match[str]) -> str:
+    end = text.find("\n", mark.end())
+    return text[mark.end() : end if end >= 0 else len(text)].strip(" ,;.")
+
+
 def _day_pieces(text: str) -> list[tuple[int, str]]:
     marks = list(_DAY_MARK.finditer(text))
     numbered = not marks
     if numbered:
         marks = list(_NUMBERED.finditer(text))
+    if len(marks) < 2 and len(dated := list(_DATED_LINE.finditer(text))) >= 2:
+        # days named, not numbered: each line a leg, in the order written
+        return [
+            (day, _line_after(text, m))
+            for day, m in enumerate(dated, start=1)
+            if _LEG.search(_line_after(text, m))
+        ]
     if len(marks) < 2:
         return []
     pieces = []

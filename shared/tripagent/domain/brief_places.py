@@ -119,6 +119,7 @@ _VIA = (
     r"|souhait\w*|aller|go and|go)"
     r" (?:see|visit|voir|visiter)"
     r"|cross(?:ing)?|drop(?:ping)? (?:into|in at|by)|pop(?:ping)? (?:into|over to|by)"
+    r"|swing(?:ing)? (?:by|past|through)|detour (?:via|through|by)|a detour to"
 )
 PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("start", re.compile(rf"\b({_START})\s+(.{{1,60}}?)" + _STOP)),

@@ -69,6 +69,10 @@ DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
         1,
     ),
     (re.compile(rf"\b{NUM} (?:is enough|will do|suffit|suffiront|c est assez)\b"), None),  # "3 is enough"
+    (
+        re.compile(rf"\b(?:in|en|sur) {NUM} (stages|etapes)\b"),
+        None,
+    ),  # "itinéraire en trois étapes": a day each
 ]
 UNDECIDED = re.compile(
     r"\b(?:une journee|un jour|a day|one day|a day trip|une sortie)\s+(?:ou|or)\s+"
@@ -179,6 +183,7 @@ WITHIN_A_DAY = re.compile(
     r"|\b(?:an?|one|two|three|four|five|a few|couple of|\d{1,2}|une|deux|trois|quatre|cinq|quelques|petite"
     r"|bonne|demi)[ -](?:hours?|heures?|hrs?)\b"
     r"|\b\d{1,2} ?(?:h|hrs?)\b"
+    r"|\bday (?:loop|plan|out|tour|ride|trip)\b|\b(?:the )?same day\b|\ble meme jour\b|\bdans la journee\b"
 )
 # ...unless a night is said: "ride in the evening, sleep in Soldeu"
 OVERNIGHT = re.compile(
