@@ -239,3 +239,9 @@ def test_swinging_by_is_a_stop() -> None:
         "katajanokka",
         "eira",
     ]
+
+
+def test_first_ends_a_stop_and_a_list_goes_on_after_it() -> None:
+    assert [
+        p.text for p in reading("would love to go through Sant Julià first, then up to Ordino").places["via"]
+    ] == ["sant julia"]

@@ -38,7 +38,8 @@ _STOP = (
     r"|next|prochain|along|le long|que|qu|direction|qu on|is our|will be our|either|sans|on the way|en route"
     r"|down|up|ride out|ride|riding|until|till|out|is possible|returning|going|it s|it is|ca fait|c est|we re"
     r"|we are|on part|on dort|and we|end|finish|start|demain|tomorrow|today|aujourd hui|qui|that|which|who"
-    r"|taking|stopping|hit|past|for good|ou se|ou on|pour filer|pour|i|we|you|they|je|j|nous|vous|ils|"
+    r"|taking|stopping|hit|past|for good|ou se|ou on|pour filer|pour|i|we|you|they|je|j|nous|vous|ils|first"
+    r"|again|too|also|aussi|as well|"
     r"pardon|sorry|desole|the day|le jour|arrivee|arrival|departure|youth hostel|hostel|hotel"
     r"|camping|campsite|night|nights|thru|thro|where|ou il|ou y|directement|directly|straight|"
     + "|".join(WEEKDAYS)
@@ -739,7 +740,10 @@ _ENDS_A_LIST = re.compile(
     r"^(?:(?:and|then|puis|et|and then|et puis|ensuite)\s+)?(?:end|ending|finish|finishing|start|starting"
     r"|arriv\w*|termin\w*|fini\w*)\b"
 )
-_LIST_MORE = re.compile(r"^\s*(?:and then|and|et puis|puis|et|then)\s+(.{1,60}?)" + _STOP)
+_LIST_TAILS = {"first", "d abord", "en premier", "too", "also", "aussi", "as well"}
+_LIST_MORE = re.compile(
+    r"^\s*(?:(?:first|d abord|en premier)\s+)?(?:and then|and|et puis|puis|et|then)\s+(.{1,60}?)" + _STOP
+)
 _LIST_NEXT = re.compile(r"^\s*(?:(?:and then|and|et puis|puis|et|then)\s+)?(.{1,60}?)" + _STOP)
 
 
@@ -1029,7 +1033,7 @@ class _TurnReader:
         while more := _LIST_MORE.match(clause[end_at:]):
             self._add(end_at + more.start(1), "via", more.group(1).strip(), strong=strong)
             end_at += more.end(1)
-        self.list_open = end_at >= len(clause)
+        self.list_open = end_at >= len(clause) or clause[end_at:].strip() in _LIST_TAILS  # "A first, then B"
 
     def _add(self, at: int, slot: str, candidate: str, *, strong: bool, loose: bool = False) -> None:
         candidate = _TRAILING_CONNECTOR.sub("", candidate)  # "Soldeu sur (3 jours)"
