@@ -104,3 +104,37 @@ def test_days_stay_unsaid_over_a_night_lodging_or_days_left_open(
 def test_days_said_win_over_a_ride_within_a_day(gazetteer: Gazetteer) -> None:
     reply = last_reply(gazetteer, ["3 days from Ordino to Soldeu", "we leave tomorrow morning"])
     assert reply.collected.durationDays == 3
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale"),
+    [
+        (
+            [
+                "cycling w the kids sunday, from kruununhaka. short, like 15k max",
+                "loop pls, past kaartinkaupunki",
+            ],
+            "en",
+        ),
+        (["boucle VTT dimanche depuis ordino par llorts", "30 km max"], "fr"),
+        (["dim 9 : alppila -> linjat -> siltasaari -> kaisaniemi, en vélo de ville, tranquille"], "fr"),
+        (["quick spin around helsinki center tonite? just a loop, nothing fancy"], "en"),
+        (["sortie route dim de andorre la vieille à pas de la case et retour"], "fr"),
+    ],
+)
+def test_a_ride_on_a_day_named_is_one_day(gazetteer: Gazetteer, turns: list[str], locale: str) -> None:
+    reply = last_reply(gazetteer, turns, locale)
+    assert reply.collected.durationDays == 1
+    assert reply.collected.startDate is not None
+    assert reply.readyToGenerate
+
+
+def test_a_trip_for_as_long_as_it_takes_leaves_its_days_open(gazetteer: Gazetteer) -> None:
+    reply = last_reply(gazetteer, ["going from ordino to canillo next saturday for as long as it takes"])
+    assert reply.collected.durationDays is None
+
+
+def test_a_road_ride_said_in_french_shorthand() -> None:
+    from tripagent.domain.brief import read_turn
+
+    assert read_turn("sortie route dim de Canillo", today=TODAY).slots.profile == "road"

@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from tripagent.domain.brief_dates import NTH_DAY_OF_MONTH, dates_in, spelled_dates, talked_later
+from tripagent.domain.brief_dates import NTH_DAY_OF_MONTH, dates_in, short_days, spelled_dates, talked_later
 from tripagent.domain.brief_places import VERBS, PlacePhrase, day_plan, place_phrases, says_a_slot
 from tripagent.domain.brief_words import (
     ACCOMMODATION,
@@ -236,7 +236,7 @@ def read_turn(
     """What one turn says; ``known_date`` is the start date said before (a day alone is of its month),
     ``capitalizes`` whether the writer's other turns write names with capitals."""
     # "I'll decide tomorrow", "on en discute ce soir": when they talk again, not when they ride
-    norm = talked_later(normalize(spelled_dates(text)))
+    norm = talked_later(normalize(spelled_dates(short_days(text))))
     with_where = normalize(re.sub(r"(?i)\boù\b", " where ", text))  # "où" is no "ou" (or) once normalized
     values: dict[str, object] = {}
     # "40 km a day" is a distance, not a duration; "800 m of climbing a day" a climb

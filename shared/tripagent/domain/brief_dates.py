@@ -50,6 +50,7 @@ DATE_RANGE = re.compile(
 RELATIVE_DAYS = [
     (re.compile(r"\bday after tomorrow\b|\bapres demain\b"), 2),
     (re.compile(r"\btomorrow\b|\bdemain\b|\btmrw\b|\btmr\b|\b2morrow\b"), 1),
+    (re.compile(r"\btonight\b|\bthis evening\b|\bce soir\b"), 0),
     (
         re.compile(
             r"\b(?:leav\w*|start\w*|set\w* off|going|ride|riding|depart\w*|part\w*|commenc\w*)\b(?: \w+){0,2}"
@@ -141,6 +142,25 @@ DAY_RANGE = re.compile(
     rf"|\bdu (?:(?:{_WEEKDAY}) )?(\d{{1,2}})(?:er)? au (?:(?:{_WEEKDAY}) )?(\d{{1,2}})\b"
     r"(?! ?(?:km|kilo|jours?|h|heures?|m|personnes?)\b)"
 )
+
+
+# Days as typed on a phone: "sat", "dim 9", "sun the 9th", "tonite" (only where they can be nothing else:
+# before a day's number, or after "this", "next", "on", "just", "ce", "le")
+_SHORT_DAYS = {
+    "mon": "monday", "tue": "tuesday", "tues": "tuesday", "wed": "wednesday", "thu": "thursday",
+    "thur": "thursday", "thurs": "thursday", "fri": "friday", "sat": "saturday", "sun": "sunday",
+    "lun": "lundi", "mer": "mercredi", "jeu": "jeudi", "ven": "vendredi", "sam": "samedi", "dim": "dimanche",
+}  # fmt: skip
+_SHORT_DAY = re.compile(
+    r"(?i)\b(?:(?<=\bthis )|(?<=\bnext )|(?<=\bon )|(?<=\bjust )|(?<=\bce )|(?<=\ble ))?"
+    rf"({'|'.join(_SHORT_DAYS)})\.?(?=\s+\d{{1,2}}\b|\s*$|\s*[,.;:!?]|\s+(?:de|du|d'|from|morning|matin|aprem)\b)"
+)
+_TONIGHT = re.compile(r"(?i)\btonite\b")
+
+
+def short_days(text: str) -> str:
+    """ "dim 9" as "dimanche 9", "just sat" as "just saturday", "tonite" as "tonight"."""
+    return _TONIGHT.sub("tonight", _SHORT_DAY.sub(lambda m: _SHORT_DAYS[m.group(1).lower()], text))
 
 
 def spelled_dates(text: str) -> str:

@@ -118,6 +118,7 @@ START_UNKNOWN = re.compile(
 DAYS_UNKNOWN = re.compile(
     r"\b(?:leave|keep) the (?:number of )?days open\b"
     r"|\b(?:not sure|don t know|no idea) how long\b(?! each| every| a | per | the stages?| stages?)"
+    r"|\bfor as long as it takes\b|\bas long as (?:we|i) (?:like|want|feel like)\b"
     r"|\bnot sure about (?:the )?(?:\w+ )?days\b|\bpas sur (?:pour|des|de|du) (?:\w+ )?jours\b"
     r"|\b(?:sais pas|ne sait pas|aucune idee) (?:encore )?combien de temps\b"
     r"|\bnot sure (?:yet )?(?:how many |about the (?:number of )?)days\b"
@@ -196,6 +197,8 @@ ONE_RIDE = re.compile(
     r"|velo)\s+(?:\w+\s+)?(?:ride|spin|outing|balade|sortie|promenade|viree)\b|\b(?:tomorrow|demain)\b"
     r"|^(?:\w+\s+)?(?:ride|spin|outing|balade|sortie|promenade|viree)\b"
     r"|\b(?:petit|little|short|quick|small)\s+tour\b"
+    # a single day named ("cycling w the kids sunday", "boucle VTT dimanche"): one ride, if dated, no lodging
+    rf"|\b(?:{'|'.join(WEEKDAYS)})\b(?! (?:to|au|and|et|till|until|through|thru) )"
 )
 # "let's do it the other way round": the start and the end swap
 REVERSED = re.compile(
@@ -221,7 +224,10 @@ PROFILE_WORDS: list[tuple[Profile, re.Pattern[str]]] = [
     ("hybrid", re.compile(r"\bhybrid|\bvtc\b|\bcity bike|\bvelo de ville|\bhybride")),
     (
         "road",
-        re.compile(r"\broad ?bike|\bracing bike|\bvelo de route|\bvelo de course|\broad\b|, ?route(?:,|$)"),
+        re.compile(
+            r"\broad ?bike|\bracing bike|\bvelo de route|\bvelo de course|\broad\b|, ?route(?:,|$)"
+            r"|\bsortie (?:de )?route\b|\bvelo route\b"
+        ),
     ),
 ]
 ROUND_TRIP = re.compile(
