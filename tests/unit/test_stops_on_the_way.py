@@ -168,3 +168,40 @@ def test_stops_in_order_after_a_base_are_stops() -> None:
     read = read_turn("Stops in order: Ordino, then Canillo, then Encamp.", today=TODAY)
     assert [p.text for p in read.places["via"]] == ["ordino", "canillo", "encamp"]
     assert read_turn("five days, no more than sixty kilometres in a day", today=TODAY).slots.durationDays == 5
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale"),
+    [
+        (
+            [
+                "one day ride on Sunday the 16th, from Santa Coloma to Arinsal on my e-bike via Sispony and "
+                "La Massana. Max 35 km because the battery isn't great."
+            ],
+            "en",
+        ),
+        (
+            [
+                "Mercredi on aimerait faire une petite boucle à vélo de ville depuis Santa Coloma, par La "
+                "Margineda et Aixovall, 15 km maximum"
+            ],
+            "fr",
+        ),
+    ],
+)
+def test_a_start_only_one_namesake_makes_a_trip_of_is_not_asked(
+    gazetteer: Gazetteer, turns: list[str], locale: str
+) -> None:
+    """From Santa Coloma de Gramenet, a one-day ride of 35 km to Arinsal would be 160 km: the village."""
+    reply = last_reply(gazetteer, turns, locale)
+    assert reply.clarification is None
+    assert (reply.collected.start or "").startswith("Santa Coloma")
+    assert "Gramenet" not in (reply.collected.start or "")
+    assert reply.readyToGenerate
+
+
+def test_a_start_both_namesakes_make_a_trip_of_is_still_asked(gazetteer: Gazetteer) -> None:
+    """From Santa Coloma de Gramenet to Soldeu in two days is a trip someone could mean: asked."""
+    reply = last_reply(gazetteer, ["from santa coloma to soldeu, 2 days, road bike"])
+    assert reply.clarification is not None
+    assert reply.collected.start is None

@@ -64,6 +64,7 @@ from tripagent.domain.places import (
     normalize,
     on_the_way,
     settled_by,
+    settled_by_the_trip,
     shortened,
 )
 from tripagent.errors import RateLimited, ValidationFailed
@@ -311,6 +312,8 @@ class BriefChat:
                 not_the_end.add(normalize(collected.start))
             out.clarification = asked or out.clarification
         out.collected.durationDays = days_hint.days(out.collected)
+        if out.clarification is not None and self._settled_by_the_trip(out, state):
+            out.clarification = None
         turns = [m.content for m in history if m.role == "user"]
         if self._loosely_abroad(out, said_from):  # "we fly into Barcelona", then only Canillo: not Barcelona
             out.collected.start = None
@@ -319,6 +322,36 @@ class BriefChat:
         if not (end_unknown or out.clarification):
             self._end_named_anywhere(out.collected, turns, out.located, not_the_end)
         return out
+
+    def _settled_by_the_trip(self, out: _Understood, state: BriefState) -> bool:
+        """A question about a start or an end that only one namesake makes a trip of (its days, its limit,
+        its other places): no question, that place (``settled_by_the_trip``)."""
+        pending, trip = state.pending, out.collected
+        if pending is None or pending.slot not in ("start", "end") or not trip.durationDays:
+            return False
+        other = [
+            name for name in [trip.start, *trip.via, trip.end] if name and name != getattr(trip, pending.slot)
+        ]
+        if any(name not in out.located for name in other):
+            return False  # a place of the trip not located: nothing to measure it by
+        stops = [out.located[name] for name in trip.via]
+        if pending.slot == "start":
+            end = out.located.get(trip.end or "")
+            route: list[Place | None] = (
+                [None, *stops, None] if trip.roundTrip else [None, *stops, *([end] if end else [])]
+            )  # (a loop comes back to the name)
+        else:
+            route = [out.located.get(trip.start or ""), *stops, None]
+        settled = settled_by_the_trip(
+            self.finder.search(pending.query), route, trip.durationDays, trip.dailyDistanceKm
+        )
+        if not isinstance(settled, Found):
+            return False
+        name = self._unambiguous(settled.place)
+        setattr(trip, pending.slot, name)
+        out.located[name] = settled.place
+        state.pending = None
+        return True
 
     def _unambiguous(self, place: Place | dict[str, Any]) -> str:
         """What the chosen place (or option) is called from now on: its name when the name alone finds

@@ -8,6 +8,7 @@ punctuation do not matter.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import unicodedata
@@ -215,6 +216,36 @@ def on_the_way(outcome: SearchOutcome, start: Place | None, end: Place | None) -
     on = [c for c in outcome.candidates if detour(c.place) <= ON_THE_WAY_KM]
     if len(on) == 1 and all(detour(c.place) >= OFF_THE_WAY_KM for c in outcome.candidates if c is not on[0]):
         return Found(on[0].place, on[0].score, matched=on[0].matched_name)
+    return outcome
+
+
+ROAD_FACTOR = 1.3  # a ride's road kilometres for its crow-flight ones (ADR 0021 found 1.66 on passes)
+PLAUSIBLE_DAY_KM = 150.0  # the most anyone plans a day, where the brief sets no limit
+IMPLAUSIBLE = 2.0  # ...and a trip this many times what its days allow is no trip anyone meant
+
+
+def settled_by_the_trip(
+    outcome: SearchOutcome, route: list[Place | None], days: int, daily_km: float | None
+) -> SearchOutcome:
+    """An ambiguous start or end that only one namesake makes a trip of: ``route`` is the trip's places in
+    order, None where the name goes. "Santa Coloma to Arinsal via Sispony, one day, 35 km max" starts in
+    the village: from Santa Coloma de Gramenet it would be 160 km. "From Santa Coloma to Soldeu, 2 days"
+    stays a question: both make a trip."""
+    if not isinstance(outcome, Ambiguous) or days < 1 or all(p is None for p in route):
+        return outcome
+    allowed = days * (daily_km or PLAUSIBLE_DAY_KM)
+
+    def length(candidate: Place) -> float:
+        points = [candidate if p is None else p for p in route]
+        return ROAD_FACTOR * sum(
+            distance_km(a.lat, a.lon, b.lat, b.lon) for a, b in itertools.pairwise(points)
+        )
+
+    fits = [c for c in outcome.candidates if length(c.place) <= allowed]
+    if len(fits) == 1 and all(
+        length(c.place) >= IMPLAUSIBLE * allowed for c in outcome.candidates if c is not fits[0]
+    ):
+        return Found(fits[0].place, fits[0].score, matched=fits[0].matched_name)
     return outcome
 
 
