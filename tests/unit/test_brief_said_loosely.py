@@ -245,3 +245,27 @@ def test_first_ends_a_stop_and_a_list_goes_on_after_it() -> None:
     assert [
         p.text for p in reading("would love to go through Sant Julià first, then up to Ordino").places["via"]
     ] == ["sant julia"]
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("I'd start somewhere around Kallio or Sörnäinen, haven't decided, and end up in Eira", "start"),
+        (
+            "On partirait soit de chez lui en prenant le train jusqu'à la gare centrale, soit de Kallio",
+            "start",
+        ),
+        ("on n'a pas encore tranché pour le départ", "start"),
+        ("After that I don't know where we'd end up, maybe somewhere for lunch, maybe back home", "end"),
+    ],
+)
+def test_more_ways_of_leaving_a_place_open(text: str, slot: str) -> None:
+    assert getattr(reading(text), f"{slot}_unknown")
+
+
+@pytest.mark.parametrize(
+    "text", ["Je ne sais pas si je fais ça en une journée ou en deux", "je sais pas encore, une ou deux"]
+)
+def test_one_day_or_two_leaves_the_days_open(text: str) -> None:
+    assert reading(text).slots.durationDays is None
+    assert reading("une ou deux personnes").slots.durationDays is None

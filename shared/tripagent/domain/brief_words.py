@@ -75,6 +75,9 @@ DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
     ),  # "itinéraire en trois étapes": a day each
 ]
 UNDECIDED = re.compile(
+    r"\b(?:une journee|un jour|a day|one day|a day trip|une sortie)\s+(?:ou|or)\s+(?:en\s+|in\s+)?"
+    r"(?:deux|two|2)\b|"
+    rf"\b(?:sais pas|not sure|no idea|dunno|on verra|we ll see)\b.{{0,20}}\b{NUM} (?:ou|or) {NUM}\b|"
     r"\b(?:une journee|un jour|a day|one day|a day trip|une sortie)\s+(?:ou|or)\s+"
     r"(?:(?:a|un|une|deux|two|2)\s+)?(?:long )?(?:week ?end|jours|days|journees|nights?|nuits?)\b|"
     rf"\b{NUM} (?:days? |jours? )?(?:or|ou|to|a) {NUM} (?:days?|jours?)\b|\bentre {NUM} et {NUM} jours\b"
@@ -99,7 +102,8 @@ START_UNKNOWN = re.compile(
     r"(?! (?:\d|un|une|deux|trois|quatre|cinq|six|sept|a|one|two|three))"
     r"|\beither\b.{0,40}\bor\b.{0,30}\b(?:start|depart)|\bcan t decide\b.{0,20}\bstart"
     r"|\bstart\b.{0,30}\bcan t decide"
-    r"|\bsoit (?:on part |on commence |depart |partir )?(?:de|d|depuis)\b.{0,40}\bsoit\b"
+    r"|\bsoit (?:on part |on commence |depart |partir )?(?:de|d|depuis)\b.{0,80}\bsoit\b"
+    r"|\bpas (?:encore )?(?:decide|tranche)\w*\b.{0,20}\b(?:depart|start)"
     r"|\b(?:maybe|perhaps|peut etre|either) \w+(?: \w+)? (?:or|ou) \w+(?: \w+)?"
     r" (?:to start|as (?:the |a )?start|pour (?:le )?depart|pour commencer)\b"
     r"|\b(?:depart|start\w*)\b[^.!?\d]{0,15}\b(?:peut etre|maybe|perhaps)\b"
@@ -111,7 +115,8 @@ START_UNKNOWN = re.compile(
     r"|\bwhere (?:should|could|can|would) (?:we|i) start\b"
     r"|\b(?:start|depart)\w*\W{1,3}(?:wherever|anywhere|n importe ou|peu importe)\b"
     r"|\bwhere (?:we|i) (?:kick off|start|begin|set off)\b.{0,20}\b(?:no clue|no idea|not sure|don t know)"
-    r"|\b(?:starting|start|from) (?:point )?(?:maybe |perhaps |either |peut etre )?(?:in |from |at )?"
+    r"|\b(?:starting|start|from) (?:point )?(?:maybe |perhaps |either |peut etre )?(?:somewhere )?"
+    r"(?:around |near |in |from |at )?"
     r"(?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*)? or (?!\d)[a-z]\w*"
 )
 # "let's leave the number of days open", "aucune idée du nombre de jours": the duration is not said
@@ -136,6 +141,8 @@ _STILL_OPEN = (
 )
 END_UNKNOWN = re.compile(
     r"\bnot sure (?:yet )?where to (?:end|finish)\b"
+    r"|\b(?:don t know|do not know|not sure|no idea) where (?:we d |we ll |we will |i d |i ll |to )?"
+    r"(?:end up|end|finish)\b"
     # "either we loop back home or we end at Eira, still deciding"
     rf"|\b(?:either|soit)\b[^.!?]{{0,30}}?\b(?:loop|back|end|finish|boucle|revenir|retour|rentr\w*|fini\w*"
     rf"|termin\w*|arriv\w*)\b[^.!?]{{0,40}}\b(?:or|ou)\b[^.!?]{{0,80}}\b{_STILL_OPEN}\b"
