@@ -269,3 +269,33 @@ def test_more_ways_of_leaving_a_place_open(text: str, slot: str) -> None:
 def test_one_day_or_two_leaves_the_days_open(text: str) -> None:
     assert reading(text).slots.durationDays is None
     assert reading("une ou deux personnes").slots.durationDays is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("pas de la case", {"bare": ["pas de la case"]}),  # a name alone, its French "de" inside it
+        ("de Llorts", {"start": ["llorts"]}),
+        ("ok let's say sant julia", {"bare": ["sant julia"]}),
+        ("retour a canillo", {"end": ["canillo"]}),  # "à" typed without its accent
+        ("dpuis arinsal jusqua pal", {"start": ["arinsal"], "end": ["pal"]}),
+        ("start n end in la massana", {"start": ["la massana"]}),
+        (
+            "doing the sant julia -> andorra la vella -> encamp -> canillo stretch one way",
+            {"start": ["sant julia"], "via": ["andorra la vella", "encamp"]},
+        ),
+    ],
+)
+def test_answers_typed_short(text: str, expected: dict[str, list[str]]) -> None:
+    places = reading(text).places
+    for slot, phrases in expected.items():
+        assert set(phrases) <= {p.text for p in places.get(slot, [])}
+
+
+def test_sms_french_dates_and_huts() -> None:
+    read = reading("we du 15-16 en vtt, nuit en cabane")
+    assert (read.slots.durationDays, read.slots.startDate, read.slots.accommodation) == (
+        2,
+        dt.date(2027, 5, 15),
+        "hut",
+    )

@@ -205,3 +205,34 @@ def test_a_start_both_namesakes_make_a_trip_of_is_still_asked(gazetteer: Gazette
     reply = last_reply(gazetteer, ["from santa coloma to soldeu, 2 days, road bike"])
     assert reply.clarification is not None
     assert reply.collected.start is None
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale"),
+    [
+        (
+            [
+                "cycling w the kids sunday, from kruununhaka. short, like 15k max",
+                "loop pls, down to kaivopuisto park",
+            ],
+            "en",
+        ),
+        (["aller simple ordino -> sant julia demain en vélo de ville"], "fr"),
+        (
+            [
+                "yo can u plan a bike ride in helsinki",
+                "kallio thats where i live",
+                "idk just 1 day",
+                "just go round n come back to kallio lol",
+            ],
+            "en",
+        ),
+    ],
+)
+def test_no_question_about_words_that_name_no_place(
+    gazetteer: Gazetteer, turns: list[str], locale: str
+) -> None:
+    """A sight ("kaivopuisto park"), "vélo de ville", "go round n come back": nothing to ask about."""
+    reply = last_reply(gazetteer, turns, locale)
+    assert reply.clarification is None
+    assert reply.readyToGenerate

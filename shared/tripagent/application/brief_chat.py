@@ -435,7 +435,7 @@ class BriefChat:
                         continue
                     setattr(collected, slot, chosen)
                     break
-                sight = slot == "via" and names_a_sight(phrase.text)  # "through Kaivopuisto park"
+                sight = names_a_sight(phrase.text)  # "through Kaivopuisto park", "down to the market"
                 if question is None and (
                     isinstance(outcome, Ambiguous)
                     or (isinstance(outcome, NotFound) and phrase.strong and not sight)

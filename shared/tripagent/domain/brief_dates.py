@@ -139,7 +139,7 @@ DAY_ONLY = re.compile(
 DAY_RANGE = re.compile(
     rf"\b(?:from )?(?:the |(?:{_WEEKDAY}) (?:the )?)(\d{{1,2}})(?:st|nd|rd|th)"
     rf" (?:to|till|until|and|through|thru) (?:the |(?:{_WEEKDAY}) (?:the )?)?(\d{{1,2}})(?:st|nd|rd|th)\b"
-    rf"|\bdu (?:(?:{_WEEKDAY}) )?(\d{{1,2}})(?:er)? au (?:(?:{_WEEKDAY}) )?(\d{{1,2}})\b"
+    rf"|\bdu (?:(?:{_WEEKDAY}) )?(\d{{1,2}})(?:er)? (?:au )?(?:(?:{_WEEKDAY}) )?(\d{{1,2}})\b"
     r"(?! ?(?:km|kilo|jours?|h|heures?|m|personnes?)\b)"
 )
 

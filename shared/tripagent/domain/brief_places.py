@@ -361,6 +361,7 @@ NOT_PLACES = {
     "faire",
     "hotel",
     "camping",
+    "ville",  # "vélo de ville"
     # "out of shape", "out of breath": no start
     "shape",
     "breath",
@@ -431,8 +432,9 @@ _ROUTE_TAIL = re.compile(
     re.IGNORECASE,
 )
 _ROUTE_LEAD = re.compile(
-    r"^.*(?:\d|:|\b(?:days?|jours?|nights?|nuits?|weeks?|semaines?|weekend|trip|tour|ride|loop|boucle|aller.retour|"
-    r"bike|bikes|velo|mtb|vtt|gravel|road|touring|hybrid|do|faire|ride|rouler|plan|go|c est|c'est|it s|it's"
+    r"^.*(?:\d|:|\b(?:days?|jours?|nights?|nuits?|weeks?|semaines?|weekend|trip|tour|ride|loop|boucle"
+    r"|aller.retour|aller simple|one way|the|bike|bikes|velo|mtb|vtt|gravel|road|touring|hybrid|do|faire|ride"
+    r"|rouler|plan|go|c est|c'est|it s|it's"
     r"|it is|ce sera|will be)\b)\s*",
     re.IGNORECASE,
 )
@@ -510,6 +512,9 @@ ABBREVIATIONS = {
     "frm": "from",
     "st julia": "sant julia",
     "saint julia": "sant julia",
+    "dpuis": "depuis",
+    "jusqua": "jusqu a",
+    "jusquau": "jusqu au",
     "im": "i m",
     "strt": "start",
     "finsh": "finish",
@@ -526,6 +531,7 @@ _PAS = re.compile(
     r"\b(from|to|vers|depuis|back to|at|in|via|through|par|and|et|puis|then)\s+pas\b"
     r"(?!\s+(?:de|d|plus|trop|mal|encore|loin|beaucoup|cher|sur|question|forcement|vraiment|tres|si|du|des|la|le))"
 )
+_AND_TYPED_N = re.compile(r"\bn (?=(?:end|come|back|then|go|ride|stay|return|finish)\b)")
 _ABBREVIATIONS = re.compile(r"\b(?:" + "|".join(sorted(ABBREVIATIONS, key=len, reverse=True)) + r")\b")
 # "on arrive en bus à Soldeu", "we land by train in Canillo": where the ride starts
 _ARRIVING_BY = re.compile(
@@ -548,7 +554,7 @@ _START_THERE = re.compile(
 )
 # "départ et arrivée à Encamp", "start and finish in Ordino": a loop from there
 _BOTH_ENDS_AT = re.compile(
-    r"\b(?:d[ée]part et arriv[ée]e|start(?:s|ing)? ?(?:and|&|\+) ?(?:finish|end)(?:es|s|ing)?)"
+    r"\b(?:d[ée]part et arriv[ée]e|start(?:s|ing)? ?(?:and|&|\+|n) ?(?:finish|end)(?:es|s|ing)?)"
     r"(?: (?:à|a|au|aux|in|at|de|from) | (?=there\b|là\b|here\b))"
     r"|\b(?:d[ée]part ?/ ?arriv[ée]e|start ?/ ?(?:finish|end)|d[ée]part (?:et|=) arriv[ée]e"
     r"|d[ée]part et retour)"
@@ -618,7 +624,7 @@ _LABELS = [
     # the same without their colon, at a clause's start: "Start Encamp, end Soldeu", "depart andorre"
     (
         re.compile(
-            r"^(?:start|depart)\s+(?=[a-z])(?!(?:on|at|in|from|le|la|du|de|d|the|a|en|vers|tomorrow)\b)"
+            r"^(?:start|depart)\s+(?=[a-z])(?!(?:on|at|in|from|le|la|du|de|d|the|a|en|vers|tomorrow|and|n|et)\b)"
         ),
         "from ",
     ),
@@ -731,7 +737,8 @@ SKIP = re.compile(
 )
 _THEN = re.compile(r"^\s+(?:then|and then|puis|et puis|ensuite)\s+(.{1,60}?)" + _STOP)
 _JUST = re.compile(
-    r"^(?:just|only|juste|seulement|simplement|rather|plutot|decided|we decided|on a tranche|c est decide"
+    r"^(?:(?:ok|okay|alright|fine|so|bon|alors|allez)\s+)?"
+    r"(?:just|only|juste|seulement|simplement|rather|plutot|decided|we decided|on a tranche|c est decide"
     r"|va pour|let s say|let s go with|go with|disons|ce sera|it ll be|it will be)\s+"
 )
 _TRIGGERED = [(slot, p) for slot, p in PLACE_PATTERNS if p.pattern.startswith(r"\b(")]  # after a word
@@ -939,14 +946,16 @@ def _clauses(text: str) -> list[str]:
     text = _RATHER_THAN.sub(r"\1", _FROM_ORIGIN.sub(" ", _TRAVELLING_FROM.sub(r"\1 comingfrom", text)))
     text = _BOTH_ENDS_AT.sub("loop from ", _START_THERE.sub(r"starting from there\1", text))
     text = _ARRIVING_BY.sub(r"starting from \1", _ARRIVING_IN_BY.sub(r"starting from \1", text))
+    marked = re.sub(r"(?i)\b(retour|revenir|rentrer|arriv\w*|jusqu)['’ ]?\s*a\s+(?=\w)", r"\1 vers ", text)
     # (not "à" before an infinitive: "ce que vous avez à louer")
-    marked = re.sub(r"(?<![\w])[àÀ](?![\w])(?!\s+[a-zà-ÿ]+(?:er|ir)\b)", " vers ", text)
+    marked = re.sub(r"(?<![\w])[àÀ](?![\w])(?!\s+[a-zà-ÿ]+(?:er|ir)\b)", " vers ", marked)
     if detect_locale(text, "en") == "fr":  # French by its own words: "de Canillo a Ordino" lost its accent
         marked = re.sub(r"(\b(?:de|d|du|depuis)[ '’][^,.;!?\n]{1,60}?)\s+a\s+(?=\w)", r"\1 vers ", marked)
     clauses = []
     pieces = (_routes_in_words(c) for c in re.split(r"[.;!?\n()«»“”\"]+|,(?!\d)", marked))
     for clause in (part for piece in pieces for part in _SEPARATOR.split(piece)):
         norm = _ABBREVIATIONS.sub(lambda m: ABBREVIATIONS[m.group(0)], normalize(clause.replace("=", ":")))
+        norm = _AND_TYPED_N.sub("and ", norm)  # "start n end in la massana", "go round n come back"
         norm = CLIMB_PER_DAY.sub(" ", DAILY.sub(" ", norm))
         norm = _THE_PLACE_IN.sub("", norm)  # "begin at the campsite in Sant Julià": at Sant Julià
         norm = _THE_SIGHT_AT.sub("", norm)  # "past the sanctuary at Meritxell": past Meritxell
@@ -992,7 +1001,12 @@ class _TurnReader:
             self._add(swap.start(1), "skip", swap.group(1).strip(), strong=True)
             self._add(swap.start(2), "via", swap.group(2).strip(), strong=True)
         bare = _JUST.sub("", clause)
-        nothing_else = len(self.mentions) == before and not continued
+        # (phrases after a French "de" inside a clause that is only a name are pieces of it: "pas de la case")
+        pieces = all(
+            not m[2].strong and clause[: m[0] - self.offset].split()[-1:] in (["de"], ["d"], ["du"], ["des"])
+            for m in self.mentions[before:]
+        )
+        nothing_else = pieces and not continued and bare.split()[:1] not in (["de"], ["d"], ["du"], ["des"])
         if nothing_else and 1 <= len(bare.split()) <= 5 and not says_a_slot(bare):
             # the turn's first clause: an answer to "where from?" ("Toulouse, I live there"), said plainly
             self._add(len(clause) - len(bare), "bare", bare, strong=self.offset == 0)

@@ -48,7 +48,7 @@ DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
         ),
         3,
     ),
-    (re.compile(r"\bweek ?end\b|\bfin de semaine\b"), 2),
+    (re.compile(r"\bweek ?end\b|\bfin de semaine\b|\bwe(?= du \d)"), 2),  # "we du 15-16": SMS French
     (re.compile(r"\b(?:a |one |une )?(?:fortnight|quinzaine)\b|\bquinze jours\b"), 14),  # two weeks
     (re.compile(r"\b(a|one|une|1) (?:full |whole |entire |complete |pleine )?(week|semaine)\b"), 7),
     (re.compile(rf"\b{NUM} (weeks|semaines)\b"), -7),
@@ -201,7 +201,8 @@ OVERNIGHT = re.compile(
 # One ride said as such, on a date, no lodging: "une sortie dimanche 16 mai", "a ride tomorrow"
 ONE_RIDE = re.compile(
     r"\b(?:a|an|one|the|our|my|une|la|un|petit|petite|little|short|quick|gentle|easy|bike|family|club"
-    r"|velo)\s+(?:\w+\s+)?(?:ride|spin|outing|balade|sortie|promenade|viree)\b|\b(?:tomorrow|demain)\b"
+    r"|velo)\s+(?:\w+\s+)?(?:ride|spin|outing|balade|sortie|promenade|viree)\b"
+    r"|\b(?:tomorrow|demain|tmrw|tmr|2morrow)\b"
     r"|^(?:\w+\s+)?(?:ride|spin|outing|balade|sortie|promenade|viree)\b"
     r"|\b(?:petit|little|short|quick|small)\s+tour\b"
     # a single day named ("cycling w the kids sunday", "boucle VTT dimanche"): one ride, if dated, no lodging
@@ -278,7 +279,7 @@ OUT_AND_BACK = re.compile(
 ACCOMMODATION: list[tuple[str, re.Pattern[str]]] = [
     ("camping", re.compile(r"\bcamp(ing|site|ground)?s?\b|\btente\b|\btent\b|\bbivouac|\bbivvy|\bwild camp")),
     ("hostel", re.compile(r"\bhostels?\b|\bauberges?\b|\bgites?\b")),
-    ("hut", re.compile(r"\bhuts?\b|\brefuges?\b")),
+    ("hut", re.compile(r"\bhuts?\b|\brefuges?\b|\bcabanes?\b|\brefugis?\b")),
     ("hotel", re.compile(r"\bhotels?\b|\bchambres? d hotes\b|\bb ?& ?bs?\b|\bbnbs?\b|\bguest ?house")),
 ]
 # "any kind of accommodation is fine", "anything for sleeping", "pour dormir, n'importe quoi"
