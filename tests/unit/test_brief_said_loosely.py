@@ -299,3 +299,19 @@ def test_sms_french_dates_and_huts() -> None:
         dt.date(2027, 5, 15),
         "hut",
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "what"),
+    [
+        ("gravel. not sure if it's a day ride or if i stay over somewhere, haven't decided", "days_unknown"),
+        ("pas encore de date, et je sais pas si je le fais en 1 jour ou si je dors en route", "days_unknown"),
+        (
+            "Hmm, en fait je ne sais plus si je pars d'Aixirivall. Peut-être de Sant Julià directement.",
+            "start_unknown",
+        ),
+        ("si aller simple, arrivée à Canillo", "end_unknown"),
+    ],
+)
+def test_said_as_still_open(text: str, what: str) -> None:
+    assert getattr(reading(text), what)

@@ -236,3 +236,15 @@ def test_no_question_about_words_that_name_no_place(
     reply = last_reply(gazetteer, turns, locale)
     assert reply.clarification is None
     assert reply.readyToGenerate
+
+
+def test_maybe_back_to_the_start_is_no_loop_yet(gazetteer: Gazetteer) -> None:
+    collected = last_reply(
+        gazetteer,
+        [
+            "Hi! I'm starting from Canillo on May 22nd, 3 days on a gravel bike.",
+            "Not sure where to end yet, maybe Arinsal or maybe back to Canillo, I'll think about it.",
+        ],
+    ).collected
+    assert not collected.roundTrip
+    assert collected.end is None

@@ -302,8 +302,11 @@ class BriefChat:
                 collected.end = None
             days_hint = DaysHint() if reading.days_unknown else days_hint | reading.days_hint
             out.launch, out.locale = reading.launch, reading.locale
+            was_a_loop = collected.roundTrip
             asked = self._resolve_places(collected, reading.places, state, now, out.locale, out.located)
             _turned(collected, reading)
+            if reading.end_unknown and not was_a_loop:  # "maybe Arinsal or maybe back to Canillo"
+                collected.roundTrip = False
             start_unknown = reading.start_unknown or (start_unknown and not collected.start)
             end_unknown = reading.end_unknown or (end_unknown and not collected.end)
             not_the_end |= {p.text for slot in ("start", "skip") for p in reading.places.get(slot, [])}

@@ -113,6 +113,8 @@ START_UNKNOWN = re.compile(
     r"\b(?:peut etre|maybe|perhaps)\b"
     r"|\bhesit\w* (?:encore |toujours )?pour le depart\b"
     r"|\bwhere (?:should|could|can|would) (?:we|i) start\b"
+    r"|\b(?:sais plus|sais pas|not sure|don t know|no longer sure)\b (?:si|if|whether) (?:je|j|on|nous|i|we)"
+    r" (?:pars|part|partir|partons|start|leave|set off)\b"
     r"|\b(?:start|depart)\w*\W{1,3}(?:wherever|anywhere|n importe ou|peu importe)\b"
     r"|\bwhere (?:we|i) (?:kick off|start|begin|set off)\b.{0,20}\b(?:no clue|no idea|not sure|don t know)"
     r"|\b(?:starting|start|from) (?:point )?(?:maybe |perhaps |either |peut etre )?(?:somewhere )?"
@@ -124,6 +126,9 @@ DAYS_UNKNOWN = re.compile(
     r"\b(?:leave|keep) the (?:number of )?days open\b"
     r"|\b(?:not sure|don t know|no idea) how long\b(?! each| every| a | per | the stages?| stages?)"
     r"|\bfor as long as it takes\b|\bas long as (?:we|i) (?:like|want|feel like)\b"
+    # "not sure if it's a day ride or if I stay over", "je sais pas si je le fais en 1 jour ou si je dors"
+    r"|\b(?:not sure|don t know|no idea|sais pas|ne sais pas)\b (?:yet |encore )?(?:if|whether|si)\b"
+    r"[^.!?]{0,40}\b(?:day|jour|journee)\b[^.!?]{0,20}\b(?:or|ou)\b"
     r"|\bnot sure about (?:the )?(?:\w+ )?days\b|\bpas sur (?:pour|des|de|du) (?:\w+ )?jours\b"
     r"|\b(?:sais pas|ne sait pas|aucune idee) (?:encore )?combien de temps\b"
     r"|\bnot sure (?:yet )?(?:how many |about the (?:number of )?)days\b"
@@ -148,6 +153,8 @@ END_UNKNOWN = re.compile(
     rf"|termin\w*|arriv\w*)\b[^.!?]{{0,40}}\b(?:or|ou)\b[^.!?]{{0,80}}\b{_STILL_OPEN}\b"
     # "arrivée... Sant Julià, ou Aixovall, ou Santa Coloma": three ends, none chosen
     r"|\b(?:arriv\w*|end\w*|finish\w*|fini\w*)\b[^.!?]{0,30}\b(?:ou|or)\b[^.!?]{1,30}\b(?:ou|or)\b"
+    # "si aller simple, arrivée à Canillo": an end only if
+    r"|^(?:si|if)\b[^.!?]{0,30}\b(?:arrivee|end|finish|fin|finir|terminer)\b"
     # "pour l'arrivée on sait pas encore"
     r"|\b(?:l )?(?:arrivee|the end|end point|destination)\b\W{0,3}(?:\w+\W+){0,3}?"
     r"(?:on (?:ne )?sait pas|not sure|no idea|don t know|pas encore|undecided|aucune idee|on hesite|hesit\w*"
