@@ -14,7 +14,14 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from tripagent.domain.brief_dates import NTH_DAY_OF_MONTH, dates_in, short_days, spelled_dates, talked_later
+from tripagent.domain.brief_dates import (
+    NTH_DAY_OF_MONTH,
+    SHORT_WEEKDAY_DAY,
+    dates_in,
+    short_days,
+    spelled_dates,
+    talked_later,
+)
 from tripagent.domain.brief_places import VERBS, PlacePhrase, day_plan, place_phrases, says_a_slot
 from tripagent.domain.brief_words import (
     ACCOMMODATION,
@@ -293,7 +300,11 @@ def read_turn(
         ),
         bool(END_UNKNOWN.search(norm)) or _two_for_one(_END_OR, with_where),
         days_unknown,
-        DaysHint(bool(WITHIN_A_DAY.search(norm)), bool(ONE_RIDE.search(norm)), bool(OVERNIGHT.search(norm))),
+        DaysHint(
+            bool(WITHIN_A_DAY.search(norm)),
+            bool(ONE_RIDE.search(norm) or SHORT_WEEKDAY_DAY.search(norm)),
+            bool(OVERNIGHT.search(norm)),
+        ),
         _distance_again(norm),
         bool(_FINISHING.search(norm)),
     )
@@ -309,7 +320,8 @@ _FINISHING = re.compile(
 def _distance_again(norm: str) -> float | None:
     """ "say 45 actually", "en fait max 30": a daily distance said again without its unit."""
     again = DAILY_AGAIN.search(norm)
-    return float(again.group(1)) if again and 10 <= int(again.group(1)) <= 400 else None
+    figure = int(again.group(1) or again.group(2)) if again else 0
+    return float(figure) if 10 <= figure <= 400 else None
 
 
 _SETTING_OFF_ON = re.compile(

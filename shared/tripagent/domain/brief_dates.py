@@ -114,7 +114,7 @@ NEXT_WEEK = re.compile(r"\bnext week\b|\bla semaine prochaine\b|\bsemaine procha
 # When people will talk again, not when they ride: "I'll decide tomorrow morning", "je te redis ça demain",
 # "on en discute ce soir", "let you know tomorrow"
 TALK_LATER = re.compile(
-    r"\b(?:decid\w*|tell|let you know|confirm\w*|get back|think|redi\w*|dirai|discut\w*|en parle\w*"
+    r"\b(?:decide|deciding|tell|let you know|confirm|get back|redi\w*|dirai|discut\w*|en parle\w*"
     r"|verra|reviens|revien\w* vers|choisi\w*|check\w*|ask\w*|demand\w*)\b[^.!?]{0,25}?"
     r"\b((?:tomorrow|demain|ce soir|tonight|later|plus tard)(?: (?:morning|matin|soir|evening))?)\b"
 )
@@ -144,23 +144,28 @@ DAY_RANGE = re.compile(
 )
 
 
-# Days as typed on a phone: "sat", "dim 9", "sun the 9th", "tonite" (only where they can be nothing else:
-# before a day's number, or after "this", "next", "on", "just", "ce", "le")
-_SHORT_DAYS = {
-    "mon": "monday", "tue": "tuesday", "tues": "tuesday", "wed": "wednesday", "thu": "thursday",
-    "thur": "thursday", "thurs": "thursday", "fri": "friday", "sat": "saturday", "sun": "sunday",
-    "lun": "lundi", "mer": "mercredi", "jeu": "jeudi", "ven": "vendredi", "sam": "samedi", "dim": "dimanche",
-}  # fmt: skip
+# Days as typed on a phone, where they can be nothing else: "just sat", "this sun", "dim de Canillo", "sat
+# morning" (not "the sun.", "Sam.": a short name needs a word before or after it that says it is a day);
+# beside a day's number they are SHORT_WEEKDAY_DAY's ("dim 9")
 _SHORT_DAY = re.compile(
-    r"(?i)\b(?:(?<=\bthis )|(?<=\bnext )|(?<=\bon )|(?<=\bjust )|(?<=\bce )|(?<=\ble ))?"
-    rf"({'|'.join(_SHORT_DAYS)})\.?(?=\s+\d{{1,2}}\b|\s*$|\s*[,.;:!?]|\s+(?:de|du|d'|from|morning|matin|aprem)\b)"
+    rf"(?i)(?:(?<=\bthis )|(?<=\bnext )|(?<=\bon )|(?<=\bjust )|(?<=\bce )|(?<=\bevery ))"
+    rf"({'|'.join(_SHORT_WEEKDAYS)})\b\.?"
+    rf"|\b({'|'.join(_SHORT_WEEKDAYS)})\b\.?(?=\s+(?:de|du|from|morning|matin|aprem|afternoon)\b)"
 )
+_DAY_NAMES = {number: name for name, number in WEEKDAYS.items() if name.isascii() and name.endswith("day")}
+_JOURS = {number: name for name, number in WEEKDAYS.items() if not name.endswith("day")}
+_FRENCH_SHORT = {"lun", "mar", "mer", "jeu", "ven", "sam", "dim"}
 _TONIGHT = re.compile(r"(?i)\btonite\b")
 
 
 def short_days(text: str) -> str:
     """ "dim 9" as "dimanche 9", "just sat" as "just saturday", "tonite" as "tonight"."""
-    return _TONIGHT.sub("tonight", _SHORT_DAY.sub(lambda m: _SHORT_DAYS[m.group(1).lower()], text))
+
+    def spelled(m: re.Match[str]) -> str:
+        short = (m.group(1) or m.group(2)).lower()
+        return (_JOURS if short in _FRENCH_SHORT else _DAY_NAMES)[_SHORT_WEEKDAYS[short]]
+
+    return _TONIGHT.sub("tonight", _SHORT_DAY.sub(spelled, text))
 
 
 def spelled_dates(text: str) -> str:

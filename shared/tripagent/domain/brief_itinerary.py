@@ -25,7 +25,8 @@ _NUMBERED = re.compile(
 # "Tue 18 May – A → B", "sat: A → B", "[Tom] samedi : A - B": a line whose day is named, in the plan's order
 _DATED_LINE = re.compile(
     r"^[ \t]*(?:[-*•>][ \t]*)?(?:\[[^\]\n]{1,20}\][ \t]*)?"
-    r"(?:mon|tue|wed|thu|fri|sat|sun|lun|mar|mer|jeu|ven|sam|dim)[a-zé]*\.?"
+    r"(?:mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:r|rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?"
+    r"|lun(?:di)?|mar(?:di)?|mer(?:credi)?|jeu(?:di)?|ven(?:dredi)?|sam(?:edi)?|dim(?:anche)?)\b\.?"
     r"(?:[ \t]+\d{1,2}(?:st|nd|rd|th|er)?(?:[ \t]+[a-zéû]+\.?)?)?[ \t]*[:–—-][ \t]*",
     re.IGNORECASE | re.MULTILINE,
 )

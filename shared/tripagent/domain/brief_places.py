@@ -598,7 +598,7 @@ _TRAVELLING_FROM = re.compile(
 )
 _FROM_ORIGIN = re.compile(
     r"\b(?:on est|je suis|nous sommes|we['’]?re|we are|i['’]?m|i am|vien(?:t|s|nent|nons)"
-    r"|(?:we|i|they|she|he) (?:all )?come?s?)\s+(?:de|d['’]|du|from)\s*"
+    r"|(?:we|i|they|she|he) (?:all )?come?s?)\s+(?:de|d['’]|du|from)(?!\s*[a-zéè]+(?:er|ir|re)\b)\s*"
     r"[^,.;!?\n]{1,40}",
     re.IGNORECASE,
 )

@@ -103,7 +103,7 @@ START_UNKNOWN = re.compile(
     r"|\beither\b.{0,40}\bor\b.{0,30}\b(?:start|depart)|\bcan t decide\b.{0,20}\bstart"
     r"|\bstart\b.{0,30}\bcan t decide"
     r"|\bsoit (?:on part |on commence |depart |partir )?(?:de|d|depuis)\b.{0,80}\bsoit\b"
-    r"|\bpas (?:encore )?(?:decide|tranche)\w*\b.{0,20}\b(?:depart|start)"
+    r"|\bpas (?:encore )?(?:decide|tranche)\w* (?:pour |sur )?(?:le |l )?(?:depart|point de depart|start)\b"
     r"|\b(?:maybe|perhaps|peut etre|either) \w+(?: \w+)? (?:or|ou) \w+(?: \w+)?"
     r" (?:to start|as (?:the |a )?start|pour (?:le )?depart|pour commencer)\b"
     r"|\b(?:depart|start\w*)\b[^.!?\d]{0,15}\b(?:peut etre|maybe|perhaps)\b"
@@ -114,7 +114,7 @@ START_UNKNOWN = re.compile(
     r"|\bhesit\w* (?:encore |toujours )?pour le depart\b"
     r"|\bwhere (?:should|could|can|would) (?:we|i) start\b"
     r"|\b(?:sais plus|sais pas|not sure|don t know|no longer sure)\b (?:si|if|whether) (?:je|j|on|nous|i|we)"
-    r" (?:pars|part|partir|partons|start|leave|set off)\b"
+    r" (?:pars|part|partir|partons|start|leave|set off) (?:from|de|d|du|des|in|at)\b"
     r"|\b(?:start|depart)\w*\W{1,3}(?:wherever|anywhere|n importe ou|peu importe)\b"
     r"|\bwhere (?:we|i) (?:kick off|start|begin|set off)\b.{0,20}\b(?:no clue|no idea|not sure|don t know)"
     r"|\b(?:starting|start|from) (?:point )?(?:maybe |perhaps |either |peut etre )?(?:somewhere )?"
@@ -128,7 +128,8 @@ DAYS_UNKNOWN = re.compile(
     r"|\bfor as long as it takes\b|\bas long as (?:we|i) (?:like|want|feel like)\b"
     # "not sure if it's a day ride or if I stay over", "je sais pas si je le fais en 1 jour ou si je dors"
     r"|\b(?:not sure|don t know|no idea|sais pas|ne sais pas)\b (?:yet |encore )?(?:if|whether|si)\b"
-    r"[^.!?]{0,40}\b(?:day|jour|journee)\b[^.!?]{0,20}\b(?:or|ou)\b"
+    r"[^.!?]{0,40}\b(?:a|one|1|une|un|en une|en 1|in a|in one) (?:day|jour|journee)\b[^.!?]{0,20}"
+    r"\b(?:or|ou)\b"
     r"|\bnot sure about (?:the )?(?:\w+ )?days\b|\bpas sur (?:pour|des|de|du) (?:\w+ )?jours\b"
     r"|\b(?:sais pas|ne sait pas|aucune idee) (?:encore )?combien de temps\b"
     r"|\bnot sure (?:yet )?(?:how many |about the (?:number of )?)days\b"
@@ -154,9 +155,11 @@ END_UNKNOWN = re.compile(
     # "arrivée... Sant Julià, ou Aixovall, ou Santa Coloma": three ends, none chosen
     r"|\b(?:arriv\w*|end\w*|finish\w*|fini\w*)\b[^.!?]{0,30}\b(?:ou|or)\b[^.!?]{1,30}\b(?:ou|or)\b"
     # "si aller simple, arrivée à Canillo": an end only if
-    r"|^(?:si|if)\b[^.!?]{0,30}\b(?:arrivee|end|finish|fin|finir|terminer)\b"
+    r"|^(?:si|if)\b(?! (?:possible|you can|that works|ca marche|vous pouvez))[^.!?]{0,30}"
+    r"\b(?:arrivee|end|finish|fin|finir|terminer)\b"
     # "pour l'arrivée on sait pas encore"
-    r"|\b(?:l )?(?:arrivee|the end|end point|destination)\b\W{0,3}(?:\w+\W+){0,3}?"
+    r"|\b(?:l )?(?:arrivee|the end|end point|destination)\b\W{0,3}"
+    r"(?:(?:on|we|i|je|nous|for|pour|la|l|yet|still|encore|toujours|ca|c)\W+){0,3}"
     r"(?:on (?:ne )?sait pas|not sure|no idea|don t know|pas encore|undecided|aucune idee|on hesite|hesit\w*"
     r"|torn)\b"
     r"|\b(?:pas sur|sais pas|ne sais pas) (?:encore )?(?:d )?ou (?:finir|terminer|arriver)\b"
@@ -164,7 +167,10 @@ END_UNKNOWN = re.compile(
     r"\b(?:or|ou|but|mais)\b"
     r"(?! (?:hotels?|camping|campsites?|hostels?|huts?|refuges?|auberges?|b b|gravel|road|route|vtt|mtb"
     r"|bikes?))"
-    rf"[^.!?]{{0,40}}\b{_STILL_OPEN}\b(?!\s+(?:encore\s+)?(?:combien|how many|how long|quand|when)\b)"
+    rf"[^.!?]{{0,40}}\b{_STILL_OPEN}\b"
+    # (not "end in Soldeu, but not sure which hotel yet": something else left open)
+    r"(?!\s+(?:yet\s+|encore\s+)?(?:combien|how many|how long|quand|when|which|what|quel\w*|about|du"
+    r"|de la|des|le|la|for|pour|the|si|if)\b)"
 )
 # ...on the words as typed, where "où" (where) is not "ou" (or), and a question mark is still there
 START_UNKNOWN_RAW = re.compile(
@@ -194,10 +200,12 @@ _NOT_EVERY = r"(?<!every )(?<!each )(?<!chaque )(?<!tous les )(?<!le )"
 WITHIN_A_DAY = re.compile(
     rf"{_NOT_EVERY}\b(?:morning|afternoon|evening|tonight|aprem|apres midi|matin|matinee|soir|soiree"
     r"|lunchtime)\b"
-    r"|\b(?:today|aujourd hui)\b"
+    r"|\b(?:today|aujourd hui)\b(?! (?:i|we|je|on|nous)\b)"  # (not "today I'd like to plan a trip")
+    # hours of riding, not of travel ("we live 3 hours away")
     r"|\b(?:an?|one|two|three|four|five|a few|couple of|\d{1,2}|une|deux|trois|quatre|cinq|quelques|petite"
     r"|bonne|demi)[ -](?:hours?|heures?|hrs?)\b"
-    r"|\b\d{1,2} ?(?:h|hrs?)\b"
+    r"(?! (?:away|drive|by car|de route|de voiture|de train|of driving))"
+    r"|\b\d{1,2} ?(?:h|hrs?)\b(?! (?:away|drive|by car|de route|de voiture))"
     r"|\bday (?:loop|plan|out|tour|ride|trip)\b|\b(?:the )?same day\b|\ble meme jour\b|\bdans la journee\b"
 )
 # ...unless a night is said: "ride in the evening, sleep in Soldeu"
@@ -323,8 +331,13 @@ DAILY = re.compile(
 )
 # A limit said again without its unit, after a distance: "say 45 actually", "en fait max 30"
 DAILY_AGAIN = re.compile(
-    r"\b(?:max|maximum|no more than|at most|pas plus de|say|let s say|disons|make it|plutot|actually"
-    r"|en fait|finalement)\s+(?:max\s+)?(\d{2,3})\b(?!\s*(?:m\b|metres?|meters?|d ?\+|days?|jours?|h\b|%))"
+    # after a word of limit, any figure that measures nothing else ("max 30, je suis avec mon fils")
+    r"\b(?:max|maximum|no more than|at most|pas plus de)\s+(\d{2,3})\b"
+    r"(?!\s*(?:m\b|metres?|meters?|d ?\+|days?|jours?|h\b|%|people|persons?|personnes?|of us|ans|years?|kg))"
+    # after a word of correction, a figure said alone ("say 45 actually"; not "actually 12 of us")
+    r"|\b(?:say|let s say|disons|make it|plutot|actually|en fait|finalement)\s+(?:max\s+)?(\d{2,3})"
+    r"(?:\s*(?:km|k|kms|bornes))?(?=\s*(?:$|[,;:!?]|(?:instead|then|alors|max|tops|a day|par jour|per day"
+    r"|au lieu|please|svp|actually|en fait|finalement|plutot)\b))"
 )
 # "no more than 1200 m of climbing a day", "1000 m D+ max par jour", "pas plus de 800 m de dénivelé"
 CLIMB = re.compile(
