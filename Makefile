@@ -57,7 +57,7 @@ format: venv ## apply ruff's fixes and formatting
 build: tools gazetteer ## sam build: the layers and functions that deploy
 	PATH="$(dir $(PYTHON312)):$$PATH" $(TOOLS)/bin/sam build
 
-bench: venv engines tiles gazetteer build ## cold-import ratios per function, against a minimal Powertools + boto3 handler
+bench: venv engines tiles gazetteer build web ## cold-import ratios per function, against a minimal Powertools + boto3 handler
 	$(BIN)/python -m benchmarks
 
 eval: venv engines tiles gazetteer ## the corpus against the configured provider (AI_PROVIDER=...; rules by default): EVAL_ARGS=-v lists what was wrong
