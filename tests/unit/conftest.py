@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from tripagent.adapters.places.gazetteer import Gazetteer
 
 
 @pytest.fixture(autouse=True)
@@ -17,3 +18,9 @@ def _no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(socket.socket, "connect", refuse)
     monkeypatch.setattr(socket.socket, "connect_ex", refuse)
     return
+
+
+@pytest.fixture(scope="session")
+def gazetteer() -> Gazetteer:
+    """The bundled gazetteer, opened once (read only); a module may open its own."""
+    return Gazetteer()

@@ -4,42 +4,16 @@ lodging with a ride on a date, or days left open keep it unsaid."""
 
 from __future__ import annotations
 
-import datetime as dt
 import json
-import time
 from typing import Any
 
 import pytest
-from tripagent.adapters.llm.rules import RulesProvider
 from tripagent.adapters.places.gazetteer import Gazetteer
 from tripagent.adapters.rules.spec import SpecRules
-from tripagent.adapters.signing import HmacSigner
-from tripagent.application.brief_chat import BriefChat, BriefLimits, BriefReply, ChatTurn
 from tripagent.application.llm import ChatOptions, ChatRequest, Message
 
-TODAY = dt.date(2027, 5, 3)  # a Monday
-
-
-class NoLimit:
-    def hit(self, key: str, *, limit: int, window_s: int) -> int | None:
-        return None
-
-
-@pytest.fixture(scope="module")
-def gazetteer() -> Gazetteer:
-    return Gazetteer()
-
-
-def last_reply(gazetteer: Gazetteer, turns: list[str], locale: str = "en") -> BriefReply:
-    chat = BriefChat(gazetteer, NoLimit(), HmacSigner(b"s" * 32), BriefLimits())
-    messages: list[ChatTurn] = []
-    now = time.time()
-    for text in turns:
-        messages.append(ChatTurn(role="user", content=text))
-        reply = chat.turn(messages, locale, RulesProvider(), "rules", now=now, today=TODAY)  # type: ignore[arg-type]
-        messages.append(ChatTurn(role="assistant", content=reply.reply))
-        now += 10
-    return reply
+from tests.fixtures.brief_chat import CORPUS_TODAY as TODAY
+from tests.fixtures.brief_chat import last_reply
 
 
 def spec(gazetteer: Gazetteer, turns: list[str]) -> dict[str, Any]:

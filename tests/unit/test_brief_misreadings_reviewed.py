@@ -5,36 +5,13 @@ people is no distance, something else left open leaves the end, start and days a
 from __future__ import annotations
 
 import datetime as dt
-import time
 
 import pytest
-from tripagent.adapters.llm.rules import RulesProvider
 from tripagent.adapters.places.gazetteer import Gazetteer
-from tripagent.adapters.signing import HmacSigner
-from tripagent.application.brief_chat import BriefChat, BriefLimits, BriefReply, ChatTurn
 from tripagent.domain.brief import read_turn
 
-TODAY = dt.date(2027, 5, 3)
-
-
-class NoLimit:
-    def hit(self, key: str, *, limit: int, window_s: int) -> int | None:
-        return None
-
-
-@pytest.fixture(scope="module")
-def gazetteer() -> Gazetteer:
-    return Gazetteer()
-
-
-def last_reply(gazetteer: Gazetteer, turns: list[str], locale: str = "en") -> BriefReply:
-    chat = BriefChat(gazetteer, NoLimit(), HmacSigner(b"s" * 32), BriefLimits())
-    messages: list[ChatTurn] = []
-    for text in turns:
-        messages.append(ChatTurn(role="user", content=text))
-        reply = chat.turn(messages, locale, RulesProvider(), "rules", now=time.time(), today=TODAY)  # type: ignore[arg-type]
-        messages.append(ChatTurn(role="assistant", content=reply.reply))
-    return reply
+from tests.fixtures.brief_chat import CORPUS_TODAY as TODAY
+from tests.fixtures.brief_chat import last_reply
 
 
 @pytest.mark.parametrize(
