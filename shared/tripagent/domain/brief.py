@@ -32,6 +32,7 @@ from tripagent.domain.brief_words import (
     DAILY_AGAIN,
     DAYS_UNKNOWN,
     END_UNKNOWN,
+    FINISHING,
     LAUNCH,
     ONE_RIDE,
     ONE_WAY,
@@ -41,6 +42,7 @@ from tripagent.domain.brief_words import (
     REVERSED,
     ROAD_IN_A_LIST,
     ROUND_TRIP,
+    SETTING_OFF_ON,
     SOFT_LOOP,
     START_UNKNOWN,
     START_UNKNOWN_RAW,
@@ -251,7 +253,7 @@ def read_turn(
     # "the first weekend of June" is when, not how long
     duration = duration_in(NTH_DAY_OF_MONTH.sub(" ", without_daily))
     nth = NTH_DAY_OF_MONTH.search(without_daily)
-    if nth and nth.group(2).startswith("week") and not _SETTING_OFF_ON.search(without_daily[: nth.start()]):
+    if nth and nth.group(2).startswith("week") and not SETTING_OFF_ON.search(without_daily[: nth.start()]):
         duration = duration or 2  # ...though, no other length said, a weekend's two days (not "start on")
     if duration:
         values["durationDays"] = duration
@@ -306,15 +308,8 @@ def read_turn(
             bool(OVERNIGHT.search(norm)),
         ),
         _distance_again(norm),
-        bool(_FINISHING.search(norm)),
+        bool(FINISHING.search(norm)),
     )
-
-
-# Words that say where a trip finishes, not where it goes next ("up to the lake" may be a loop's far end)
-_FINISHING = re.compile(
-    r"\b(?:finish\w*|end(?:s|ing)?(?: up)?|arriv\w*|termin\w*|fini[rst]?\w*|destination|one way"
-    r"|aller simple)\b"
-)
 
 
 def _distance_again(norm: str) -> float | None:
@@ -322,11 +317,6 @@ def _distance_again(norm: str) -> float | None:
     again = DAILY_AGAIN.search(norm)
     figure = int(again.group(1) or again.group(2)) if again else 0
     return float(figure) if 10 <= figure <= 400 else None
-
-
-_SETTING_OFF_ON = re.compile(
-    r"\b(?:start\w*|leav\w*|set\w* off|depart\w*|part\w*|commenc\w*)\W+(?:\w+\W+){0,2}$"
-)  # "we'd start on" (the first weekend of June): when, not how long
 
 
 def _within_bounds(values: dict[str, object]) -> dict[str, object]:

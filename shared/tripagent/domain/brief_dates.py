@@ -66,12 +66,12 @@ WEEKDAY_DAY = re.compile(rf"\b({_WEEKDAY}) (?:the )?(\d{{1,2}}){_ORD}\b(?! (?:km
 WEEKDAY = re.compile(rf"\b({_WEEKDAY})\b(?! off\b)")  # "I can't take the Tuesday off": no date
 MONTH_WORD = re.compile(rf"\b(?:{_MONTH})\b")
 # "sat 8th", "sam. 12": a weekday's short name, only beside the day of the month
-_SHORT_WEEKDAYS = {
-    "mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thurs": 3, "fri": 4, "sat": 5, "sun": 6,
+SHORT_WEEKDAYS = {
+    "mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4, "sat": 5, "sun": 6,
     "lun": 0, "mar": 1, "mer": 2, "jeu": 3, "ven": 4, "sam": 5, "dim": 6,
 }  # fmt: skip
 SHORT_WEEKDAY_DAY = re.compile(
-    rf"\b(?:{'|'.join(_SHORT_WEEKDAYS)}) (?:the )?(\d{{1,2}}){_ORD}\b(?! (?:km|days?|jours?|h|j|d)\b)"
+    rf"\b(?:{'|'.join(SHORT_WEEKDAYS)}) (?:the )?(\d{{1,2}}){_ORD}\b(?! (?:km|days?|jours?|h|j|d)\b)"
 )
 # "the fourteenth of June", "June 1st", "le quatorze juin": a day in words beside its month
 _DAY_WORDS = {
@@ -149,8 +149,8 @@ DAY_RANGE = re.compile(
 # beside a day's number they are SHORT_WEEKDAY_DAY's ("dim 9")
 _SHORT_DAY = re.compile(
     rf"(?i)(?:(?<=\bthis )|(?<=\bnext )|(?<=\bon )|(?<=\bjust )|(?<=\bce )|(?<=\bevery ))"
-    rf"({'|'.join(_SHORT_WEEKDAYS)})\b\.?"
-    rf"|\b({'|'.join(_SHORT_WEEKDAYS)})\b\.?(?=\s+(?:de|du|from|morning|matin|aprem|afternoon)\b)"
+    rf"({'|'.join(SHORT_WEEKDAYS)})\b\.?"
+    rf"|\b({'|'.join(SHORT_WEEKDAYS)})\b\.?(?=\s+(?:de|du|from|morning|matin|aprem|afternoon)\b)"
 )
 _DAY_NAMES = {number: name for name, number in WEEKDAYS.items() if name.isascii() and name.endswith("day")}
 _JOURS = {number: name for name, number in WEEKDAYS.items() if not name.endswith("day")}
@@ -163,7 +163,7 @@ def short_days(text: str) -> str:
 
     def spelled(m: re.Match[str]) -> str:
         short = (m.group(1) or m.group(2)).lower()
-        return (_JOURS if short in _FRENCH_SHORT else _DAY_NAMES)[_SHORT_WEEKDAYS[short]]
+        return (_JOURS if short in _FRENCH_SHORT else _DAY_NAMES)[SHORT_WEEKDAYS[short]]
 
     return _TONIGHT.sub("tonight", _SHORT_DAY.sub(spelled, text))
 

@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tripagent.domain.brief_dates import SHORT_WEEKDAYS, WEEKDAYS
 from tripagent.domain.places import normalize
 
 # "Day 1", "day1", "Jour 2", "J3", "D1", "1er jour", "2e jour", "3rd day": a day's mark, where a line or a
@@ -25,8 +26,7 @@ _NUMBERED = re.compile(
 # "Tue 18 May – A → B", "sat: A → B", "[Tom] samedi : A - B": a line whose day is named, in the plan's order
 _DATED_LINE = re.compile(
     r"^[ \t]*(?:[-*•>][ \t]*)?(?:\[[^\]\n]{1,20}\][ \t]*)?"
-    r"(?:mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:r|rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?"
-    r"|lun(?:di)?|mar(?:di)?|mer(?:credi)?|jeu(?:di)?|ven(?:dredi)?|sam(?:edi)?|dim(?:anche)?)\b\.?"
+    rf"(?:{'|'.join(sorted([*WEEKDAYS, *SHORT_WEEKDAYS], key=len, reverse=True))})\b\.?"
     r"(?:[ \t]+\d{1,2}(?:st|nd|rd|th|er)?(?:[ \t]+[a-zéû]+\.?)?)?[ \t]*[:–—-][ \t]*",
     re.IGNORECASE | re.MULTILINE,
 )

@@ -223,6 +223,14 @@ ONE_RIDE = re.compile(
     # a single day named ("cycling w the kids sunday", "boucle VTT dimanche"): one ride, if dated, no lodging
     rf"|\b(?:{'|'.join(WEEKDAYS)})\b(?! (?:to|au|and|et|till|until|through|thru) )"
 )
+# Words that say where a trip finishes, not where it goes next ("up to the lake" may be a loop's far end)
+FINISHING = re.compile(
+    r"\b(?:finish\w*|end(?:s|ing)?(?: up)?|arriv\w*|termin\w*|fini[rst]?\w*|destination|one way"
+    r"|aller simple)\b"
+)
+SETTING_OFF_ON = re.compile(
+    r"\b(?:start\w*|leav\w*|set\w* off|depart\w*|part\w*|commenc\w*)\W+(?:\w+\W+){0,2}$"
+)  # "we'd start on" (the first weekend of June): when, not how long
 # "let's do it the other way round": the start and the end swap
 REVERSED = re.compile(
     r"\bthe other way (?:round|around)\b|\bin reverse\b|\breverse (?:it|the route|the trip)\b"
