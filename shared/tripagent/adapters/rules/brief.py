@@ -4,6 +4,7 @@ rider's language, recaps what it understood, and says when everything needed is 
 from __future__ import annotations
 
 import json
+from datetime import date
 from typing import Any
 
 from tripagent.application.llm import ChatRequest, ChatResult
@@ -43,15 +44,77 @@ PROFILES = {
 }
 
 
+_MONTHS = {
+    "en": [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ],
+    "fr": [
+        "janvier",
+        "février",
+        "mars",
+        "avril",
+        "mai",
+        "juin",
+        "juillet",
+        "août",
+        "septembre",
+        "octobre",
+        "novembre",
+        "décembre",
+    ],
+}
+_WEEKDAYS = {
+    "en": ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
+    "fr": ["lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"],
+}
+
+
+def said_date(iso: str, locale: str) -> str:
+    """A date as people say it ("Saturday 8 May 2027", "samedi 8 mai 2027"), not as the API stores it."""
+    try:
+        day = date.fromisoformat(iso)
+    except ValueError:
+        return iso
+    return f"{_WEEKDAYS[locale][day.weekday()]} {day.day} {_MONTHS[locale][day.month - 1]} {day.year}"
+
+
+def _from_fr(name: str) -> str:
+    """French contracts "de" with the article or the vowel that follows: des Escaldes, d'Encamp."""
+    if name[:4].lower() == "les ":
+        return "des " + name[4:]
+    if name[:3].lower() == "le ":
+        return "du " + name[3:]
+    return ("d'" if name[:1].lower() in "aeiouyhàâéèêîôû" else "de ") + name
+
+
+def _to_fr(name: str) -> str:
+    if name[:4].lower() == "les ":
+        return "aux " + name[4:]
+    if name[:3].lower() == "le ":
+        return "au " + name[3:]
+    return "à " + name
+
+
 def recap(collected: dict[str, Any], locale: str) -> str:
     fr = locale == "fr"
     parts = []
     if collected.get("start"):
-        parts.append(("de " if fr else "from ") + collected["start"])
+        parts.append(_from_fr(collected["start"]) if fr else "from " + collected["start"])
     if collected.get("roundTrip"):
         parts.append("en boucle" if fr else "as a round trip")
     elif collected.get("end"):
-        parts.append(("à " if fr else "to ") + collected["end"])
+        parts.append(_to_fr(collected["end"]) if fr else "to " + collected["end"])
     if collected.get("via"):
         parts.append(("par " if fr else "via ") + ", ".join(collected["via"]))
     if collected.get("durationDays"):
@@ -66,7 +129,7 @@ def recap(collected: dict[str, Any], locale: str) -> str:
             f"≤ {collected['dailyClimbM']:g} m {'de montée par jour' if fr else 'of climbing a day'}"
         )
     if collected.get("startDate"):
-        parts.append(("le " if fr else "on ") + collected["startDate"])
+        parts.append(("le " if fr else "on ") + said_date(collected["startDate"], locale))
     return ", ".join(parts)
 
 
