@@ -31,9 +31,11 @@ from tripagent.domain.brief_words import (
     DAILY,
     DAILY_AGAIN,
     DAYS_UNKNOWN,
+    DISTANCE_SAID,
     END_UNKNOWN,
     FINISHING,
     LAUNCH,
+    NO_LIMIT,
     ONE_RIDE,
     ONE_WAY,
     OUT_AND_BACK,
@@ -272,9 +274,8 @@ def read_turn(
         values["accommodation"] = lodging
     if climb := CLIMB.search(norm.replace("+", " +").replace("  ", " ")):
         values["dailyClimbM"] = float(climb.group(1) or climb.group(2))
-    daily = DAILY.search(norm)
-    if daily:
-        values["dailyDistanceKm"] = float(amount(daily.group(1) or daily.group(2)))
+    if daily := _daily_distance(norm, without_daily):
+        values["dailyDistanceKm"] = daily
     if days_unknown := bool(DAYS_UNKNOWN.search(norm)):  # "a week off? leave the number of days open"
         values.pop("durationDays", None)
     start_date, spanned = dates_in(without_daily, today, known_date)
@@ -312,10 +313,19 @@ def read_turn(
     )
 
 
+def _daily_distance(norm: str, without_daily: str) -> float | None:
+    """ "40 km a day", "max 60 km"; or a distance said with no word of limit ("ordino loop 80k")."""
+    if daily := DAILY.search(norm):
+        return float(amount(daily.group(1) or daily.group(2)))
+    if (said := DISTANCE_SAID.search(without_daily)) and not NO_LIMIT.search(norm):
+        return float(amount(said.group(1)))
+    return None
+
+
 def _distance_again(norm: str) -> float | None:
     """ "say 45 actually", "en fait max 30": a daily distance said again without its unit."""
     again = DAILY_AGAIN.search(norm)
-    figure = int(again.group(1) or again.group(2)) if again else 0
+    figure = int(next(group for group in again.groups() if group)) if again else 0
     return float(figure) if 10 <= figure <= 400 else None
 
 

@@ -144,13 +144,29 @@ DAY_RANGE = re.compile(
 )
 
 
+# Words before a short day name that make it a noun, a verb or a name ("the sun", "we sat", "un jeu")
+_NOT_A_DAY_BEFORE = (
+    "the", "a", "in", "of", "my", "with", "avec", "et", "and", "un", "le", "du", "i", "we", "they", "he",
+    "she", "you", "who", "to", "got", "get", "full", "hot", "no", "some", "much", "de", "en", "ton",
+)  # fmt: skip
+_NOT_A_DAY = "".join(rf"(?<!\b{word} )" for word in _NOT_A_DAY_BEFORE)
+
 # Days as typed on a phone, where they can be nothing else: "just sat", "this sun", "dim de Canillo", "sat
 # morning" (not "the sun.", "Sam.": a short name needs a word before or after it that says it is a day);
 # beside a day's number they are SHORT_WEEKDAY_DAY's ("dim 9")
 _SHORT_DAY = re.compile(
     rf"(?i)(?:(?<=\bthis )|(?<=\bnext )|(?<=\bon )|(?<=\bjust )|(?<=\bce )|(?<=\bevery ))"
     rf"({'|'.join(SHORT_WEEKDAYS)})\b\.?"
-    rf"|\b({'|'.join(SHORT_WEEKDAYS)})\b\.?(?=\s+(?:de|du|from|morning|matin|aprem|afternoon)\b)"
+    rf"|{_NOT_A_DAY}\b({'|'.join(SHORT_WEEKDAYS)})\b\.?(?=\s+(?:de|du|from|morning|matin|aprem|afternoon)\b)"
+)
+# ...and, typed in lowercase as on a phone, the short names that are seldom anything else ("ordino loop sat
+# 80k", "road wed", "sortie gravel dim", "ven-sam"), unless a word around them makes them a noun, a verb or
+# a name ("in the sun", "we sat down", "avec sam"); "mon", "mar", "mer", "lun", "jeu" stay with the cues
+# above ("mon vélo", "la mer", "jeu de piste")
+_TYPED_SHORT = ("sat", "sun", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "ven", "sam", "dim")
+_SHORT_DAY_TYPED = re.compile(
+    rf"{_NOT_A_DAY}\b({'|'.join(_TYPED_SHORT)})\b"
+    r"(?!'|\s*:|\s+(?:down|and|et|or|ou|is|est|says?|dit|said|light)\b)"
 )
 _DAY_NAMES = {number: name for name, number in WEEKDAYS.items() if name.isascii() and name.endswith("day")}
 _JOURS = {number: name for name, number in WEEKDAYS.items() if not name.endswith("day")}
@@ -162,10 +178,10 @@ def short_days(text: str) -> str:
     """ "dim 9" as "dimanche 9", "just sat" as "just saturday", "tonite" as "tonight"."""
 
     def spelled(m: re.Match[str]) -> str:
-        short = (m.group(1) or m.group(2)).lower()
+        short = next(group for group in m.groups() if group).lower()
         return (_JOURS if short in _FRENCH_SHORT else _DAY_NAMES)[SHORT_WEEKDAYS[short]]
 
-    return _TONIGHT.sub("tonight", _SHORT_DAY.sub(spelled, text))
+    return _TONIGHT.sub("tonight", _SHORT_DAY_TYPED.sub(spelled, _SHORT_DAY.sub(spelled, text)))
 
 
 def spelled_dates(text: str) -> str:

@@ -337,11 +337,23 @@ DAILY = re.compile(
     rf"|not more than|nothing over|pas plus que)\s?{_AMOUNT}{_KM}"
     rf"(?:{_PER_DAY})?\b"
 )
+# A distance said with no word of limit ("ordino loop 80k", "~90k", "gravel 1j 45km"): in a brief, how far
+# they want to ride a day (measured on the corpus: the label in 30 of 33 such turns), unless it is how far
+# something is ("10 km from Encamp", "à 5 km d'Ordino", "25 km to Soldeu") or the whole trip's ("100 km in
+# all")
+DISTANCE_SAID = re.compile(
+    rf"\b{_AMOUNT}{_KM}\b(?!\s?(?:from|away|de|of|du|des|off|to|a|au|by|avant|before|after|apres|walk)\b"
+    r"|\s?d (?!max|maximum|tops)\w"  # not "à 5 km d'Ordino", but "60k/d max"
+    r"|\s?(?:in all|in total|total|en tout|au total|overall|altogether|sur \w+ jours|over \w+ days)\b)"
+)
+NO_LIMIT = re.compile(r"\bno (?:limit|max)\b|\bpas de (?:limite|max)\b|\bsans limite\b")
 # A limit said again without its unit, after a distance: "say 45 actually", "en fait max 30"
 DAILY_AGAIN = re.compile(
     # after a word of limit, any figure that measures nothing else ("max 30, je suis avec mon fils")
     r"\b(?:max|maximum|no more than|at most|pas plus de)\s+(\d{2,3})\b"
     r"(?!\s*(?:m\b|metres?|meters?|d ?\+|days?|jours?|h\b|%|people|persons?|personnes?|of us|ans|years?|kg))"
+    # ...or before it ("yes 130 max")
+    r"|\b(\d{2,3})\s+(?:max|maximum|tops)\b"
     # after a word of correction, a figure said alone ("say 45 actually"; not "actually 12 of us")
     r"|\b(?:say|let s say|disons|make it|plutot|actually|en fait|finalement)\s+(?:max\s+)?(\d{2,3})"
     r"(?:\s*(?:km|k|kms|bornes))?(?=\s*(?:$|[,;:!?]|(?:instead|then|alors|max|tops|a day|par jour|per day"

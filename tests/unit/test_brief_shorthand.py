@@ -1,0 +1,68 @@
+"""Briefs typed as club riders type them on a phone: short day names in lowercase, and a distance said
+with no word of limit ("ordino loop sat 80k"), read where nothing around them says otherwise."""
+
+import datetime as dt
+
+import pytest
+from tripagent.domain.brief import read_turn
+
+TODAY = dt.date(2027, 5, 3)  # a Monday
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("ordino loop sat 80k 1500m D+ road", dt.date(2027, 5, 8)),
+        ("road wed", dt.date(2027, 5, 5)),
+        ("1d 40k tops thurs", dt.date(2027, 5, 6)),
+        ("sortie gravel dim", dt.date(2027, 5, 9)),
+        ("2j route ven-sam", dt.date(2027, 5, 7)),
+    ],
+)
+def test_a_short_day_name_typed_in_lowercase_is_the_day(text: str, day: dt.date) -> None:
+    assert read_turn(text, today=TODAY).slots.startDate == day
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "From Encamp to Soldeu. We love riding in the sun.",
+        "avec sam et moi, de Encamp à Soldeu",
+        "we sat down and looked at the map",
+        "un jeu de piste à Ordino",
+        "on the fri: sam: not sure",
+    ],
+)
+def test_a_short_day_name_that_is_a_noun_a_verb_or_a_name_is_no_date(text: str) -> None:
+    assert read_turn(text, today=TODAY).slots.startDate is None
+
+
+@pytest.mark.parametrize(
+    ("text", "km"),
+    [
+        ("ordino loop sat 80k", 80),
+        ("~90k", 90),
+        ("gravel 1j 45km", 45),
+        ("60k/d max", 60),
+        ("sortie longue 120 bornes", 120),
+    ],
+)
+def test_a_distance_said_alone_is_the_day_s_distance(text: str, km: float) -> None:
+    assert read_turn(text, today=TODAY).slots.dailyDistanceKm == km
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "our hotel is 10 km from Encamp",
+        "un gîte à 5 km d'Ordino",
+        "3 days - 100 km in all",
+        "no limit on distance, it's like 10k lol",
+    ],
+)
+def test_how_far_something_is_or_the_whole_trip_is_no_daily_distance(text: str) -> None:
+    assert read_turn(text, today=TODAY).slots.dailyDistanceKm is None
+
+
+def test_a_limit_said_after_its_figure_corrects_the_distance() -> None:
+    assert read_turn("yes 130 max", today=TODAY).distance_again == 130
