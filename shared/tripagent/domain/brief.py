@@ -8,6 +8,7 @@ resolved by a geocoder elsewhere), read one user turn at a time.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Literal
@@ -26,6 +27,7 @@ from tripagent.domain.brief_places import VERBS, PlacePhrase, day_plan, place_ph
 from tripagent.domain.brief_words import (
     ACCOMMODATION,
     ANY_ACCOMMODATION,
+    CHOICE_BETWEEN,
     CLIMB,
     CLIMB_PER_DAY,
     DAILY,
@@ -33,8 +35,11 @@ from tripagent.domain.brief_words import (
     DAYS_UNKNOWN,
     DISTANCE_SAID,
     END_UNKNOWN,
+    END_WORD,
     FINISHING,
+    HESITATING,
     LAUNCH,
+    LOOP_OR_NOT,
     NO_LIMIT,
     ONE_RIDE,
     ONE_WAY,
@@ -48,6 +53,7 @@ from tripagent.domain.brief_words import (
     SOFT_LOOP,
     START_UNKNOWN,
     START_UNKNOWN_RAW,
+    START_WORD,
     UNDECIDED,
     WITHIN_A_DAY,
     Locale,
@@ -174,7 +180,7 @@ _START_OR = re.compile(
 )
 _END_OR = re.compile(
     r"\b(?:to|towards|end(?:ing)? (?:up )?(?:in|at)|finish(?:ing)? (?:in|at)|vers|jusqu a"
-    r"|arrivee (?:a|vers)?|end(?: point)?|finish)"
+    r"|arrivee(?: a| vers)?|end(?: point)?|finish)"
     r"(?: either)? (?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*){0,3} (?:or|ou)"
     r"(?: maybe| perhaps| peut etre| bien| else)?"
     r"(?: to| in| at| a| vers)? ((?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*){0,3})"
@@ -220,6 +226,10 @@ def _two_for_one(pattern: re.Pattern[str], norm: str) -> bool:
     )
 
 
+# "ordino... ou llorts": a place then "or" and a word that may be another (not "or not", "or so", "or if")
+_OR_ANOTHER = re.compile(
+    r"\W*(?:or|ou|sinon) (?:maybe |perhaps |peut etre )?(?:(?:to|in|at|a|au|de|d|du|vers) )?([a-z]\w+)"
+)
 _NOT_AFTER_OR = {
     "not",
     "no",
@@ -233,6 +243,16 @@ _NOT_AFTER_OR = {
     "anywhere",
     "whatever",
     "n",
+    "if",
+    "si",
+    "unless",
+    "sauf",
+    "even",
+    "meme",
+    "less",
+    "moins",
+    "more",
+    "plus",
 }
 
 
@@ -288,6 +308,7 @@ def read_turn(
         values.setdefault("durationDays", plan.days)
         if plan.places[0] == plan.places[-1]:
             values["roundTrip"] = True
+    open_choice = _choice_left_open(norm, places)
     return Reading(
         Collected.model_validate(_within_bounds(values)),
         places,
@@ -300,8 +321,9 @@ def read_turn(
             START_UNKNOWN.search(norm)
             or START_UNKNOWN_RAW.search(text.casefold())
             or _two_for_one(_START_OR, with_where)
+            or open_choice == "start"
         ),
-        bool(END_UNKNOWN.search(norm)) or _two_for_one(_END_OR, with_where),
+        bool(END_UNKNOWN.search(norm)) or _two_for_one(_END_OR, with_where) or open_choice == "end",
         days_unknown,
         DaysHint(
             bool(WITHIN_A_DAY.search(norm)),
@@ -311,6 +333,41 @@ def read_turn(
         _distance_again(norm),
         bool(FINISHING.search(norm)),
     )
+
+
+_NO_PLACE = re.compile(r"\d|\b(?:days?|jours?|one|two|un|deux)\b")
+
+
+def _choice_left_open(norm: str, places: dict[str, list[PlacePhrase]]) -> Literal["start", "end"] | None:
+    """Which end a turn leaves open between alternatives, beside a word of indecision ("arrivée ordino...
+    ou llorts, a voir", "either come back to canillo or end in la massana, idk yet")."""
+    if not HESITATING.search(norm):
+        return None
+    found = sorted(
+        (at, at + len(p.text))
+        for phrases in places.values()
+        for p in phrases
+        if not HESITATING.search(p.text) and not _NO_PLACE.search(p.text) and (at := norm.find(p.text)) >= 0
+    )
+    if LOOP_OR_NOT.search(norm):
+        return "end"
+    between = (a for (a, a_end), (b, _) in itertools.pairwise(found) if CHOICE_BETWEEN.search(norm[a_end:b]))
+    another = (
+        a for a, a_end in found if (other := _OR_ANOTHER.match(norm, a_end)) and _may_be_a_place(other[1])
+    )
+    first = next(between, None)
+    first = next(another, None) if first is None else first
+    if first is None:
+        return None
+    start = max((m.end() for m in START_WORD.finditer(norm, 0, first)), default=-1)
+    end = max((m.end() for m in END_WORD.finditer(norm, 0, first)), default=-1)
+    return "start" if start > end else "end"
+
+
+def _may_be_a_place(word: str) -> bool:
+    return word not in _NOT_AFTER_OR and word not in VERBS
+
+    return None
 
 
 def _daily_distance(norm: str, without_daily: str) -> float | None:

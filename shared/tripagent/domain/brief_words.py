@@ -145,6 +145,30 @@ _STILL_OPEN = (
     r"|can t decide|cannot decide|still chewing|still thinking|still deciding|pas encore fixe|pas fixe"
     r"|aucune idee|on verra|we ll see|on en discute|on en parle|je choisirai|i ll decide|we ll decide)"
 )
+# Words of indecision ("not sure", "idk", "j'hésite", "on verra", "depends"): two places or a loop joined by
+# "or" beside them are a choice left open (CHOICE_BETWEEN, LOOP_OR_NOT)
+HESITATING = re.compile(
+    r"\b(?:not sure|unsure|don t know|dunno|idk|no idea|undecided|haven t decided|not decided|can t decide"
+    r"|cannot decide|still deciding|still thinking|torn|tbd|to be decided|sais pas|sait pas|jsp|chais pas"
+    r"|hesite|hesitons|pas sur|pas encore (?:decide|tranche|choisi|fixe)\w*|a voir|on verra|we ll see"
+    r"|will see|depends|ca depend|whatever s nicer|on decidera|we ll decide|i ll decide|je vous dirai"
+    r"|je te dirai|will tell you|haven t made up)\b"
+)
+# what lies between two places that are alternatives: "Ordino... ou Llorts", "El Serrat? or Llorts"
+CHOICE_BETWEEN = re.compile(r"^\W*(?:\w+ )?(?:or|ou|either|soit|sinon)\b.{0,20}$")
+_BACK = r"(?:loop|boucle|come back|coming back|back to|revien\w*|reven\w*|rentr\w*|retour)"
+# "either come back to Canillo or end in La Massana", "je sais pas si je fais une boucle ou si je finis
+# ailleurs"
+LOOP_OR_NOT = re.compile(
+    rf"\b(?:either|soit|maybe|peut etre|si|if|whether)\b.{{0,30}}\b{_BACK}\b.{{0,50}}"
+    rf"\b(?:or|ou|soit|maybe|peut etre)\b"
+    rf"|\b(?:or|ou|soit)\b.{{0,30}}\b{_BACK}\b"
+)
+# the nearest of these before a choice says which end it is for: "départ de Sant Julià... ou de Pas"
+START_WORD = re.compile(r"\b(?:depart|start\w*|partir|partons|part|from|depuis|base|begin\w*|set off)\b")
+END_WORD = re.compile(
+    r"\b(?:arrivee|arriver|end\w*|finish\w*|fin|finir|finit|termin\w*|to|jusqu\w*|vers|destination)\b"
+)
 END_UNKNOWN = re.compile(
     r"\bnot sure (?:yet )?where to (?:end|finish)\b"
     r"|\b(?:don t know|do not know|not sure|no idea) where (?:we d |we ll |we will |i d |i ll |to )?"

@@ -1,0 +1,40 @@
+"""Two places, or a loop and a place, joined by "or" beside a word of indecision are an end (or a start)
+left open, not the first one named; a plain "or" about something else leaves the places as said."""
+
+from tripagent.adapters.places.gazetteer import Gazetteer
+
+from tests.fixtures.brief_chat import last_reply
+
+
+def test_an_end_said_with_another_beside_a_word_of_indecision_is_open(gazetteer: Gazetteer) -> None:
+    reply = last_reply(gazetteer, ["2j VTT", "depart arinsal", "arrivée ordino... ou llorts, a voir"], "fr")
+    assert reply.collected.start == "Arinsal"
+    assert reply.collected.end is None
+    assert not reply.readyToGenerate
+
+
+def test_a_loop_or_another_end_left_open_is_no_loop(gazetteer: Gazetteer) -> None:
+    turns = [
+        "starting from canillo, 2 days, MTB",
+        "either come back to canillo or end in la massana, idk yet",
+    ]
+    reply = last_reply(gazetteer, turns, "en")
+    assert not reply.collected.roundTrip
+    assert reply.collected.end is None
+    assert not reply.readyToGenerate
+
+
+def test_a_start_left_open_between_two_places(gazetteer: Gazetteer) -> None:
+    turns = [
+        "je voudrais finir à Ordino, 2 jours de VTT",
+        "départ de Sant Julià... ou de Pas de la Casa, j'hésite",
+    ]
+    reply = last_reply(gazetteer, turns, "fr")
+    assert reply.collected.start is None
+    assert reply.collected.end == "Ordino"
+
+
+def test_an_or_about_the_bike_leaves_the_ends_as_said(gazetteer: Gazetteer) -> None:
+    reply = last_reply(gazetteer, ["From Ordino to Soldeu, 2 days, road or gravel, not sure"], "en")
+    assert (reply.collected.start, reply.collected.end) == ("Ordino", "Soldeu")
+    assert reply.readyToGenerate
