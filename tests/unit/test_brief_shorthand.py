@@ -66,3 +66,26 @@ def test_how_far_something_is_or_the_whole_trip_is_no_daily_distance(text: str) 
 
 def test_a_limit_said_after_its_figure_corrects_the_distance() -> None:
     assert read_turn("yes 130 max", today=TODAY).distance_again == 130
+
+
+@pytest.mark.parametrize(("text", "days"), [("sat-sun", 2), ("ven-sam", 2), ("samedi-dimanche", 2)])
+def test_two_days_joined_by_a_dash_are_both_ridden(text: str, days: int) -> None:
+    assert read_turn(text, today=TODAY).slots.durationDays == days
+
+
+def test_a_day_corrected_to_the_next_is_no_range() -> None:
+    read = read_turn("Sorry, not Saturday — Sunday the 9th", today=TODAY)
+    assert read.slots.durationDays is None
+    assert read.slots.startDate == dt.date(2027, 5, 9)
+
+
+@pytest.mark.parametrize(
+    "text", ["loops yeah", "boucles depuis AlV oui", "base la massana, loops from there"]
+)
+def test_loops_from_a_base_are_a_round_trip(text: str) -> None:
+    assert read_turn(text, today=TODAY).slots.roundTrip
+
+
+def test_a_word_after_a_short_name_is_no_part_of_it() -> None:
+    read = read_turn("boucles depuis AlV oui", today=TODAY)
+    assert [p.text for p in read.places["start"]] == ["andorra la vella"]

@@ -105,7 +105,7 @@ DATES_RANGE = re.compile(
     rf"\b{_W}(\d{{1,2}}){_ORD} (?:of )?({_MONTH}) (?:to|au|until|till|jusqu au|and|et|through|thru) {_W}"
     rf"(?:the )?(\d{{1,2}}){_ORD} (?:of )?({_MONTH})\b"
 )
-# "du lundi au vendredi", "from Saturday to Monday", "this coming Saturday and Sunday": those days
+# "du lundi au vendredi", "from Saturday to Monday", "this coming Saturday and Sunday", "sat-sun": those days
 WEEKDAY_RANGE = re.compile(
     rf"\b(?:du |from |this coming |this |next |coming |ce )?({'|'.join(WEEKDAYS)})"
     rf" (?:au|to|till|until|and|et|through|thru) ({'|'.join(WEEKDAYS)})\b"
@@ -168,6 +168,8 @@ _SHORT_DAY_TYPED = re.compile(
     rf"{_NOT_A_DAY}\b({'|'.join(_TYPED_SHORT)})\b"
     r"(?!'|\s*:|\s+(?:down|and|et|or|ou|is|est|says?|dit|said|light)\b)"
 )
+# "saturday-sunday", "ven-sam" (once their short names are spelled): from the one to the other
+_DAY_DASH_DAY = re.compile(rf"(?i)\b({'|'.join(WEEKDAYS)})\s?[-–/]\s?({'|'.join(WEEKDAYS)})\b")
 _DAY_NAMES = {number: name for name, number in WEEKDAYS.items() if name.isascii() and name.endswith("day")}
 _JOURS = {number: name for name, number in WEEKDAYS.items() if not name.endswith("day")}
 _FRENCH_SHORT = {"lun", "mar", "mer", "jeu", "ven", "sam", "dim"}
@@ -175,13 +177,15 @@ _TONIGHT = re.compile(r"(?i)\btonite\b")
 
 
 def short_days(text: str) -> str:
-    """ "dim 9" as "dimanche 9", "just sat" as "just saturday", "tonite" as "tonight"."""
+    """ "dim 9" as "dimanche 9", "just sat" as "just saturday", "sat-sun" as "saturday to sunday", "tonite"
+    as "tonight"."""
 
     def spelled(m: re.Match[str]) -> str:
         short = next(group for group in m.groups() if group).lower()
         return (_JOURS if short in _FRENCH_SHORT else _DAY_NAMES)[SHORT_WEEKDAYS[short]]
 
-    return _TONIGHT.sub("tonight", _SHORT_DAY_TYPED.sub(spelled, _SHORT_DAY.sub(spelled, text)))
+    spelled_out = _SHORT_DAY_TYPED.sub(spelled, _SHORT_DAY.sub(spelled, text))
+    return _TONIGHT.sub("tonight", _DAY_DASH_DAY.sub(r"\1 to \2", spelled_out))
 
 
 def spelled_dates(text: str) -> str:

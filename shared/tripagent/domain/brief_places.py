@@ -39,7 +39,7 @@ _STOP = (
     r"|down|up|ride out|ride|riding|until|till|out|is possible|returning|going|it s|it is|ca fait|c est|we re"
     r"|we are|on part|on dort|and we|end|finish|start|demain|tomorrow|today|aujourd hui|qui|that|which|who"
     r"|taking|stopping|hit|past|for good|ou se|ou on|pour filer|pour|i|we|you|they|je|j|nous|vous|ils|first"
-    r"|again|too|also|aussi|as well|"
+    r"|again|too|also|aussi|as well|base|oui|yes|yeah|yep|retour|return|loops?|boucles?|"
     r"pardon|sorry|desole|the day|le jour|arrivee|arrival|departure|youth hostel|hostel|hotel"
     r"|camping|campsite|night|nights|thru|thro|where|ou il|ou y|directement|directly|straight|"
     + "|".join(WEEKDAYS)

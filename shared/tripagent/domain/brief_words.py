@@ -286,7 +286,7 @@ PROFILE_WORDS: list[tuple[Profile, re.Pattern[str]]] = [
     ),
 ]
 ROUND_TRIP = re.compile(
-    r"\bround ?trip|\bloop\b|\bboucle\b|\baller retour\b|\bback to (the )?start"
+    r"\bround ?trip|\bloops?\b|\bboucles?\b|\baller retour\b|\bback to (the )?start"
     r"|\bstart(?:s|ing)? and (?:finish|end)(?:es|s|ing)? (?:in|at)\b|\bback to where\b"
     r"|\bcom(?:e|ing) back to\b(?! (?:you|me|us|ya)\b)"
     r"|\b(?:back|finish\w*|end\w*) where (?:we|i) (?:start|began)"
