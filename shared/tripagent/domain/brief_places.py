@@ -549,9 +549,22 @@ _ARRIVING_IN_BY = re.compile(
 _START_THERE = re.compile(
     r"\b(?:that['’]?s|that is|c['’]est (?:de )?là) (?:where|que|qu['’]) ?(?:we|i|on|nous)"
     r"(?:['’]d|['’]ll| will| would)?"
-    r" (?:start|begin|set off|part|commence)\w*( and (?:finish|end)\w*)?",
+    r" (?:start|begin|set off|part|commence)\w*( and (?:finish|end)\w*)?"
+    # "... à Andorre-la-Vieille, d'où nous partirons", "... to Sant Julià, and start riding there", "le bus
+    # jusqu'à Andorre-la-Vieille et je commence à rouler le lendemain"
+    r"|\bd['’]o[uù] (?:nous |on |je )(?:partir\w*|part\w*|commenc\w*|d[ée]marr\w*|roul\w*)( pour)?"
+    r"|\b(?:and |et )?(?:we |i |on |je |nous )?(?:start|begin|commenc\w*) (?:riding|pedalling|cycling"
+    r"|(?:à|a|depuis) (?:rouler|pédaler|pedaler))(?! from| de| d['’]| du| at| in| à)",
     re.IGNORECASE,
 )
+
+
+def _starting_there(said: re.Match[str]) -> str:
+    """ "that's where we start and finish" as "starting from there and finish", "d'où nous partirons pour"
+    as "starting from there to"."""
+    return "starting from there" + (said.group(1) or "") + (" to" if said.group(2) else "")
+
+
 # "départ et arrivée à Encamp", "start and finish in Ordino": a loop from there
 _BOTH_ENDS_AT = re.compile(
     r"\b(?:d[ée]part et arriv[ée]e|start(?:s|ing)? ?(?:and|&|\+|n) ?(?:finish|end)(?:es|s|ing)?)"
@@ -944,7 +957,7 @@ def _clauses(text: str) -> list[str]:
     text = _ARROWS.sub(" -> ", text)  # "Canillo 👉 Prats", "Ordino ➡️ El Serrat": a route; other emoji go
     text = "".join(" " if unicodedata.category(c) in ("So", "Cf") or c == "\ufe0f" else c for c in text)
     text = _RATHER_THAN.sub(r"\1", _FROM_ORIGIN.sub(" ", _TRAVELLING_FROM.sub(r"\1 comingfrom", text)))
-    text = _BOTH_ENDS_AT.sub("loop from ", _START_THERE.sub(r"starting from there\1", text))
+    text = _BOTH_ENDS_AT.sub("loop from ", _START_THERE.sub(_starting_there, text))
     text = _ARRIVING_BY.sub(r"starting from \1", _ARRIVING_IN_BY.sub(r"starting from \1", text))
     marked = re.sub(r"(?i)\b(retour|revenir|rentrer|arriv\w*|jusqu)['’ ]?\s*a\s+(?=\w)", r"\1 vers ", text)
     # (not "à" before an infinitive: "ce que vous avez à louer")
@@ -1063,6 +1076,7 @@ class _TurnReader:
         """Each "there" of the clause is the place named just before it, whatever pattern found it."""
         for at, slot, strong in sorted(self.there):
             earlier = [m for m in self.mentions if m[0] < at and m[1] != "skip"]
+            earlier = [m for m in earlier if not any(_inside(m, other) for other in earlier)]
             if not earlier:  # "I'd start and finish there": a place of an earlier turn (THERE), loosely
                 self.mentions.append((at, slot, PlacePhrase(THERE, strong=False)))
                 continue
@@ -1076,7 +1090,7 @@ class _TurnReader:
             ):
                 continue  # "Start in Encamp, finish in Arinsal: the hike up to the lakes from there"
             if meant[1] == "end" and slot == "start":  # "arriving in Pas de la Casa... ride from there"
-                self.mentions.remove(meant)
+                self.mentions = [m for m in self.mentions if m[1] != "end" or m[2].text != meant[2].text]
             if slot == "start" and meant[1] == "start" and meant[2].strong:
                 # "fly to Barcelona, rent bikes in Sant Julià, de là": the starts before were the way there
                 self.mentions = [
@@ -1084,6 +1098,17 @@ class _TurnReader:
                 ]
             self.mentions.append((at, slot, PlacePhrase(meant[2].text, strong)))
         self.there = []
+
+
+def _inside(mention: Mention, other: Mention) -> bool:
+    """Whether a phrase is a piece of a longer one around it ("de Lòria" of "to Sant Julià de Lòria")."""
+    end, other_end = mention[0] + len(mention[2].text), other[0] + len(other[2].text)
+    return (
+        other is not mention
+        and other[0] <= mention[0]
+        and end <= other_end
+        and other_end - other[0] > end - mention[0]
+    )
 
 
 def _ordered(mentions: list[Mention], joined: str) -> dict[str, list[PlacePhrase]]:

@@ -296,7 +296,9 @@ ROUND_TRIP = re.compile(
     r"|\b(?:rentrer|revenir) (?:chaque|tous les) soirs?\b"
     r"|\bdepart arrivee\b|\bstart finish\b|\bdepart et retour\b|\bstart and finish there\b"
     r"|\b(?:return(?:ing)?|get(?:ting)? back|ride back) there\b"
-    r"|\bback to (?:the|our|my) (?:hotel|hostel|campsite|apartment|flat|house|base|car|start)\b"
+    # (not "get the bus back to the car": a way home, no loop)
+    r"|(?<!bus )(?<!train )(?<!taxi )(?<!lift )(?<!shuttle )"
+    r"\bback to (?:the|our|my) (?:hotel|hostel|campsite|apartment|flat|house|base|car|start)\b"
     r"|\bretour (?:a|vers) (?:l |notre |la |mon |ma )?(?:hotel|auberge|camping|appartement|maison|voiture)\b"
     r"|\by (?:revenir|retourner|rentrer|revien\w*|retourn\w*|rentr\w*)\b"
     r"|\bautour d(?:e|u)?\b(?! (?:\d|vingt|trente|quarante|cinquante|soixante|cent|septante|nonante))"

@@ -1,0 +1,52 @@
+"""Where people arrive, then start from: "get the bus to Sant Julià de Lòria and start riding from there",
+"jusqu'à Andorre-la-Vieille et je commence à rouler", "Andorre-la-Vieille, d'où nous partirons pour Pal"."""
+
+from tripagent.adapters.places.gazetteer import Gazetteer
+
+from tests.fixtures.brief_chat import last_reply
+
+
+def test_from_there_is_the_whole_name_said_before(gazetteer: Gazetteer) -> None:
+    text = (
+        "We fly into Toulouse, get the bus to Sant Julià de Lòria and start riding from there."
+        " 3 days to Pas de la Casa"
+    )
+    reply = last_reply(gazetteer, [text])
+    assert reply.collected.start == "Sant Julià de Lòria"
+    assert reply.collected.end == "Pas de la Casa"
+
+
+def test_starting_to_ride_where_the_bus_goes(gazetteer: Gazetteer) -> None:
+    turns = [
+        "J'atterris à Barcelone le 7 mai, je prends le bus jusqu'à Andorre-la-Vieille"
+        " et je commence à rouler le lendemain",
+        "je vais jusqu'à Ordino, 1 jour c'est tout",
+    ]
+    reply = last_reply(gazetteer, turns, "fr")
+    assert (reply.collected.start, reply.collected.end) == ("Andorra la Vella", "Ordino")
+    assert not reply.collected.roundTrip
+
+
+def test_d_ou_nous_partirons_is_a_start(gazetteer: Gazetteer) -> None:
+    text = (
+        "Nous arrivons de Barcelone en autocar à Andorre-la-Vieille, d'où nous partirons pour Pal en 2 jours"
+    )
+    reply = last_reply(gazetteer, [text], "fr")
+    assert reply.collected.start == "Andorra la Vella"
+    assert reply.readyToGenerate
+
+
+def test_d_ou_partir_asked_back_is_no_start(gazetteer: Gazetteer) -> None:
+    reply = last_reply(
+        gazetteer, ["Je voudrais finir à Kallio, 1 jour, VTC. D'où partir à votre avis ?"], "fr"
+    )
+    assert reply.collected.start is None
+    assert reply.collected.end == "Kallio"
+
+
+def test_a_bus_back_to_the_car_is_no_loop(gazetteer: Gazetteer) -> None:
+    turns = [
+        "3 days, driving to Pas de la Casa and starting from there, going down",
+        "no preference where we end, anywhere we can get the bus back to the car really",
+    ]
+    assert not last_reply(gazetteer, turns).collected.roundTrip
