@@ -50,3 +50,19 @@ def test_a_bus_back_to_the_car_is_no_loop(gazetteer: Gazetteer) -> None:
         "no preference where we end, anywhere we can get the bus back to the car really",
     ]
     assert not last_reply(gazetteer, turns).collected.roundTrip
+
+
+def test_where_people_holiday_is_where_they_set_off(gazetteer: Gazetteer) -> None:
+    text = (
+        "je suis en vacances à La Massana avec ma femme. Je voudrais descendre jusqu'à Andorra la Vella"
+        " le mardi 11 mai, juste la journée"
+    )
+    reply = last_reply(gazetteer, [text], "fr")
+    assert (reply.collected.start, reply.collected.end) == ("La Massana", "Andorra la Vella")
+
+
+def test_a_meeting_point_is_the_start(gazetteer: Gazetteer) -> None:
+    text = "Rendez-vous à Sant Julià de Lòria, montée vers Andorre-la-Vieille, et retour à Sant Julià. 1 jour"
+    reply = last_reply(gazetteer, [text], "fr")
+    assert reply.collected.start == "Sant Julià de Lòria"
+    assert reply.collected.roundTrip

@@ -488,7 +488,9 @@ class PlacePhrase:
 
 _STARTING_AT = re.compile(
     r"\b(commen\w*|loge\w*|bas[ée]e?s?|serons|sommes|partons|partirons|habit\w*|d[ée]m[a]?r+\w*|enfourch\w*"
-    r"|d[ée]coll\w*|attaqu\w*|d[ée]bute\w*|selle|donn[ée]e?|lou\w*|laiss\w*|r[ée]cup[ée]r\w*|gar\w*)"
+    r"|d[ée]coll\w*|attaqu\w*|d[ée]bute\w*|selle|donn[ée]e?|lou\w*|laiss\w*|r[ée]cup[ée]r\w*|gar\w*"
+    # "rendez-vous à Sant Julià", "on se retrouve à Encamp": where the ride sets off
+    r"|rendez-vous|rdv|retrouv\w*)"
     r"(\s+(?:(?:notre|nos|les|la|le|mes|leurs|des|un|une)\s+\w+\s+)?(?:le \d{1,2}(?:er)? \w+\s+)?)"
     r"(?:[àa]|aux)(?![\w])",
     re.IGNORECASE,
@@ -575,9 +577,11 @@ _BOTH_ENDS_AT = re.compile(
     r"(?:(?:à|a|in|at|de|from) |d['’])?",
     re.IGNORECASE,
 )
-# "j'habite à Perpignan": where people live, said like a start but loosely (a strong start elsewhere wins)
+# "j'habite à Perpignan", "en vacances à La Massana": where people live or stay, said like a start but
+# loosely (a strong start elsewhere wins)
 _LIVING_AT = re.compile(
-    r"\b(habit\w*|vi[st]|vivons|r[ée]sid\w*|atterri\w*|atterr[io]\w*)\s+(?:[àa]|au)(?![\w])", re.IGNORECASE
+    r"\b(habit\w*|vi[st]|vivons|r[ée]sid\w*|atterri\w*|atterr[io]\w*|vacances|s[ée]jour)\s+(?:[àa]|au)(?![\w])",
+    re.IGNORECASE,
 )
 # "we have a flat in Ullanlinna", "we've rented an apartment in Kallio": where people stay, a loose start
 _STAYING_AT = re.compile(
