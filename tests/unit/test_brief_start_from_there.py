@@ -66,3 +66,15 @@ def test_a_meeting_point_is_the_start(gazetteer: Gazetteer) -> None:
     reply = last_reply(gazetteer, [text], "fr")
     assert reply.collected.start == "Sant Julià de Lòria"
     assert reply.collected.roundTrip
+
+
+def test_leaving_a_place_is_starting_there(gazetteer: Gazetteer) -> None:
+    text = "I'd like to leave Kamppi, go down to Ullanlinna, then up to Kallio, and return to Kamppi. 1 day"
+    reply = last_reply(gazetteer, [text])
+    assert reply.collected.start == "Kamppi"
+    assert reply.collected.roundTrip
+    assert reply.collected.via == ["Ullanlinna", "Kallio"]
+    assert (
+        last_reply(gazetteer, ["we'll leave the car in Sispony and ride to Ordino, 1 day"]).collected.start
+        == "Sispony"
+    )

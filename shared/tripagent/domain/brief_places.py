@@ -81,6 +81,9 @@ _ORIGIN = {
 }  # fmt: skip
 _START = (
     r"from|starting (?:in|at|from)|start(?:ing)? in|leaving|depart(?:ing)? from|depuis|au depart d"
+    # "I should like to leave Kamppi" (not "leave the car", "leave on Friday", "leave early")
+    r"|leave(?! (?:the|our|my|a|an|on|at|in|early|late|it|them|tomorrow|today|from|for|after|before|around"
+    r"|about|work|home|here|there|\d))"
     r"|au depart de|depart de|partant de|en partant de|pars d|pars de|de|d|du"
     r"|start(?:ing)? and (?:finish|end)(?:ing)? (?:in|at)|loop (?:from|around|out of|starting (?:in|at|from))"
     r"|boucle (?:au depart )?(?:de|d|a|vers|autour de)|start(?:ing)? at|out of|autour de|autour d"
