@@ -388,6 +388,7 @@ NOT_A_NAME_START = {
     "voyage", "trip", "tour", "excursion", "randonnee", "arrivee", "arrival", "max", "maximum", "min",
     "destination",
     "depart", "point", "so", "and", "but", "et", "mais", "donc", "is", "was", "est", "sera", "serait",
+    "down", "up", "out", "around", "round", "along", "past", "across", "towards", "toward",
     *WEEKDAYS,
     *MONTHS,
 }  # fmt: skip
