@@ -78,3 +78,31 @@ def test_leaving_a_place_is_starting_there(gazetteer: Gazetteer) -> None:
         last_reply(gazetteer, ["we'll leave the car in Sispony and ride to Ordino, 1 day"]).collected.start
         == "Sispony"
     )
+
+
+def test_where_the_train_goes_is_no_end_of_the_ride(gazetteer: Gazetteer) -> None:
+    turns = [
+        "De Toulouse à Andorre-la-Vieille en vélo de randonnée, 4 jours",
+        "bon finalement on prend le train de Toulouse jusqu'à L'Hospitalet, et on part de Pas de la Casa."
+        " du coup 2 jours suffiront",
+    ]
+    reply = last_reply(gazetteer, turns, "fr")
+    assert (reply.collected.start, reply.collected.end) == ("Pas de la Casa", "Andorra la Vella")
+    assert reply.readyToGenerate
+
+
+def test_where_the_bus_goes_is_where_the_ride_begins(gazetteer: Gazetteer) -> None:
+    reply = last_reply(gazetteer, ["I take the bus to Encamp, then ride to Soldeu, 2 days"])
+    assert (reply.collected.start, reply.collected.end) == ("Encamp", "Soldeu")
+    home = last_reply(gazetteer, ["I take the metro in. Ride: Etu-Töölö to Ullanlinna, 1 day"])
+    assert (home.collected.start, home.collected.end) == ("Etu-Töölö", "Ullanlinna")
+
+
+def test_down_to_a_park_asks_for_no_town_called_down(gazetteer: Gazetteer) -> None:
+    turns = [
+        "cycling w the kids sunday, from kruununhaka",
+        "loop pls, past kaartinkaupunki and down to the park",
+    ]
+    reply = last_reply(gazetteer, turns)
+    assert reply.clarification is None
+    assert reply.readyToGenerate

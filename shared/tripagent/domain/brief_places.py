@@ -614,6 +614,15 @@ _BLANKS = re.compile(r"[^\S\n]+")
 MAX_TURN_CHARS = 4000  # what the API accepts of a turn; a generation brief's line is read this far
 _ARROWS = re.compile(r"\s*(?:➡️|➡|👉|⇒|⟶|→)\ufe0f?\s*")
 # Where people come from is not where they start: "on est de Québec", "I'm from Italy"
+# "take the train to L'Hospitalet", "on prend le bus de Toulouse jusqu'à Andorre-la-Vieille": where the way
+# there ends, said like an end but where the ride may begin, loosely (a start said elsewhere wins)
+_TAKING_TO = re.compile(
+    r"\b(?:take|taking|took|get|getting|got|catch\w*|hop\w* on|prend\w*|pris)\s+(?:the|a|an|le|la|l['’]|un"
+    r"|une|our|my)\s*(?:\w+\s+)?(?:train|bus|coach|autocar|car|plane|flight|ferry|taxi|navette|shuttle"
+    r"|minibus|tram|metro)\s+(?:[^\s.,;:!?]+\s+){0,3}?(?:to|into|jusqu['’]?\s?(?:à|a|au|en)|jusqu['’]au|vers)\s+"
+    r"(?!back\b)",
+    re.IGNORECASE,
+)
 _TRAVELLING_FROM = re.compile(
     r"\b(driv\w*|drove|fly\w*|flew|train\w*|travel\w*)\s+(?:down |up |over |in |out )?from\b", re.IGNORECASE
 )
@@ -965,6 +974,7 @@ def _clauses(text: str) -> list[str]:
     text = _ARROWS.sub(" -> ", text)  # "Canillo 👉 Prats", "Ordino ➡️ El Serrat": a route; other emoji go
     text = "".join(" " if unicodedata.category(c) in ("So", "Cf") or c == "\ufe0f" else c for c in text)
     text = _RATHER_THAN.sub(r"\1", _FROM_ORIGIN.sub(" ", _TRAVELLING_FROM.sub(r"\1 comingfrom", text)))
+    text = _TAKING_TO.sub("comingfrom ", text)
     text = _BOTH_ENDS_AT.sub("loop from ", _START_THERE.sub(_starting_there, text))
     text = _ARRIVING_BY.sub(r"starting from \1", _ARRIVING_IN_BY.sub(r"starting from \1", text))
     marked = re.sub(r"(?i)\b(retour|revenir|rentrer|arriv\w*|jusqu)['’ ]?\s*a\s+(?=\w)", r"\1 vers ", text)
