@@ -38,3 +38,36 @@ def test_an_or_about_the_bike_leaves_the_ends_as_said(gazetteer: Gazetteer) -> N
     reply = last_reply(gazetteer, ["From Ordino to Soldeu, 2 days, road or gravel, not sure"], "en")
     assert (reply.collected.start, reply.collected.end) == ("Ordino", "Soldeu")
     assert reply.readyToGenerate
+
+
+def test_an_end_a_group_has_not_agreed_on_is_open(gazetteer: Gazetteer) -> None:
+    text = (
+        "They want e-bikes, 3 days, starting from their hotel in Andorra la Vella."
+        " Mum wants to end in Ordino,"
+        " Dad says Canillo. I am NOT getting in the middle of that one"
+    )
+    reply = last_reply(gazetteer, [text])
+    assert reply.collected.start == "Andorra la Vella"
+    assert reply.collected.end is None
+    assert not reply.readyToGenerate
+
+
+def test_a_tied_poll_leaves_the_end_open(gazetteer: Gazetteer) -> None:
+    text = (
+        "Résultat du sondage pour la fin du parcours de samedi :\n- Soldeu : 2 votes\n- Grau Roig : 2 votes\n"
+        "- Pas de la Casa : 1 vote\n\nbref on n'est pas d'accord 🙄 départ Encamp, sur la journée, en VTT."
+    )
+    reply = last_reply(gazetteer, [text], "fr")
+    assert reply.collected.start == "Encamp"
+    assert reply.collected.end is None
+    assert not reply.readyToGenerate
+
+
+def test_wishes_for_different_things_are_a_plan(gazetteer: Gazetteer) -> None:
+    text = (
+        "From our whatsapp: start Andorra la Vella, Meli wants to see Meritxell, Joe wants Pas de la Casa"
+        " for the duty free so we finish there. 2 days"
+    )
+    reply = last_reply(gazetteer, [text])
+    assert (reply.collected.start, reply.collected.end) == ("Andorra la Vella", "Pas de la Casa")
+    assert reply.readyToGenerate

@@ -33,6 +33,7 @@ from tripagent.domain.brief_words import (
     DAILY,
     DAILY_AGAIN,
     DAYS_UNKNOWN,
+    DISAGREEING,
     DISTANCE_SAID,
     END_UNKNOWN,
     END_WORD,
@@ -55,6 +56,7 @@ from tripagent.domain.brief_words import (
     START_UNKNOWN_RAW,
     START_WORD,
     UNDECIDED,
+    VIA_WORD,
     WITHIN_A_DAY,
     Locale,
     Profile,
@@ -308,7 +310,7 @@ def read_turn(
         values.setdefault("durationDays", plan.days)
         if plan.places[0] == plan.places[-1]:
             values["roundTrip"] = True
-    open_choice = _choice_left_open(norm, places)
+    left_open = _choices_left_open(norm, places)
     return Reading(
         Collected.model_validate(_within_bounds(values)),
         places,
@@ -321,9 +323,9 @@ def read_turn(
             START_UNKNOWN.search(norm)
             or START_UNKNOWN_RAW.search(text.casefold())
             or _two_for_one(_START_OR, with_where)
-            or open_choice == "start"
+            or "start" in left_open
         ),
-        bool(END_UNKNOWN.search(norm)) or _two_for_one(_END_OR, with_where) or open_choice == "end",
+        bool(END_UNKNOWN.search(norm)) or _two_for_one(_END_OR, with_where) or "end" in left_open,
         days_unknown,
         DaysHint(
             bool(WITHIN_A_DAY.search(norm)),
@@ -338,30 +340,51 @@ def read_turn(
 _NO_PLACE = re.compile(r"\d|\b(?:days?|jours?|one|two|un|deux)\b")
 
 
-def _choice_left_open(norm: str, places: dict[str, list[PlacePhrase]]) -> Literal["start", "end"] | None:
-    """Which end a turn leaves open between alternatives, beside a word of indecision ("arrivée ordino...
-    ou llorts, a voir", "either come back to canillo or end in la massana, idk yet")."""
-    if not HESITATING.search(norm):
-        return None
+def _choices_left_open(norm: str, places: dict[str, list[PlacePhrase]]) -> set[str]:
+    """Which ends a turn leaves open: between alternatives beside a word of indecision ("arrivée ordino...
+    ou llorts, a voir", "either come back to canillo or end in la massana, idk yet"), or between the
+    places a group has not agreed on ("Mum wants to end in Ordino, Dad says Canillo")."""
+    hesitating, disagreeing = HESITATING.search(norm), DISAGREEING.search(norm)
+    if not (hesitating or disagreeing):
+        return set()
     found = sorted(
-        (at, at + len(p.text))
+        (at, at + len(p.text), p.text)
         for phrases in places.values()
         for p in phrases
         if not HESITATING.search(p.text) and not _NO_PLACE.search(p.text) and (at := norm.find(p.text)) >= 0
     )
-    if LOOP_OR_NOT.search(norm):
-        return "end"
-    between = (a for (a, a_end), (b, _) in itertools.pairwise(found) if CHOICE_BETWEEN.search(norm[a_end:b]))
-    another = (
-        a for a, a_end in found if (other := _OR_ANOTHER.match(norm, a_end)) and _may_be_a_place(other[1])
-    )
-    first = next(between, None)
-    first = next(another, None) if first is None else first
-    if first is None:
-        return None
-    start = max((m.end() for m in START_WORD.finditer(norm, 0, first)), default=-1)
-    end = max((m.end() for m in END_WORD.finditer(norm, 0, first)), default=-1)
-    return "start" if start > end else "end"
+    left_open = set()
+    if hesitating and LOOP_OR_NOT.search(norm):
+        left_open.add("end")
+    elif hesitating and (first := _first_alternative(norm, found)) is not None:
+        left_open.add("start" if _said_for(norm, first) == "start" else "end")
+    if disagreeing:  # the places said from where the group disagrees on
+        said: dict[str, set[str]] = {}
+        for at, _, text in (place for place in found if place[0] >= disagreeing.start()):
+            said.setdefault(_said_for(norm, at) or "", set()).add(text)
+        left_open |= {slot for slot in ("start", "end") if len(said.get(slot, ())) > 1}
+    return left_open
+
+
+def _first_alternative(norm: str, found: list[tuple[int, int, str]]) -> int | None:
+    """Where the first of two places joined by "or" is ("Ordino... ou Llorts", "El Serrat? or Llorts")."""
+    for (at, end, _), (then, _, _) in itertools.pairwise(found):
+        if CHOICE_BETWEEN.search(norm[end:then]):
+            return at
+    for at, end, _ in found:
+        if (other := _OR_ANOTHER.match(norm, end)) and _may_be_a_place(other[1]):
+            return at
+    return None
+
+
+def _said_for(norm: str, at: int) -> str | None:
+    """What the nearest word of starting, ending or passing before a place says it is."""
+    nearest = {
+        slot: max((m.end() for m in pattern.finditer(norm, 0, at)), default=-1)
+        for slot, pattern in (("start", START_WORD), ("end", END_WORD), ("via", VIA_WORD))
+    }
+    slot = max(nearest, key=lambda s: nearest[s])
+    return slot if nearest[slot] >= 0 else None
 
 
 def _may_be_a_place(word: str) -> bool:

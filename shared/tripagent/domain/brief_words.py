@@ -164,6 +164,18 @@ LOOP_OR_NOT = re.compile(
     rf"\b(?:or|ou|soit|maybe|peut etre)\b"
     rf"|\b(?:or|ou|soit)\b.{{0,30}}\b{_BACK}\b"
 )
+# A group not agreed ("nobody agrees", "half want... half want", "Mum wants Ordino, Dad says Canillo", a poll
+# tied): two places said for one end leave it open
+DISAGREEING = re.compile(
+    r"\b(?:nobody|no one|noone) agrees\b|\bpersonne n est d accord\b|\bpas d accord\b|\bcan t agree\b"
+    r"|\bcannot agree\b|\bdon t agree\b|\bdisagree\w*|\btie\b|\begalite\b|\bargu(?:e|ed|ing|ment)\b"
+    r"|\bdebat\w*|\bse disputent\b|\bon se dispute\b|\bhalf (?:of )?(?:us|the group|them )?(?:wants?|say)\b"
+    r"|\bla moitie\b|\bboth options\b|\bles deux options\b|\bvotes?\b|\bsondage\b|\bpoll\b"
+    r"|\b(?:says|wants|(?<!\bon )veut|dit|prefers|prefere)\b.{1,80}"
+    r"\b\w+ (?:wants|(?<!\bon )veut|prefers|prefere|says|dit)\b"
+)
+# words of passing: what follows is a stop ("as long as we go through Encamp")
+VIA_WORD = re.compile(r"\b(?:via|through|thru|par|passing|passer|passant|stop\w*|see|voir|visit\w*)\b")
 # the nearest of these before a choice says which end it is for: "départ de Sant Julià... ou de Pas"
 START_WORD = re.compile(r"\b(?:depart|start\w*|partir|partons|part|from|depuis|base|begin\w*|set off)\b")
 END_WORD = re.compile(
