@@ -26,6 +26,7 @@ from tripagent.domain.brief_words import (
     detect_locale,
     duration_in,
 )
+from tripagent.domain.landmarks import landmarks_as_places
 from tripagent.domain.places import normalize
 
 # Where a place phrase ends: a connector or punctuation (not an article: "Andorra la Vella" keeps its "la").
@@ -986,6 +987,7 @@ def _clauses(text: str) -> list[str]:
     pieces = (_routes_in_words(c) for c in re.split(r"[.;!?\n()«»“”\"]+|,(?!\d)", marked))
     for clause in (part for piece in pieces for part in _SEPARATOR.split(piece)):
         norm = _ABBREVIATIONS.sub(lambda m: ABBREVIATIONS[m.group(0)], normalize(clause.replace("=", ":")))
+        norm = landmarks_as_places(norm)  # "from the Oodi library": from Kluuvi
         norm = _AND_TYPED_N.sub("and ", norm)  # "start n end in la massana", "go round n come back"
         norm = CLIMB_PER_DAY.sub(" ", DAILY.sub(" ", norm))
         norm = _THE_PLACE_IN.sub("", norm)  # "begin at the campsite in Sant Julià": at Sant Julià
@@ -1129,6 +1131,17 @@ def _inside(mention: Mention, other: Mention) -> bool:
     )
 
 
+# "..., end in Kruununhaka": a weak word, but one that says plainly where the trip ends
+_FINISHING_BEFORE = re.compile(
+    r"\b(?:end|ending|ends|finish\w*|arriv\w*|termin\w*|fini\w*)(?: up| down)?"
+    r"(?: in| at| a| au| vers| en)?\s*$"
+)
+
+
+def _finishing(slot: str, joined: str, at: int) -> bool:
+    return slot == "end" and bool(_FINISHING_BEFORE.search(joined, max(0, at - 30), at))
+
+
 def _ordered(mentions: list[Mention], joined: str) -> dict[str, list[PlacePhrase]]:
     # A weak phrase inside a strong one is a piece of its name: "de Lòria" of "to Sant Julià de Lòria"
     spans = [(at, at + len(p.text)) for at, _, p in mentions if p.strong]
@@ -1145,8 +1158,12 @@ def _ordered(mentions: list[Mention], joined: str) -> dict[str, list[PlacePhrase
     # jusqu'à Canillo"); without one, ends said one after another are a route: the earlier are via
     # points ("up towards Pas de la Casa, then back down to Encamp to finish")
     for slot in ("start", "end"):
-        said = [m for m in unique if m[1] == slot and m[2].strong]
+        said = [m for m in unique if m[1] == slot and (m[2].strong or _finishing(slot, joined, m[0]))]
         for earlier, later in itertools.pairwise(said):
+            if (
+                earlier[2].text == later[2].text or not earlier[2].strong
+            ):  # "out to El Serrat and finish there"
+                continue  # (a weak word of finishing only ends a route said before it)
             between = joined[earlier[0] + len(earlier[2].text) : later[0]]
             starts_between = any(m[1] == "start" and earlier[0] < m[0] < later[0] for m in unique)
             # a correction; or, for an end, the trip's start said after it: "une balade à Helsinki, de

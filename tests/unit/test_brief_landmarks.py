@@ -1,0 +1,48 @@
+"""Landmarks people name instead of their district or village, and a route's end said last."""
+
+import datetime as dt
+
+import pytest
+from tripagent.adapters.places.gazetteer import Gazetteer
+from tripagent.domain.brief import read_turn
+from tripagent.domain.landmarks import landmarks_as_places
+
+from tests.fixtures.brief_chat import last_reply
+
+
+@pytest.mark.parametrize(
+    ("said", "place"),
+    [
+        ("from the oodi library", "from kluuvi"),
+        ("up to the rock church", "up to etu toolo"),
+        ("on loge a cote de caldea", "on loge a cote de escaldes"),
+        ("le musee du tabac", "sant julia de loria"),
+        ("through kaivopuisto park", "through ullanlinna"),
+    ],
+)
+def test_a_landmark_is_said_as_the_place_it_is_in(said: str, place: str) -> None:
+    assert landmarks_as_places(said) == place
+
+
+def test_a_word_inside_another_is_no_landmark() -> None:
+    assert landmarks_as_places("the kiasmatic route to oodiland") == "the kiasmatic route to oodiland"
+
+
+def test_a_brief_by_its_landmarks(gazetteer: Gazetteer) -> None:
+    text = (
+        "hi! staying at hotel torni, want to ride out to the rock church and then finish at hakaniemi market"
+        " hall for lunch. just a few hours tomorrow morning"
+    )
+    reply = last_reply(gazetteer, [text])
+    assert (reply.collected.start, reply.collected.end) == ("Kamppi", "Hakaniemi")
+    assert reply.collected.via == ["Etu-Töölö"]
+    assert reply.readyToGenerate
+
+
+def test_an_end_said_last_makes_the_place_before_it_a_stop() -> None:
+    read = read_turn(
+        "from Kamppi to Kallio, then past Hakaniemi market, end in Kruununhaka. A day.",
+        today=dt.date(2027, 5, 3),
+    )
+    assert [p.text for p in read.places["end"]] == ["kruununhaka"]
+    assert "kallio" in [p.text for p in read.places["via"]]
