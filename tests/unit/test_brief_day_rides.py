@@ -4,29 +4,12 @@ lodging with a ride on a date, or days left open keep it unsaid."""
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import pytest
 from tripagent.adapters.places.gazetteer import Gazetteer
-from tripagent.adapters.rules.spec import SpecRules
-from tripagent.application.llm import ChatOptions, ChatRequest, Message
 
 from tests.fixtures.brief_chat import CORPUS_TODAY as TODAY
 from tests.fixtures.brief_chat import last_reply
-
-
-def spec(gazetteer: Gazetteer, turns: list[str]) -> dict[str, Any]:
-    brief = "\n".join(turns)
-    request = ChatRequest(
-        model="rules",
-        system="",
-        messages=(Message("user", brief),),
-        options=ChatOptions(max_output_tokens=500, task="spec_extraction"),
-        context={"brief": brief, "today": TODAY.isoformat()},
-    )
-    return dict(json.loads(SpecRules(gazetteer)(request).text))
-
+from tests.fixtures.brief_chat import spec_of as spec
 
 DAY_RIDES = [
     ["loop around helsinki centre this sunday, just an afternoon, about 20km max, hybrid"],

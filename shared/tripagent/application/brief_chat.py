@@ -66,6 +66,7 @@ from tripagent.domain.places import (
     settled_by,
     settled_by_the_trip,
     shortened,
+    typo_of_ours,
 )
 from tripagent.errors import RateLimited, ValidationFailed
 
@@ -423,7 +424,7 @@ class BriefChat:
                 found = None if chosen else searched[phrase.text]
                 if found is not None and _not_meant(phrase, found):
                     continue
-                outcome = settled_by(found, context) if found is not None else None
+                outcome = _meant(found, phrase, context) if found is not None else None
                 if slot == "via" and outcome is not None:  # a stop the trip's ends settle (on the way)
                     ends = [located.get(name or "") for name in (collected.start, collected.end)]
                     outcome = on_the_way(outcome, ends[0], ends[1])
@@ -700,6 +701,15 @@ def _meant_instead(
             if (value := getattr(collected, slot)) and normalize(value) in gone:
                 setattr(collected, slot, new.place.name)
         collected.via = [new.place.name if normalize(v) in gone else v for v in collected.via]
+
+
+def _meant(found: SearchOutcome, phrase: PlacePhrase, context: list[Place]) -> SearchOutcome:
+    """What a phrase names: of its namesakes, the one the brief's other places settle; a name found
+    nowhere after a strong word, the place we route it misspells ("from escladas": from les Escaldes)."""
+    outcome = settled_by(found, context)
+    if isinstance(outcome, NotFound) and phrase.strong:
+        return typo_of_ours(outcome) or outcome
+    return outcome
 
 
 def _in_order(slot: str, phrases: list[PlacePhrase], searched: dict[str, SearchOutcome]) -> list[PlacePhrase]:

@@ -174,6 +174,24 @@ def far_fetched(outcome: SearchOutcome, text: str) -> bool:
     )
 
 
+TYPO_FLOOR = 0.7  # a place we route this close in spelling to a name found nowhere is what was meant
+
+
+def typo_of_ours(outcome: NotFound) -> Found | None:
+    """A name found nowhere whose one near miss we route is close in spelling ("escladas": les Escaldes,
+    "grau rojo": Grau Roig): that place, which the recap says back to be corrected, rather than a question
+    whose other answers are towns abroad the rider never meant."""
+    said = normalize(outcome.query)
+    ours = [
+        c
+        for c in outcome.near_misses
+        if c.place.region is not None and quality(said, c.matched_name) >= TYPO_FLOOR
+    ]
+    if len({c.place.name for c in ours}) != 1:
+        return None
+    return Found(ours[0].place, ours[0].score)
+
+
 CONTEXT_NEAR_KM = 60.0  # a candidate this close to another place of the same brief is the one meant...
 CONTEXT_FAR_KM = 300.0  # ...when every other candidate is at least this far from all of them
 

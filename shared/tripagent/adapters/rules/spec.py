@@ -26,6 +26,7 @@ from tripagent.domain.places import (
     far_fetched,
     normalize,
     shortened,
+    typo_of_ours,
 )
 
 
@@ -53,6 +54,9 @@ class SpecRules:
                 ):
                     searched[text] = by  # "le lac d'Engolasters", as the chat
                     named_as[text] = beside_feature(text)
+                elif isinstance(missed := searched[text], NotFound) and (typo := typo_of_ours(missed)):
+                    searched[text] = typo  # "from escladas", as the chat
+                    named_as[text] = typo.place.name
             return searched[text]
 
         lines = str(request.context.get("brief", "")).splitlines()
