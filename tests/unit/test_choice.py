@@ -80,3 +80,16 @@ def test_a_number_out_of_range_may_still_be_part_of_a_name() -> None:
 
 def test_a_misspelt_name_still_chooses_its_option() -> None:
     assert choose("Santa Colona de Gramenet", PLACES) == 2
+
+
+@pytest.mark.parametrize(
+    ("reply", "chosen"),
+    [("1, the andorran one obviously lol", 1), ("2 - near Barcelona", 2), ("1. yes", 1)],
+)
+def test_a_number_set_apart_then_words(reply: str, chosen: int) -> None:
+    assert choose(reply, PLACES) == chosen
+
+
+@pytest.mark.parametrize("reply", ["1 day", "2 days please", "3 jours"])
+def test_a_count_is_no_choice(reply: str) -> None:
+    assert choose(reply, PLACES) is None

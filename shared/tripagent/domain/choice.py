@@ -98,6 +98,18 @@ def _by_number(kept: list[str], count: int) -> int | None:
     return index if 1 <= index <= count else None
 
 
+_NUMBER_FIRST = re.compile(r"^\s*#?(\d{1,2})\s*[,.):-]\s*(.+)$")
+
+
+def _number_then_words(reply: str, options: list[Option]) -> int | None:
+    """ "1, the andorran one obviously lol": an option's number set apart, then words that name no other
+    option (not "1 day", "2 jours": a count)."""
+    said = _NUMBER_FIRST.match(reply)
+    if said is None or not 1 <= (index := int(said.group(1))) <= len(options):
+        return None
+    return index if choose(said.group(2), options) in (None, index) else None
+
+
 def _the_other(said: str, options: list[Option], negations: int) -> int | None:
     """Of two options, the one a reply does not refuse ("not the Spanish one"): none of more than two."""
     if len(options) != 2 or not said:
@@ -118,7 +130,8 @@ def choose(reply: str, options: list[Option]) -> int | None:
     if len(exact) == 1:  # the name itself, articles and all ("La Massana", "Le Pas")
         return exact[0]
     kept = [w for w in words if w not in FILLER] or words
-    if (index := _by_number(kept, len(options))) is not None:
+    # "2", "the second"; "1, the andorran one obviously"
+    if (index := _by_number(kept, len(options)) or _number_then_words(reply, options)) is not None:
         return index
     # An option's whole name said, and no longer name of another: "Santa Coloma de Gramenet, près de
     # Barcelone" (both names hold "Santa Coloma")
