@@ -1,6 +1,7 @@
 """Two places, or a loop and a place, joined by "or" beside a word of indecision are an end (or a start)
 left open, not the first one named; a plain "or" about something else leaves the places as said."""
 
+import pytest
 from tripagent.adapters.places.gazetteer import Gazetteer
 
 from tests.fixtures.brief_chat import last_reply
@@ -71,3 +72,36 @@ def test_wishes_for_different_things_are_a_plan(gazetteer: Gazetteer) -> None:
     reply = last_reply(gazetteer, [text])
     assert (reply.collected.start, reply.collected.end) == ("Andorra la Vella", "Pas de la Casa")
     assert reply.readyToGenerate
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Andorra la Vella to Pas de la Casa, a long weekend or a full week, depends if my leave is ok",
+        "Encamp loop via Meritxell, could do it in a day or split it over two, not decided",
+        "départ Ordino arrivée Escaldes, si on est 6 on fera 3 jours, sinon 2",
+    ],
+)
+def test_days_said_as_alternatives_are_open(gazetteer: Gazetteer, text: str) -> None:
+    reply = last_reply(gazetteer, [text], "fr" if "départ" in text else "en")
+    assert reply.collected.durationDays is None
+    assert not reply.readyToGenerate
+
+
+def test_days_left_open_then_chosen(gazetteer: Gazetteer) -> None:
+    turns = [
+        "thinking of 2 or 3 days in andorra, not sure yet",
+        "start in Andorra la Vella",
+        "ok let's say 3. a loop",
+    ]
+    reply = last_reply(gazetteer, turns)
+    assert reply.collected.durationDays == 3
+    assert reply.readyToGenerate
+    turns = ["entre 5 et 6 jours", "Départ Escaldes, arrivée Arinsal", "ok va pour 5"]
+    assert last_reply(gazetteer, turns, "fr").collected.durationDays == 5
+
+
+def test_a_limit_made_again_is_no_count_of_days(gazetteer: Gazetteer) -> None:
+    reply = last_reply(gazetteer, ["from Encamp to Soldeu, max 60 km", "make it 45"])
+    assert reply.collected.durationDays is None
+    assert reply.collected.dailyDistanceKm == 45

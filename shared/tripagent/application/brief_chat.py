@@ -48,7 +48,7 @@ from tripagent.domain.brief import (
     turned_back,
 )
 from tripagent.domain.brief_places import THERE, capitalizes_names
-from tripagent.domain.brief_words import bare_count
+from tripagent.domain.brief_words import bare_count, settled_count
 from tripagent.domain.choice import Option as Choosable
 from tripagent.domain.choice import choose
 from tripagent.domain.places import (
@@ -279,6 +279,7 @@ class BriefChat:
         capitalizes = any(capitalizes_names(m.content) for m in history if m.role == "user")
         said_from: set[str] = set()  # what was said other than where people live, land or come from
         days_hint = DaysHint()  # "just the afternoon": one day, if no turn says how many
+        days_open = False  # the days were left open ("2 or 3 days, not sure"): "let's say 3" settles them
         for i, message in enumerate(history):
             if message.role != "user":
                 continue
@@ -291,12 +292,12 @@ class BriefChat:
             )
             collected = out.collected = reading.merged_into(out.collected)
             asked_which = i > 0 and bool(_NUMBERED.search(history[i - 1].content))  # "2" answers that
-            if (
-                not collected.durationDays
-                and not asked_which
-                and (days := bare_count(normalize(message.content)))
-            ):
+            said = normalize(message.content)
+            if not collected.durationDays and not asked_which and (days := bare_count(said)):
                 collected.durationDays = days  # "2", to "how many days?"
+            elif not collected.durationDays and days_open and (days := settled_count(said)):
+                collected.durationDays = days  # "2 or 3 days?", then "let's say 3"
+            days_open = (days_open or reading.days_unknown) and not collected.durationDays
             if reading.one_way:  # "instead of coming back"
                 collected.roundTrip = False
             elif reading.slots.roundTrip and "end" not in reading.places:  # "let's finish where we started"

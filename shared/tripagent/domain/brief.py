@@ -298,7 +298,8 @@ def read_turn(
         values["dailyClimbM"] = float(climb.group(1) or climb.group(2))
     if daily := _daily_distance(norm, without_daily):
         values["dailyDistanceKm"] = daily
-    if days_unknown := bool(DAYS_UNKNOWN.search(norm)):  # "a week off? leave the number of days open"
+    # "a week off? leave the number of days open", "2 or 3 days, not sure yet"
+    if days_unknown := bool(DAYS_UNKNOWN.search(norm) or UNDECIDED.search(without_daily)):
         values.pop("durationDays", None)
     start_date, spanned = dates_in(without_daily, today, known_date)
     if start_date:

@@ -86,6 +86,11 @@ UNDECIDED = re.compile(
     rf"{NUM}\b"
     rf"|\b(?:maybe|perhaps|peut etre) {NUM},? (?:or |ou )(?:maybe |perhaps |peut etre )?{NUM}"
     rf" (?:days?|jours?)\b"
+    # "a long weekend or a full week", "in a day or split it over two", "3 jours, sinon 2"
+    r"|\b(?:long )?(?:week ?end|week|semaine|day|journee|jour)s? (?:or|ou) (?:a |an |une |un )?(?:full |long "
+    r"|whole |grande |entire )?(?:week ?end|week|semaine|days?|jours?)\b"
+    r"|\b(?:in a|in one|en une|en un)\s+(?:day|journee|jour)\b.{0,20}\b(?:or|ou)\b.{0,30}\b(?:two|deux|2)\b"
+    rf"|\b{NUM} (?:jours|days)\b[^.]{{0,20}}\b(?:sinon|otherwise|or else)\s+{NUM}\b"
 )
 # "1 jour, route, hôtel": among the slots of a list, "route" is the road bike (not "une belle route")
 ROAD_IN_A_LIST = re.compile(r"(?:^|,|:)\s*(?:en |à |a )?route\s*(?:,|$)", re.MULTILINE)
@@ -214,6 +219,25 @@ START_UNKNOWN_RAW = re.compile(
     r"|\b(?:good|nice|best) (?:place|spot|town) to start\b[^.!]*\?"
 )
 _BARE_COUNT = re.compile(rf"^(?:{NUM}|{NUM} (?:please|svp|stp))$")
+
+
+# "let's say 3", "ok va pour 5", "3 it is": a count chosen, once the days were left open
+_SETTLED_COUNT = re.compile(
+    r"\b(?:let s say|lets say|say|va pour|disons|on dit|go with|make it|ce sera|on part sur|we ll do)"
+    rf"\s+{NUM}\b"
+    r"(?!\s*(?:km|k|h|am|pm|people|of us|personnes|ans|years|m\b|%|euros?|e\b))"
+    rf"|^(?:ok |okay |alors |bon |so |fine )*{NUM} (?:it is|then|alors|c est bon)\b"
+)
+
+
+def settled_count(norm: str) -> int | None:
+    """A count chosen in so many words ("let's say 3", "ok va pour 5"): the days, when they were open."""
+    found = _SETTLED_COUNT.search(norm)
+    if not found:
+        return None
+    count = next(group for group in found.groups() if group)
+    n = int(count) if count.isdigit() else NUMBERS.get(count, 0)
+    return n if 1 <= n <= 30 else None
 
 
 def bare_count(norm: str) -> int | None:
