@@ -105,3 +105,21 @@ def test_a_limit_made_again_is_no_count_of_days(gazetteer: Gazetteer) -> None:
     reply = last_reply(gazetteer, ["from Encamp to Soldeu, max 60 km", "make it 45"])
     assert reply.collected.durationDays is None
     assert reply.collected.dailyDistanceKm == 45
+
+
+def test_an_end_doubted_with_maybe_further_is_open_again(gazetteer: Gazetteer) -> None:
+    turns = [
+        "start Ordino, end Soldeu, 3 days, hotels",
+        "actually I'm not sure about Soldeu anymore, maybe further",
+    ]
+    reply = last_reply(gazetteer, turns)
+    assert reply.collected.end is None
+    assert not reply.readyToGenerate
+
+
+def test_a_start_left_open_somewhere_else_keeps_the_end(gazetteer: Gazetteer) -> None:
+    turns = [
+        "je veux finir à Kallio samedi pour voir des potes",
+        "départ ? je sais pas trop, je peux prendre le métro jusqu'au centre ou ailleurs",
+    ]
+    assert last_reply(gazetteer, turns, "fr").collected.end == "Kallio"

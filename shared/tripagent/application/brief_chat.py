@@ -642,7 +642,8 @@ def _turned(collected: Collected, reading: Reading) -> None:
         collected.start, collected.end = collected.end, collected.start
     if reading.start_unknown:  # "not sure yet where to start", "torn between A or B"
         collected.start = None
-    if reading.end_unknown and ("end" in reading.places or "bare" in reading.places):  # "Llorts, or..."
+    # "Llorts, or...", "not sure about Soldeu anymore, maybe further"
+    if reading.end_unknown and ("end" in reading.places or "bare" in reading.places or reading.end_reopened):
         collected.end = None
     if reading.end_unknown and reading.slots.roundTrip:  # "maybe Arinsal or maybe back to Canillo"
         collected.roundTrip = False

@@ -38,6 +38,7 @@ from tripagent.domain.brief_words import (
     END_UNKNOWN,
     END_WORD,
     FINISHING,
+    FURTHER_OR_ELSEWHERE,
     HESITATING,
     LAUNCH,
     LOOP_OR_NOT,
@@ -156,6 +157,7 @@ class Reading:
     days_hint: DaysHint = field(default_factory=DaysHint)  # "just the afternoon": one day
     distance_again: float | None = None  # "say 45 actually": the daily distance, if one was said before
     finish_said: bool = False  # a word of finishing ("finish in", "arrivée"), not a mere "to"
+    end_reopened: bool = False  # "not sure about Soldeu anymore, maybe further": the end said before is open
 
     def merged_into(self, collected: Collected) -> Collected:
         """The brief so far with this turn's slots over it (a limit said again without its unit, "en fait
@@ -335,6 +337,7 @@ def read_turn(
         ),
         _distance_again(norm),
         bool(FINISHING.search(norm)),
+        "reopened" in left_open,
     )
 
 
@@ -355,8 +358,11 @@ def _choices_left_open(norm: str, places: dict[str, list[PlacePhrase]]) -> set[s
         if not HESITATING.search(p.text) and not _NO_PLACE.search(p.text) and (at := norm.find(p.text)) >= 0
     )
     left_open = set()
-    if hesitating and LOOP_OR_NOT.search(norm):
-        left_open.add("end")
+    elsewhere = FURTHER_OR_ELSEWHERE.search(norm) and not START_WORD.search(
+        norm
+    )  # (not "départ ? ... ou ailleurs")
+    if hesitating and (LOOP_OR_NOT.search(norm) or elsewhere):
+        left_open |= {"end", "reopened"} if elsewhere else {"end"}
     elif hesitating and (first := _first_alternative(norm, found)) is not None:
         left_open.add("start" if _said_for(norm, first) == "start" else "end")
     if disagreeing:  # the places said from where the group disagrees on

@@ -157,7 +157,7 @@ HESITATING = re.compile(
     r"|cannot decide|still deciding|still thinking|torn|tbd|to be decided|sais pas|sait pas|jsp|chais pas"
     r"|hesite|hesitons|pas sur|pas encore (?:decide|tranche|choisi|fixe)\w*|a voir|on verra|we ll see"
     r"|will see|depends|ca depend|whatever s nicer|on decidera|we ll decide|i ll decide|je vous dirai"
-    r"|je te dirai|will tell you|haven t made up)\b"
+    r"|je te dirai|will tell you|haven t made up|sais plus|sait plus)\b"
 )
 # what lies between two places that are alternatives: "Ordino... ou Llorts", "El Serrat? or Llorts"
 CHOICE_BETWEEN = re.compile(r"^\W*(?:\w+ )?(?:or|ou|either|soit|sinon)\b.{0,20}$")
@@ -181,6 +181,11 @@ DISAGREEING = re.compile(
 )
 # words of passing: what follows is a stop ("as long as we go through Encamp")
 VIA_WORD = re.compile(r"\b(?:via|through|thru|par|passing|passer|passant|stop\w*|see|voir|visit\w*)\b")
+# "not sure about Soldeu anymore, maybe further", "peut-être ailleurs": an end beyond the one said
+FURTHER_OR_ELSEWHERE = re.compile(
+    r"\b(?:maybe|perhaps|peut etre|or|ou|sinon) (?:further|farther|plus loin|elsewhere|ailleurs"
+    r"|somewhere else|autre part)\b"
+)
 # the nearest of these before a choice says which end it is for: "départ de Sant Julià... ou de Pas"
 START_WORD = re.compile(r"\b(?:depart|start\w*|partir|partons|part|from|depuis|base|begin\w*|set off)\b")
 END_WORD = re.compile(
