@@ -106,3 +106,34 @@ def test_down_to_a_park_asks_for_no_town_called_down(gazetteer: Gazetteer) -> No
     reply = last_reply(gazetteer, turns)
     assert reply.clarification is None
     assert reply.readyToGenerate
+
+
+def test_coming_back_there_is_a_loop(gazetteer: Gazetteer) -> None:
+    text = "we start in Kaartinkaupunki near the market, and we come back there for the ship. Eira. 1 day"
+    assert last_reply(gazetteer, [text]).collected.roundTrip
+    turns = [
+        "ride from Sant Julià up to Naturlandia, camp and come back down to Sant Julia the next morning",
+        "yes, 2 days total. tent",
+    ]
+    reply = last_reply(gazetteer, turns)
+    assert reply.clarification is None  # (no town called "Sant Julia The")
+    assert reply.collected.roundTrip
+
+
+def test_the_central_station_is_the_city_unless_its_district_is_said(gazetteer: Gazetteer) -> None:
+    turns = ["de la gare centrale à Eira puis Munkkisaari", "1j, route, demain"]
+    assert last_reply(gazetteer, turns, "fr").collected.start == "Helsinki"
+    text = "We'd start around the railway station in Kluuvi, head through Kaisaniemi to Kallio. One day."
+    assert last_reply(gazetteer, [text]).collected.start == "Kluuvi"
+
+
+def test_a_start_not_known_yet(gazetteer: Gazetteer) -> None:
+    turns = [
+        "on voudrait aller à vélo jusqu'à Kallio, juste la journée, samedi prochain",
+        "pour le départ je sais pas trop, peut-être depuis la gare centrale, ou peut-être Kamppi",
+    ]
+    assert last_reply(gazetteer, turns, "fr").collected.start is None
+    reply = last_reply(
+        gazetteer, ["a flight out of Barcelona the next day. ending in Andorra la Vella, 3 days"]
+    )
+    assert reply.collected.start is None

@@ -41,7 +41,8 @@ _STOP = (
     r"|we are|on part|on dort|and we|end|finish|start|demain|tomorrow|today|aujourd hui|qui|that|which|who"
     r"|taking|stopping|hit|past|for good|ou se|ou on|pour filer|pour|i|we|you|they|je|j|nous|vous|ils|first"
     r"|again|too|also|aussi|as well|base|oui|yes|yeah|yep|retour|return|loops?|boucles?|"
-    r"pardon|sorry|desole|the day|le jour|arrivee|arrival|departure|youth hostel|hostel|hotel"
+    r"pardon|sorry|desole|the day|le jour|the next|the following|next morning|le lendemain|arrivee|arrival"
+    r"|departure|youth hostel|hostel|hotel"
     r"|camping|campsite|night|nights|thru|thro|where|ou il|ou y|directement|directly|straight|"
     + "|".join(WEEKDAYS)
     + "|"
@@ -87,7 +88,8 @@ _START = (
     r"|about|work|home|here|there|\d))"
     r"|au depart de|depart de|partant de|en partant de|pars d|pars de|de|d|du"
     r"|start(?:ing)? and (?:finish|end)(?:ing)? (?:in|at)|loop (?:from|around|out of|starting (?:in|at|from))"
-    r"|boucle (?:au depart )?(?:de|d|a|vers|autour de)|start(?:ing)? at|out of|autour de|autour d"
+    r"|boucle (?:au depart )?(?:de|d|a|vers|autour de)|start(?:ing)? at|autour de|autour d"
+    r"|(?<!flight )(?<!fly )(?<!flying )(?<!flies )(?<!train )(?<!bus )out of"  # (not "a flight out of")
     r"|mount up (?:at|in)|saddle up (?:at|in)|push(?:ing)? off from|wheel(?:ing)? out of"
     r"|start(?:ing)? (?:around|near|by|close to|next to|outside)"
     r"|roll(?:ing)? out (?:from|of)"
@@ -987,11 +989,11 @@ def _clauses(text: str) -> list[str]:
     pieces = (_routes_in_words(c) for c in re.split(r"[.;!?\n()«»“”\"]+|,(?!\d)", marked))
     for clause in (part for piece in pieces for part in _SEPARATOR.split(piece)):
         norm = _ABBREVIATIONS.sub(lambda m: ABBREVIATIONS[m.group(0)], normalize(clause.replace("=", ":")))
-        norm = landmarks_as_places(norm)  # "from the Oodi library": from Kluuvi
         norm = _AND_TYPED_N.sub("and ", norm)  # "start n end in la massana", "go round n come back"
         norm = CLIMB_PER_DAY.sub(" ", DAILY.sub(" ", norm))
         norm = _THE_PLACE_IN.sub("", norm)  # "begin at the campsite in Sant Julià": at Sant Julià
         norm = _THE_SIGHT_AT.sub("", norm)  # "past the sanctuary at Meritxell": past Meritxell
+        norm = landmarks_as_places(norm)  # "from the Oodi library": from Kluuvi
         for label, replacement in _LABELS:
             norm = label.sub(replacement, norm)
         norm = _PAS.sub(r"\1 pas de la casa", norm)

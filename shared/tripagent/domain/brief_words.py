@@ -97,6 +97,10 @@ ROAD_IN_A_LIST = re.compile(r"(?:^|,|:)\s*(?:en |à |a )?route\s*(?:,|$)", re.MU
 # "not sure yet where to start", "je ne sais pas d'où partir": the start is not said
 _NO_COUNT = r"(?!\s*(?:\d|one|two|three|four|five|un|une|deux|trois|quatre|cinq)\b)"  # "maybe 3 or 4 days"
 START_UNKNOWN = re.compile(
+    # "pour le départ je sais pas trop", "départ ? je sais pas", "the start, no idea yet"
+    r"\b(?:depart|start)\b\W{0,3}(?:(?:je|on|i|m|we|re|honestly|still|well|so|bon|alors|euh|hmm) )*"
+    r"(?:je sais pas|on sait pas|sais pas|je ne sais pas|on ne sait pas|not sure|no idea|dunno|idk"
+    r"|pas encore decide|on verra|we ll see)\b|"
     r"\b(?:not sure|don t know|do not know|no idea|undecided|haven t decided|pas sur|sais pas|aucune idee"
     r"|pas encore decide)\b.{0,30}\b(?:where|d ou|ou)\b.{0,20}\b(?:start|begin|set off|partir|commencer)"
     r"|\b(?:torn|hesitating|undecided) (?:\w+ )?between\b"
@@ -336,7 +340,10 @@ ROUND_TRIP = re.compile(
     r"|\b(?:finir|terminer|revenir|rentrer) (?:la )?ou (?:on|nous) (?:a|avons) commence"
     r"|\b(?:rentrer|revenir) (?:chaque|tous les) soirs?\b"
     r"|\bdepart arrivee\b|\bstart finish\b|\bdepart et retour\b|\bstart and finish there\b"
-    r"|\b(?:return(?:ing)?|get(?:ting)? back|ride back) there\b"
+    r"|\b(?:return(?:ing)?|get(?:ting)? back|ride back|head(?:ing)? back) there\b"
+    # (not "we loved Soldeu and want to come back there": some other year)
+    r"|(?<!want to )(?<!wants to )(?<!like to )(?<!love to )(?<!hope to )\bcom(?:e|es|ing) back there\b"
+    r"|\b(?:revenir|reviens|revient|revenons|rentrer|rentre|rentrons) la\b(?! ou)"
     # (not "get the bus back to the car": a way home, no loop)
     r"|(?<!bus )(?<!train )(?<!taxi )(?<!lift )(?<!shuttle )"
     r"\bback to (?:the|our|my) (?:hotel|hostel|campsite|apartment|flat|house|base|car|start)\b"

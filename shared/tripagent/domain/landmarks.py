@@ -10,6 +10,11 @@ import re
 
 LANDMARKS: dict[str, str] = {
     # central Helsinki
+    "central station": "helsinki",
+    "main station": "helsinki",
+    "railway station": "helsinki",
+    "rautatieasema": "helsinki",
+    "gare centrale": "helsinki",
     "kiasma": "kluuvi",
     "oodi": "kluuvi",
     "oodi library": "kluuvi",
