@@ -137,3 +137,12 @@ def test_a_start_not_known_yet(gazetteer: Gazetteer) -> None:
         gazetteer, ["a flight out of Barcelona the next day. ending in Andorra la Vella, 3 days"]
     )
     assert reply.collected.start is None
+
+
+def test_the_hotel_people_stay_at_is_no_lodging_on_a_day_ride(gazetteer: Gazetteer) -> None:
+    text = "staying at our hotel in Kamppi, want to ride to Eira and back to the hotel tomorrow, one day"
+    assert last_reply(gazetteer, [text]).collected.accommodation is None
+    longer = "staying at our hotel in Kamppi, 2 days riding around, Kamppi to Kallio"
+    assert last_reply(gazetteer, [longer]).collected.accommodation == "hotel"
+    said = "one day from Kamppi to Eira, back to our hotel; hostel next time"
+    assert last_reply(gazetteer, [said]).collected.accommodation == "any"

@@ -280,6 +280,7 @@ class BriefChat:
         said_from: set[str] = set()  # what was said other than where people live, land or come from
         days_hint = DaysHint()  # "just the afternoon": one day, if no turn says how many
         days_open = False  # the days were left open ("2 or 3 days, not sure"): "let's say 3" settles them
+        lodging_said = False  # a kind of lodging said, not only the hotel people stay at
         for i, message in enumerate(history):
             if message.role != "user":
                 continue
@@ -292,17 +293,16 @@ class BriefChat:
             )
             collected = out.collected = reading.merged_into(out.collected)
             asked_which = i > 0 and bool(_NUMBERED.search(history[i - 1].content))  # "2" answers that
-            said = normalize(message.content)
-            if not collected.durationDays and not asked_which and (days := bare_count(said)):
-                collected.durationDays = days  # "2", to "how many days?"
-            elif not collected.durationDays and days_open and (days := settled_count(said)):
-                collected.durationDays = days  # "2 or 3 days?", then "let's say 3"
+            _count_answered(
+                collected, normalize(message.content), asked_which=asked_which, days_open=days_open
+            )
             days_open = (days_open or reading.days_unknown) and not collected.durationDays
             if reading.one_way:  # "instead of coming back"
                 collected.roundTrip = False
             elif reading.slots.roundTrip and "end" not in reading.places:  # "let's finish where we started"
                 collected.end = None
             days_hint = DaysHint() if reading.days_unknown else days_hint | reading.days_hint
+            lodging_said |= bool(reading.slots.accommodation) and not reading.hotel_as_base
             out.launch, out.locale = reading.launch, reading.locale
             was_a_loop = collected.roundTrip
             asked = self._resolve_places(collected, reading.places, state, now, out.locale, out.located)
@@ -317,6 +317,8 @@ class BriefChat:
                 not_the_end.add(normalize(collected.start))
             out.clarification = asked or out.clarification
         out.collected.durationDays = days_hint.days(out.collected)
+        if out.collected.durationDays == 1 and not lodging_said:  # "back to our hotel", on a day's ride
+            out.collected.accommodation = None
         if out.clarification is not None and self._settled_by_the_trip(out, state):
             out.clarification = None
         turns = [m.content for m in history if m.role == "user"]
@@ -703,6 +705,19 @@ def _meant_instead(
             if (value := getattr(collected, slot)) and normalize(value) in gone:
                 setattr(collected, slot, new.place.name)
         collected.via = [new.place.name if normalize(v) in gone else v for v in collected.via]
+
+
+def _count_answered(collected: Collected, said: str, *, asked_which: bool, days_open: bool) -> None:
+    """A count said alone answers "how many days?" ("2", unless a numbered question was asked); once the
+    days were left open ("2 or 3 days, not sure"), a count chosen in so many words settles them ("let's
+    say 3")."""
+    if collected.durationDays:
+        return
+    days = None if asked_which else bare_count(said)
+    if days is None and days_open:
+        days = settled_count(said)
+    if days:
+        collected.durationDays = days
 
 
 def _meant(found: SearchOutcome, phrase: PlacePhrase, context: list[Place]) -> SearchOutcome:

@@ -56,6 +56,7 @@ from tripagent.domain.brief_words import (
     START_UNKNOWN,
     START_UNKNOWN_RAW,
     START_WORD,
+    THE_HOTEL,
     UNDECIDED,
     VIA_WORD,
     WITHIN_A_DAY,
@@ -158,6 +159,7 @@ class Reading:
     distance_again: float | None = None  # "say 45 actually": the daily distance, if one was said before
     finish_said: bool = False  # a word of finishing ("finish in", "arrivée"), not a mere "to"
     end_reopened: bool = False  # "not sure about Soldeu anymore, maybe further": the end said before is open
+    hotel_as_base: bool = False  # the lodging said is only the hotel people stay at ("our hotel in Kamppi")
 
     def merged_into(self, collected: Collected) -> Collected:
         """The brief so far with this turn's slots over it (a limit said again without its unit, "en fait
@@ -338,6 +340,7 @@ def read_turn(
         _distance_again(norm),
         bool(FINISHING.search(norm)),
         "reopened" in left_open,
+        values.get("accommodation") == "hotel" and not _accommodation(THE_HOTEL.sub(" ", norm)),
     )
 
 
