@@ -348,9 +348,10 @@ _NO_PLACE = re.compile(r"\d|\b(?:days?|jours?|one|two|un|deux)\b")
 
 
 def _choices_left_open(norm: str, places: dict[str, list[PlacePhrase]]) -> set[str]:
-    """Which ends a turn leaves open: between alternatives beside a word of indecision ("arrivée ordino...
-    ou llorts, a voir", "either come back to canillo or end in la massana, idk yet"), or between the
-    places a group has not agreed on ("Mum wants to end in Ordino, Dad says Canillo")."""
+    """Which ends a turn leaves open ("start", "end"; and "reopened" when the end said before is open
+    again): between alternatives beside a word of indecision ("arrivée ordino... ou llorts, a voir",
+    "either come back to canillo or end in la massana, idk yet"), or between the places a group has not
+    agreed on ("Mum wants to end in Ordino, Dad says Canillo")."""
     hesitating, disagreeing = HESITATING.search(norm), DISAGREEING.search(norm)
     if not (hesitating or disagreeing):
         return set()
@@ -361,9 +362,8 @@ def _choices_left_open(norm: str, places: dict[str, list[PlacePhrase]]) -> set[s
         if not HESITATING.search(p.text) and not _NO_PLACE.search(p.text) and (at := norm.find(p.text)) >= 0
     )
     left_open = set()
-    elsewhere = FURTHER_OR_ELSEWHERE.search(norm) and not START_WORD.search(
-        norm
-    )  # (not "départ ? ... ou ailleurs")
+    # "maybe further": the end said before is open again (not "départ ? ... ou ailleurs", of the start)
+    elsewhere = FURTHER_OR_ELSEWHERE.search(norm) and not START_WORD.search(norm)
     if hesitating and (LOOP_OR_NOT.search(norm) or elsewhere):
         left_open |= {"end", "reopened"} if elsewhere else {"end"}
     elif hesitating and (first := _first_alternative(norm, found)) is not None:
@@ -399,8 +399,6 @@ def _said_for(norm: str, at: int) -> str | None:
 
 def _may_be_a_place(word: str) -> bool:
     return word not in _NOT_AFTER_OR and word not in VERBS
-
-    return None
 
 
 def _daily_distance(norm: str, without_daily: str) -> float | None:

@@ -616,7 +616,6 @@ _UNDECIDED_BETWEEN = re.compile(
 _BLANKS = re.compile(r"[^\S\n]+")
 MAX_TURN_CHARS = 4000  # what the API accepts of a turn; a generation brief's line is read this far
 _ARROWS = re.compile(r"\s*(?:➡️|➡|👉|⇒|⟶|→)\ufe0f?\s*")
-# Where people come from is not where they start: "on est de Québec", "I'm from Italy"
 # "take the train to L'Hospitalet", "on prend le bus de Toulouse jusqu'à Andorre-la-Vieille": where the way
 # there ends, said like an end but where the ride may begin, loosely (a start said elsewhere wins)
 _TAKING_TO = re.compile(
@@ -626,6 +625,7 @@ _TAKING_TO = re.compile(
     r"(?!back\b)",
     re.IGNORECASE,
 )
+# Where people come from is not where they start: "on est de Québec", "I'm from Italy"
 _TRAVELLING_FROM = re.compile(
     r"\b(driv\w*|drove|fly\w*|flew|train\w*|travel\w*)\s+(?:down |up |over |in |out )?from\b", re.IGNORECASE
 )
@@ -1162,10 +1162,10 @@ def _ordered(mentions: list[Mention], joined: str) -> dict[str, list[PlacePhrase
     for slot in ("start", "end"):
         said = [m for m in unique if m[1] == slot and (m[2].strong or _finishing(slot, joined, m[0]))]
         for earlier, later in itertools.pairwise(said):
-            if (
-                earlier[2].text == later[2].text or not earlier[2].strong
-            ):  # "out to El Serrat and finish there"
-                continue  # (a weak word of finishing only ends a route said before it)
+            # "out to El Serrat and finish there": one end; a weak word of finishing only ends a route said
+            # before it
+            if earlier[2].text == later[2].text or not earlier[2].strong:
+                continue
             between = joined[earlier[0] + len(earlier[2].text) : later[0]]
             starts_between = any(m[1] == "start" and earlier[0] < m[0] < later[0] for m in unique)
             # a correction; or, for an end, the trip's start said after it: "une balade à Helsinki, de
