@@ -89,3 +89,7 @@ def test_loops_from_a_base_are_a_round_trip(text: str) -> None:
 def test_a_word_after_a_short_name_is_no_part_of_it() -> None:
     read = read_turn("boucles depuis AlV oui", today=TODAY)
     assert [p.text for p in read.places["start"]] == ["andorra la vella"]
+
+
+def test_a_short_name_after_a_capitalized_article_is_no_day() -> None:
+    assert read_turn("The sun was out all day, from Encamp to Soldeu", today=TODAY).slots.startDate is None

@@ -149,7 +149,7 @@ _NOT_A_DAY_BEFORE = (
     "the", "a", "in", "of", "my", "with", "avec", "et", "and", "un", "le", "du", "i", "we", "they", "he",
     "she", "you", "who", "to", "got", "get", "full", "hot", "no", "some", "much", "de", "en", "ton",
 )  # fmt: skip
-_NOT_A_DAY = "".join(rf"(?<!\b{word} )" for word in _NOT_A_DAY_BEFORE)
+_NOT_A_DAY = "".join(rf"(?<!\b{word} )(?<!\b{word.capitalize()} )" for word in _NOT_A_DAY_BEFORE)
 
 # Days as typed on a phone, where they can be nothing else: "just sat", "this sun", "dim de Canillo", "sat
 # morning" (not "the sun.", "Sam.": a short name needs a word before or after it that says it is a day);
