@@ -64,10 +64,6 @@ def test_how_far_something_is_or_the_whole_trip_is_no_daily_distance(text: str) 
     assert read_turn(text, today=TODAY).slots.dailyDistanceKm is None
 
 
-def test_a_limit_said_after_its_figure_corrects_the_distance() -> None:
-    assert read_turn("yes 130 max", today=TODAY).distance_again == 130
-
-
 @pytest.mark.parametrize(("text", "days"), [("sat-sun", 2), ("ven-sam", 2), ("samedi-dimanche", 2)])
 def test_two_days_joined_by_a_dash_are_both_ridden(text: str, days: int) -> None:
     assert read_turn(text, today=TODAY).slots.durationDays == days

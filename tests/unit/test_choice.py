@@ -84,12 +84,29 @@ def test_a_misspelt_name_still_chooses_its_option() -> None:
 
 @pytest.mark.parametrize(
     ("reply", "chosen"),
-    [("1, the andorran one obviously lol", 1), ("2 - near Barcelona", 2), ("1. yes", 1)],
+    [("1, the andorran one obviously lol", 1), ("2 - the spanish one", 2), ("1. yes", 1)],
 )
 def test_a_number_set_apart_then_words(reply: str, chosen: int) -> None:
     assert choose(reply, PLACES) == chosen
 
 
-@pytest.mark.parametrize("reply", ["1 day", "2 days please", "3 jours"])
-def test_a_count_is_no_choice(reply: str) -> None:
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "1 day",
+        "2 days please",
+        "3 jours",
+        "1.5 days would be better actually",
+        "3-4 days actually",
+        "2 - no wait, the first one",
+        "1: no, neither of these",
+        "3) no idea",
+        "1 - hmm, the one in Spain",
+    ],
+)
+def test_a_count_or_a_refusal_is_no_choice(reply: str) -> None:
     assert choose(reply, PLACES) is None
+
+
+def test_a_long_run_of_numbers_is_no_choice_and_no_crash() -> None:
+    assert choose("1," * 1999, PLACES) is None

@@ -296,12 +296,13 @@ class BriefChat:
             _count_answered(
                 collected, normalize(message.content), asked_which=asked_which, days_open=days_open
             )
-            days_open = (days_open or reading.days_unknown) and not collected.durationDays
+            days_left_open = reading.days_unknown or reading.days_undecided  # "2 or 3 days, not sure"
+            days_open = (days_open or days_left_open) and not collected.durationDays
             if reading.one_way:  # "instead of coming back"
                 collected.roundTrip = False
             elif reading.slots.roundTrip and "end" not in reading.places:  # "let's finish where we started"
                 collected.end = None
-            days_hint = DaysHint() if reading.days_unknown else days_hint | reading.days_hint
+            days_hint = DaysHint() if days_left_open else days_hint | reading.days_hint
             lodging_said |= bool(reading.slots.accommodation) and not reading.hotel_as_base
             out.launch, out.locale = reading.launch, reading.locale
             was_a_loop = collected.roundTrip

@@ -43,6 +43,7 @@ from tripagent.domain.brief_words import (
     LAUNCH,
     LOOP_OR_NOT,
     NO_LIMIT,
+    NOT_THE_DAYS,
     ONE_RIDE,
     ONE_WAY,
     OUT_AND_BACK,
@@ -160,6 +161,7 @@ class Reading:
     finish_said: bool = False  # a word of finishing ("finish in", "arrivée"), not a mere "to"
     end_reopened: bool = False  # "not sure about Soldeu anymore, maybe further": the end said before is open
     hotel_as_base: bool = False  # the lodging said is only the hotel people stay at ("our hotel in Kamppi")
+    days_undecided: bool = False  # "2 or 3 days, not sure": no count yet (one chosen later settles it)
 
     def merged_into(self, collected: Collected) -> Collected:
         """The brief so far with this turn's slots over it (a limit said again without its unit, "en fait
@@ -302,8 +304,7 @@ def read_turn(
         values["dailyClimbM"] = float(climb.group(1) or climb.group(2))
     if daily := _daily_distance(norm, without_daily):
         values["dailyDistanceKm"] = daily
-    # "a week off? leave the number of days open", "2 or 3 days, not sure yet"
-    if days_unknown := bool(DAYS_UNKNOWN.search(norm) or UNDECIDED.search(without_daily)):
+    if days_unknown := bool(DAYS_UNKNOWN.search(norm)):  # "a week off? leave the number of days open"
         values.pop("durationDays", None)
     start_date, spanned = dates_in(without_daily, today, known_date)
     if start_date:
@@ -315,7 +316,7 @@ def read_turn(
         values.setdefault("durationDays", plan.days)
         if plan.places[0] == plan.places[-1]:
             values["roundTrip"] = True
-    left_open = _choices_left_open(norm, places)
+    left_open = _choices_left_open(with_where, places)  # ("où on loge" is no "or")
     return Reading(
         Collected.model_validate(_within_bounds(values)),
         places,
@@ -341,6 +342,7 @@ def read_turn(
         bool(FINISHING.search(norm)),
         "reopened" in left_open,
         values.get("accommodation") == "hotel" and not _accommodation(THE_HOTEL.sub(" ", norm)),
+        bool(UNDECIDED.search(without_daily)),
     )
 
 
@@ -405,8 +407,9 @@ def _daily_distance(norm: str, without_daily: str) -> float | None:
     """ "40 km a day", "max 60 km"; or a distance said with no word of limit ("ordino loop 80k")."""
     if daily := DAILY.search(norm):
         return float(amount(daily.group(1) or daily.group(2)))
-    if (said := DISTANCE_SAID.search(without_daily)) and not NO_LIMIT.search(norm):
-        return float(amount(said.group(1)))
+    for said in DISTANCE_SAID.finditer(without_daily):
+        if not NO_LIMIT.search(norm) and not NOT_THE_DAYS.search(without_daily, 0, said.start()):
+            return float(amount(said.group(1)))
     return None
 
 

@@ -161,15 +161,19 @@ _SHORT_DAY = re.compile(
 )
 # ...and, typed in lowercase as on a phone, the short names that are seldom anything else ("ordino loop sat
 # 80k", "road wed", "sortie gravel dim", "ven-sam"), unless a word around them makes them a noun, a verb or
-# a name ("in the sun", "we sat down", "avec sam"); "mon", "mar", "mer", "lun", "jeu" stay with the cues
-# above ("mon vélo", "la mer", "jeu de piste")
-_TYPED_SHORT = ("sat", "sun", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "ven", "sam", "dim")
+# a name ("we sat down", "avec sam"); "sun", "mon", "mar", "mer", "lun", "jeu" stay with the cues above
+# ("hoping for sun", "mon vélo", "la mer", "jeu de piste")
+_TYPED_SHORT = ("sat", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "ven", "sam", "dim")
 _SHORT_DAY_TYPED = re.compile(
     rf"{_NOT_A_DAY}\b({'|'.join(_TYPED_SHORT)})\b"
-    r"(?!'|\s*:|\s+(?:down|and|et|or|ou|is|est|says?|dit|said|light)\b)"
+    # and then nothing, a figure, a dash or a part of the day ("sat 80k", "ven-sam", "tue am"): not "sat
+    # nav", "sam wants", "it gets dim early"
+    r"(?=\s*(?:$|[.,;!?)\-–/]|\d|(?:am|pm|morning|matin|aprem|afternoon|evening|soir|night|nuit)\b))"
 )
 # "saturday-sunday", "ven-sam" (once their short names are spelled): from the one to the other
-_DAY_DASH_DAY = re.compile(rf"(?i)\b({'|'.join(WEEKDAYS)})\s?[-–/]\s?({'|'.join(WEEKDAYS)})\b")
+_DAY_DASH_DAY = re.compile(
+    rf"(?i)\b({'|'.join(WEEKDAYS)})\s?[-–/]\s?({'|'.join(WEEKDAYS)}|{'|'.join(SHORT_WEEKDAYS)})\b"
+)
 _DAY_NAMES = {number: name for name, number in WEEKDAYS.items() if name.isascii() and name.endswith("day")}
 _JOURS = {number: name for name, number in WEEKDAYS.items() if not name.endswith("day")}
 _FRENCH_SHORT = {"lun", "mar", "mer", "jeu", "ven", "sam", "dim"}
@@ -184,8 +188,14 @@ def short_days(text: str) -> str:
         short = next(group for group in m.groups() if group).lower()
         return (_JOURS if short in _FRENCH_SHORT else _DAY_NAMES)[SHORT_WEEKDAYS[short]]
 
+    def ranged(m: re.Match[str]) -> str:
+        last = m.group(2).lower()
+        if last in SHORT_WEEKDAYS:  # "saturday-sun"
+            last = (_JOURS if last in _FRENCH_SHORT else _DAY_NAMES)[SHORT_WEEKDAYS[last]]
+        return f"{m.group(1)} to {last}"
+
     spelled_out = _SHORT_DAY_TYPED.sub(spelled, _SHORT_DAY.sub(spelled, text))
-    return _TONIGHT.sub("tonight", _DAY_DASH_DAY.sub(r"\1 to \2", spelled_out))
+    return _TONIGHT.sub("tonight", _DAY_DASH_DAY.sub(ranged, spelled_out))
 
 
 def spelled_dates(text: str) -> str:

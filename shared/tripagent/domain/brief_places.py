@@ -83,9 +83,6 @@ _ORIGIN = {
 }  # fmt: skip
 _START = (
     r"from|starting (?:in|at|from)|start(?:ing)? in|leaving|depart(?:ing)? from|depuis|au depart d"
-    # "I should like to leave Kamppi" (not "leave the car", "leave on Friday", "leave early")
-    r"|leave(?! (?:the|our|my|a|an|on|at|in|early|late|it|them|tomorrow|today|from|for|after|before|around"
-    r"|about|work|home|here|there|\d))"
     r"|au depart de|depart de|partant de|en partant de|pars d|pars de|de|d|du"
     r"|start(?:ing)? and (?:finish|end)(?:ing)? (?:in|at)|loop (?:from|around|out of|starting (?:in|at|from))"
     r"|boucle (?:au depart )?(?:de|d|a|vers|autour de)|start(?:ing)? at|autour de|autour d"
@@ -496,8 +493,8 @@ class PlacePhrase:
 _STARTING_AT = re.compile(
     r"\b(commen\w*|loge\w*|bas[ée]e?s?|serons|sommes|partons|partirons|habit\w*|d[ée]m[a]?r+\w*|enfourch\w*"
     r"|d[ée]coll\w*|attaqu\w*|d[ée]bute\w*|selle|donn[ée]e?|lou\w*|laiss\w*|r[ée]cup[ée]r\w*|gar\w*"
-    # "rendez-vous à Sant Julià", "on se retrouve à Encamp": where the ride sets off
-    r"|rendez-vous|rdv|retrouv\w*)"
+    # "rendez-vous à Sant Julià": where the ride sets off
+    r"|rendez-vous|rdv)"
     r"(\s+(?:(?:notre|nos|les|la|le|mes|leurs|des|un|une)\s+\w+\s+)?(?:le \d{1,2}(?:er)? \w+\s+)?)"
     r"(?:[àa]|aux)(?![\w])",
     re.IGNORECASE,
@@ -563,15 +560,25 @@ _START_THERE = re.compile(
     # jusqu'à Andorre-la-Vieille et je commence à rouler le lendemain"
     r"|\bd['’]o[uù] (?:nous |on |je )(?:partir\w*|part\w*|commenc\w*|d[ée]marr\w*|roul\w*)( pour)?"
     r"|\b(?:and |et )?(?:we |i |on |je |nous )?(?:start|begin|commenc\w*) (?:riding|pedalling|cycling"
-    r"|(?:à|a|depuis) (?:rouler|pédaler|pedaler))(?! from| de| d['’]| du| at| in| à)",
+    r"|(?:à|a|depuis) (?:rouler|pédaler|pedaler))(?! from| de| d['’]| du| at| in| à)()",
     re.IGNORECASE,
 )
 
 
 def _starting_there(said: re.Match[str]) -> str:
     """ "that's where we start and finish" as "starting from there and finish", "d'où nous partirons pour"
-    as "starting from there to"."""
+    as "starting from there to"; "and start riding" only after the way to a place ("the bus to Sant Julià
+    and start riding"; not "rent a car and start riding on Saturday")."""
+    if said.group(3) and not (
+        _WAY_TO.search(said.string, max(0, said.start() - 60), said.start())
+        and not _WHEN_NEXT.match(said.string, said.end())
+    ):
+        return said.group(0)
     return "starting from there" + (said.group(1) or "") + (" to" if said.group(2) else "")
+
+
+_WAY_TO = re.compile(r"(?i)\b(?:to|into|jusqu['’]?\s?(?:à|a|au|en)|jusqu['’]au|vers)\s+\S+[^.;!?]*$")
+_WHEN_NEXT = re.compile(r"(?i)\s+(?:on|this|next|tomorrow|demain|\d)")
 
 
 # "départ et arrivée à Encamp", "start and finish in Ordino": a loop from there

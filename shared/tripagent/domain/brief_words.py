@@ -87,10 +87,12 @@ UNDECIDED = re.compile(
     rf"|\b(?:maybe|perhaps|peut etre) {NUM},? (?:or |ou )(?:maybe |perhaps |peut etre )?{NUM}"
     rf" (?:days?|jours?)\b"
     # "a long weekend or a full week", "in a day or split it over two", "3 jours, sinon 2"
-    r"|\b(?:long )?(?:week ?end|week|semaine|day|journee|jour)s? (?:or|ou) (?:a |an |une |un )?(?:full |long "
-    r"|whole |grande |entire )?(?:week ?end|week|semaine|days?|jours?)\b"
-    r"|\b(?:in a|in one|en une|en un)\s+(?:day|journee|jour)\b.{0,20}\b(?:or|ou)\b.{0,30}\b(?:two|deux|2)\b"
+    r"|\b(?:a|one|un|une) (?:long |full )?(?:week ?end|week|semaine|day|journee|jour) (?:or|ou)"
+    r" (?:a|an|une|un) (?:full |long |whole |grande |entire )?(?:week ?end|week|semaine|days?|jours?)\b"
+    r"|\b(?:in a|in one|en une|en un)\s+(?:day|journee|jour)\b.{0,20}\b(?:or|ou)\b.{0,15}"
+    r"\b(?:split|spread|over|sur|en)\b.{0,20}\b(?:two|deux|2)\b"
     rf"|\b{NUM} (?:jours|days)\b[^.]{{0,20}}\b(?:sinon|otherwise|or else)\s+{NUM}\b"
+    r"(?! (?:velos|bikes|people|of us|personnes|adultes|adults|enfants|kids|vae)\b)"
 )
 # "1 jour, route, hôtel": among the slots of a list, "route" is the road bike (not "une belle route")
 ROAD_IN_A_LIST = re.compile(r"(?:^|,|:)\s*(?:en |à |a )?route\s*(?:,|$)", re.MULTILINE)
@@ -98,7 +100,9 @@ ROAD_IN_A_LIST = re.compile(r"(?:^|,|:)\s*(?:en |à |a )?route\s*(?:,|$)", re.MU
 _NO_COUNT = r"(?!\s*(?:\d|one|two|three|four|five|un|une|deux|trois|quatre|cinq)\b)"  # "maybe 3 or 4 days"
 START_UNKNOWN = re.compile(
     # "pour le départ je sais pas trop", "départ ? je sais pas", "the start, no idea yet"
-    r"\b(?:depart|start)\b\W{0,3}(?:(?:je|on|i|m|we|re|honestly|still|well|so|bon|alors|euh|hmm) )*"
+    r"(?:^|\b(?:pour le|le|the|as for the|for the|quant au|where to|d ou) )"
+    r"(?:depart|start|starting point|point de depart|partir)\b"
+    r"\W{0,3}(?:(?:je|on|i|m|we|re|honestly|still|well|so|bon|alors|euh|hmm) )*"
     r"(?:je sais pas|on sait pas|sais pas|je ne sais pas|on ne sait pas|not sure|no idea|dunno|idk"
     r"|pas encore decide|on verra|we ll see)\b|"
     r"\b(?:not sure|don t know|do not know|no idea|undecided|haven t decided|pas sur|sais pas|aucune idee"
@@ -168,10 +172,15 @@ CHOICE_BETWEEN = re.compile(r"^\W*(?:\w+ )?(?:or|ou|either|soit|sinon)\b.{0,20}$
 _BACK = r"(?:loop|boucle|come back|coming back|back to|revien\w*|reven\w*|rentr\w*|retour)"
 # "either come back to Canillo or end in La Massana", "je sais pas si je fais une boucle ou si je finis
 # ailleurs"
+# (not "si on rentre en train ou en bus": how, not where)
+_BY_WHAT = (
+    r"(?! (?:en |by |par |in the |with the |a )?"
+    r"(?:train|bus|car|voiture|taxi|navette|plane|avion|ferry|bike|velo)\b)"
+)
 LOOP_OR_NOT = re.compile(
     rf"\b(?:either|soit|maybe|peut etre|si|if|whether)\b.{{0,30}}\b{_BACK}\b.{{0,50}}"
-    rf"\b(?:or|ou|soit|maybe|peut etre)\b"
-    rf"|\b(?:or|ou|soit)\b.{{0,30}}\b{_BACK}\b"
+    rf"\b(?:or|ou|soit|maybe|peut etre)\b{_BY_WHAT}"
+    rf"|\b(?:or|ou|soit)\b{_BY_WHAT}.{{0,30}}\b{_BACK}\b"
 )
 # A group not agreed ("nobody agrees", "half want... half want", "Mum wants Ordino, Dad says Canillo", a poll
 # tied): two places said for one end leave it open
@@ -181,7 +190,9 @@ DISAGREEING = re.compile(
     r"|\bdebat\w*|\bse disputent\b|\bon se dispute\b|\bhalf (?:of )?(?:us|the group|them )?(?:wants?|say)\b"
     r"|\bla moitie\b|\bboth options\b|\bles deux options\b|\bvotes?\b|\bsondage\b|\bpoll\b"
     r"|\b(?:says|wants|(?<!\bon )veut|dit|prefers|prefere)\b.{1,80}"
-    r"\b\w+ (?:wants|(?<!\bon )veut|prefers|prefere|says|dit)\b"
+    # (by someone else: not "my wife says she wants")
+    r"\b(?!(?:she|he|they|it|elle|il|ils|elles|on|qu elle|qu il)\b)\w+"
+    r" (?:wants|(?<!\bon )veut|prefers|prefere|says|dit)\b"
 )
 # words of passing: what follows is a stop ("as long as we go through Encamp")
 VIA_WORD = re.compile(r"\b(?:via|through|thru|par|passing|passer|passant|stop\w*|see|voir|visit\w*)\b")
@@ -232,9 +243,9 @@ _BARE_COUNT = re.compile(rf"^(?:{NUM}|{NUM} (?:please|svp|stp))$")
 
 # "let's say 3", "ok va pour 5", "3 it is": a count chosen, once the days were left open
 _SETTLED_COUNT = re.compile(
-    r"\b(?:let s say|lets say|say|va pour|disons|on dit|go with|make it|ce sera|on part sur|we ll do)"
-    rf"\s+{NUM}\b"
-    r"(?!\s*(?:km|k|h|am|pm|people|of us|personnes|ans|years|m\b|%|euros?|e\b))"
+    r"\b(?:let s say|lets say|say|va pour|disons|on dit|go with|ce sera|on part sur|we ll do)"
+    rf"\s+{NUM}(?:\s+(?:days?|jours?|journees?))?"
+    r"(?=\s*(?:$|and|et|then|alors|it is|c est|please|svp|ok|then|instead|plutot|a loop|une boucle)\b)"
     rf"|^(?:ok |okay |alors |bon |so |fine )*{NUM} (?:it is|then|alors|c est bon)\b"
 )
 
@@ -331,7 +342,8 @@ PROFILE_WORDS: list[tuple[Profile, re.Pattern[str]]] = [
     ),
 ]
 ROUND_TRIP = re.compile(
-    r"\bround ?trip|\bloops?\b|\bboucles?\b|\baller retour\b|\bback to (the )?start"
+    r"\bround ?trip|\bloop\b|\bboucle\b|\bloops (?:from|around|out of|yeah|yes|ok)\b|\b(?:daily|day) loops\b"
+    r"|\bboucles (?:depuis|au depart|autour|oui)\b|\baller retour\b|\bback to (the )?start"
     r"|\bstart(?:s|ing)? and (?:finish|end)(?:es|s|ing)? (?:in|at)\b|\bback to where\b"
     r"|\bcom(?:e|ing) back to\b(?! (?:you|me|us|ya)\b)"
     r"|\b(?:back|finish\w*|end\w*) where (?:we|i) (?:start|began)"
@@ -343,7 +355,7 @@ ROUND_TRIP = re.compile(
     r"|\b(?:return(?:ing)?|get(?:ting)? back|ride back|head(?:ing)? back) there\b"
     # (not "we loved Soldeu and want to come back there": some other year)
     r"|(?<!want to )(?<!wants to )(?<!like to )(?<!love to )(?<!hope to )\bcom(?:e|es|ing) back there\b"
-    r"|\b(?:revenir|reviens|revient|revenons|rentrer|rentre|rentrons) la\b(?! ou)"
+    r"(?! (?:for sure|one day|some ?day|sometime|again|next|another))"
     # (not "get the bus back to the car": a way home, no loop)
     r"|(?<!bus )(?<!train )(?<!taxi )(?<!lift )(?<!shuttle )"
     r"\bback to (?:the|our|my) (?:hotel|hostel|campsite|apartment|flat|house|base|car|start)\b"
@@ -362,7 +374,9 @@ SOFT_LOOP = re.compile(r"\bcircuit\b|\btour of\b|\btour around\b")
 ONE_WAY = re.compile(
     r"\b(?:instead of|rather than|not) (?:com(?:e|ing) back|looping|a loop|doing a loop)\b|\bone way\b"
     r"|\bau lieu de (?:revenir|boucler|rentrer|faire une boucle)|\bsans revenir\b|\baller simple\b"
-    r"|\bpas (?:de|une|en) boucle\b|\bno loop\b|\bnot a loop\b"
+    r"|\bpas (?:de|une|en) boucles?\b|\bno loops?\b|\bnot a loop\b"
+    r"|\b(?:don t|do not|never) (?:really )?(?:like|do|want) loops\b|\b(?:hate|dislike) loops\b"
+    r"|\bn aime pas les boucles\b"
     r"|\bboucle ou (?:pas|non|aller simple)\b|\bloop or (?:not|one way)\b"  # not decided: no loop yet
 )
 # "A to B and back", "up to B and then back down", "je monte jusqu'à B et je redescends": B is where a loop
@@ -422,7 +436,14 @@ DAILY = re.compile(
 DISTANCE_SAID = re.compile(
     rf"\b{_AMOUNT}{_KM}\b(?!\s?(?:from|away|de|of|du|des|off|to|a|au|by|avant|before|after|apres|walk)\b"
     r"|\s?d (?!max|maximum|tops)\w"  # not "à 5 km d'Ordino", but "60k/d max"
-    r"|\s?(?:in all|in total|total|en tout|au total|overall|altogether|sur \w+ jours|over \w+ days)\b)"
+    r"|\s?(?:in all|in total|total|en tout|au total|overall|altogether|sur|over|in \w+ days|en \w+ jours"
+    r"|for the|pour le|pour la|east|west|north|south|est|ouest|nord|sud|range|d autonomie|h|an hour|per hour"
+    r"|a l heure|of range)\b)"
+)
+# ...nor how far people ride otherwise ("I commute 15 km", "last week I did 120 km", "the whole loop")
+NOT_THE_DAYS = re.compile(
+    r"\b(?:commute|first|last|did|done|fait|ridden|rode|average|speed|moyenne|whole|entire|total|range"
+    r"|autonomie|battery|batterie)\b[^.,;!?]{0,25}$"
 )
 NO_LIMIT = re.compile(r"\bno (?:limit|max)\b|\bpas de (?:limite|max)\b|\bsans limite\b")
 # A limit said again without its unit, after a distance: "say 45 actually", "en fait max 30"
@@ -430,8 +451,6 @@ DAILY_AGAIN = re.compile(
     # after a word of limit, any figure that measures nothing else ("max 30, je suis avec mon fils")
     r"\b(?:max|maximum|no more than|at most|pas plus de)\s+(\d{2,3})\b"
     r"(?!\s*(?:m\b|metres?|meters?|d ?\+|days?|jours?|h\b|%|people|persons?|personnes?|of us|ans|years?|kg))"
-    # ...or before it ("yes 130 max")
-    r"|\b(\d{2,3})\s+(?:max|maximum|tops)\b"
     # after a word of correction, a figure said alone ("say 45 actually"; not "actually 12 of us")
     r"|\b(?:say|let s say|disons|make it|plutot|actually|en fait|finalement)\s+(?:max\s+)?(\d{2,3})"
     r"(?:\s*(?:km|k|kms|bornes))?(?=\s*(?:$|[,;:!?]|(?:instead|then|alors|max|tops|a day|par jour|per day"

@@ -55,6 +55,16 @@ FILLER = frozenset(
         "je",
         "veux",
         "ok",
+        "obviously",
+        "lol",
+        "haha",
+        "evidemment",
+        "yes",
+        "yeah",
+        "oui",
+        "sure",
+        "thanks",
+        "merci",
     ]
 )
 # Answers by description: "the Andorran village", "celle d'Andorre", "the Spanish one". The words that
@@ -98,16 +108,24 @@ def _by_number(kept: list[str], count: int) -> int | None:
     return index if 1 <= index <= count else None
 
 
+_UNSURE = re.compile(
+    r"\b(?:no|not|neither|none|wait|non|pas|aucun\w*|ni|idea|idk|sais|days?|jours?|km|nights?|nuits?)\b"
+)
 _NUMBER_FIRST = re.compile(r"^\s*#?(\d{1,2})\s*[,.):-]\s*(.+)$")
 
 
 def _number_then_words(reply: str, options: list[Option]) -> int | None:
-    """ "1, the andorran one obviously lol": an option's number set apart, then words that name no other
-    option (not "1 day", "2 jours": a count)."""
-    said = _NUMBER_FIRST.match(reply)
+    """ "1, the andorran one obviously lol": an option's number set apart, then words that say the same
+    option or nothing more (not "1 day", "1.5 days", "2 - no wait, the first one", "3) no idea")."""
+    said = _NUMBER_FIRST.match(reply[:200])
     if said is None or not 1 <= (index := int(said.group(1))) <= len(options):
         return None
-    return index if choose(said.group(2), options) in (None, index) else None
+    rest = said.group(2)
+    if rest[:1].isdigit() or _UNSURE.search(normalize(rest)):  # (no recursion on "1,1,1,...")
+        return None
+    if not [w for w in _words(rest) if w not in FILLER]:
+        return index
+    return index if choose(rest, options) == index else None
 
 
 def _the_other(said: str, options: list[Option], negations: int) -> int | None:
