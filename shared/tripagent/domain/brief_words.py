@@ -170,13 +170,13 @@ HESITATING = re.compile(
 # what lies between two places that are alternatives: "Ordino... ou Llorts", "El Serrat? or Llorts"
 CHOICE_BETWEEN = re.compile(r"^\W*(?:\w+ )?(?:or|ou|either|soit|sinon)\b.{0,20}$")
 _BACK = r"(?:loop|boucle|come back|coming back|back to|revien\w*|reven\w*|rentr\w*|retour)"
-# "either come back to Canillo or end in La Massana", "je sais pas si je fais une boucle ou si je finis
-# ailleurs"
-# (not "si on rentre en train ou en bus": how, not where)
+# what follows an "or" that says how, not where: "si on rentre en train ou en bus"
 _BY_WHAT = (
     r"(?! (?:en |by |par |in the |with the |a )?"
     r"(?:train|bus|car|voiture|taxi|navette|plane|avion|ferry|bike|velo)\b)"
 )
+# "either come back to Canillo or end in La Massana", "je sais pas si je fais une boucle ou si je finis
+# ailleurs"
 LOOP_OR_NOT = re.compile(
     rf"\b(?:either|soit|maybe|peut etre|si|if|whether)\b.{{0,30}}\b{_BACK}\b.{{0,50}}"
     rf"\b(?:or|ou|soit|maybe|peut etre)\b{_BY_WHAT}"
@@ -245,7 +245,7 @@ _BARE_COUNT = re.compile(rf"^(?:{NUM}|{NUM} (?:please|svp|stp))$")
 _SETTLED_COUNT = re.compile(
     r"\b(?:let s say|lets say|say|va pour|disons|on dit|go with|ce sera|on part sur|we ll do)"
     rf"\s+{NUM}(?:\s+(?:days?|jours?|journees?))?"
-    r"(?=\s*(?:$|and|et|then|alors|it is|c est|please|svp|ok|then|instead|plutot|a loop|une boucle)\b)"
+    r"(?=\s*(?:$|and|et|then|alors|it is|c est|please|svp|ok|instead|plutot|a loop|une boucle)\b)"
     rf"|^(?:ok |okay |alors |bon |so |fine )*{NUM} (?:it is|then|alors|c est bon)\b"
 )
 
