@@ -18,6 +18,7 @@ from tripagent.domain.brief import read_turn
 from tripagent.domain.places import Found
 from tripagent.errors import AiNotConfigured
 
+from tests.fixtures.brief_chat import spec_of
 from tests.fixtures.events import FakeLambdaContext, http_event
 from tests.fixtures.fakes import ScriptedModel
 
@@ -1013,20 +1014,9 @@ def test_the_places_of_earlier_turns_settle_a_later_name(gazetteer: Gazetteer) -
 def test_generation_rules_read_what_the_chat_reads(gazetteer: Gazetteer) -> None:
     """Generation's rules name the start as the chat does: a loose phrase that names nothing is passed over
     for the place named after it, and a name that nothing else replaces is kept (to be reported unknown)."""
-    import json as _json
-
-    from tripagent.adapters.rules.spec import SpecRules
-    from tripagent.application.llm import ChatOptions, ChatRequest, Message
 
     def spec(brief: str) -> dict[str, Any]:
-        request = ChatRequest(
-            model="rules",
-            system="",
-            messages=(Message("user", brief),),
-            options=ChatOptions(max_output_tokens=500, task="spec_extraction"),
-            context={"brief": brief, "today": TODAY.isoformat()},
-        )
-        return dict(_json.loads(SpecRules(gazetteer)(request).text))
+        return spec_of(gazetteer, [brief], TODAY)
 
     assert spec("overnighter Sispony to Llorts, so 2 days, MTB")["start"] == "Sispony"
     assert spec("De Trifouillis-les-Oies à Encamp en 2 jours")["start"] == "trifouillis les oies"

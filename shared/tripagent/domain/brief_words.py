@@ -252,20 +252,19 @@ _SETTLED_COUNT = re.compile(
 
 def settled_count(norm: str) -> int | None:
     """A count chosen in so many words ("let's say 3", "ok va pour 5"): the days, when they were open."""
-    found = _SETTLED_COUNT.search(norm)
-    if not found:
-        return None
-    count = next(group for group in found.groups() if group)
-    n = int(count) if count.isdigit() else NUMBERS.get(count, 0)
-    return n if 1 <= n <= 30 else None
+    return _count_of_days(_SETTLED_COUNT.search(norm))
 
 
 def bare_count(norm: str) -> int | None:
     """A turn that is only a count ("2", "trois"): the answer to "how many days?" when that is open."""
-    found = _BARE_COUNT.match(norm)
+    return _count_of_days(_BARE_COUNT.match(norm))
+
+
+def _count_of_days(found: re.Match[str] | None) -> int | None:
+    """The count a match said, in figures or words, when it can be a number of days (1 to 30)."""
     if not found:
         return None
-    count = found.group(1) or found.group(2)
+    count = next(group for group in found.groups() if group)
     n = int(count) if count.isdigit() else NUMBERS.get(count, 0)
     return n if 1 <= n <= 30 else None
 
