@@ -27,6 +27,8 @@ from tripagent.domain.brief_places import VERBS, PlacePhrase, day_plan, place_ph
 from tripagent.domain.brief_words import (
     ACCOMMODATION,
     ANY_ACCOMMODATION,
+    ANY_BIKE,
+    CHANGED_LODGING,
     CHOICE_BETWEEN,
     CLIMB,
     CLIMB_PER_DAY,
@@ -42,6 +44,7 @@ from tripagent.domain.brief_words import (
     HESITATING,
     LAUNCH,
     LOOP_OR_NOT,
+    MIXED_LODGING,
     NO_LIMIT,
     NOT_THE_DAYS,
     ONE_RIDE,
@@ -50,6 +53,7 @@ from tripagent.domain.brief_words import (
     OVERNIGHT,
     PROFILE_WORDS,
     REVERSED,
+    ROAD_ALONE,
     ROAD_IN_A_LIST,
     ROUND_TRIP,
     SETTING_OFF_ON,
@@ -162,11 +166,14 @@ class Reading:
     end_reopened: bool = False  # "not sure about Soldeu anymore, maybe further": the end said before is open
     hotel_as_base: bool = False  # the lodging said is only the hotel people stay at ("our hotel in Kamppi")
     days_undecided: bool = False  # "2 or 3 days, not sure": no count yet (one chosen later settles it)
+    profile_open: bool = False  # "peu importe le vélo": no kind of bike, whatever was said before
 
     def merged_into(self, collected: Collected) -> Collected:
         """The brief so far with this turn's slots over it (a limit said again without its unit, "en fait
         max 30", replaces the distance said before)."""
         merged = collected.merged(self.slots)
+        if self.profile_open:
+            merged.profile = None
         if self.distance_again and collected.dailyDistanceKm and not self.slots.dailyDistanceKm:
             merged.dailyDistanceKm = self.distance_again
         return merged
@@ -318,31 +325,32 @@ def read_turn(
             values["roundTrip"] = True
     left_open = _choices_left_open(with_where, places)  # ("où on loge" is no "or")
     return Reading(
-        Collected.model_validate(_within_bounds(values)),
-        places,
-        bool(LAUNCH.match(norm)),
-        detect_locale(text, default_locale),
-        bool(OUT_AND_BACK.search(norm)) and not one_way,
-        one_way,
-        bool(REVERSED.search(norm)),
-        bool(
+        slots=Collected.model_validate(_within_bounds(values)),
+        places=places,
+        launch=bool(LAUNCH.match(norm)),
+        locale=detect_locale(text, default_locale),
+        out_and_back=bool(OUT_AND_BACK.search(norm)) and not one_way,
+        one_way=one_way,
+        reversed=bool(REVERSED.search(norm)),
+        start_unknown=bool(
             START_UNKNOWN.search(norm)
             or START_UNKNOWN_RAW.search(text.casefold())
             or _two_for_one(_START_OR, with_where)
             or "start" in left_open
         ),
-        bool(END_UNKNOWN.search(norm)) or _two_for_one(_END_OR, with_where) or "end" in left_open,
-        days_unknown,
-        DaysHint(
+        end_unknown=bool(END_UNKNOWN.search(norm)) or _two_for_one(_END_OR, with_where) or "end" in left_open,
+        days_unknown=days_unknown,
+        days_hint=DaysHint(
             bool(WITHIN_A_DAY.search(norm)),
             bool(ONE_RIDE.search(norm) or SHORT_WEEKDAY_DAY.search(norm)),
             bool(OVERNIGHT.search(norm)),
         ),
-        _distance_again(norm),
-        bool(FINISHING.search(norm)),
-        "reopened" in left_open,
-        values.get("accommodation") == "hotel" and not _accommodation(THE_HOTEL.sub(" ", norm)),
-        bool(UNDECIDED.search(without_daily)),
+        distance_again=_distance_again(norm),
+        finish_said=bool(FINISHING.search(norm)),
+        end_reopened="reopened" in left_open,
+        hotel_as_base=values.get("accommodation") == "hotel" and not _accommodation(THE_HOTEL.sub(" ", norm)),
+        days_undecided=bool(UNDECIDED.search(without_daily)),
+        profile_open=_profile_left_open(norm, profile),
     )
 
 
@@ -434,26 +442,79 @@ def _within_bounds(values: dict[str, object]) -> dict[str, object]:
 
 
 def _profile(norm: str, text: str) -> Profile | None:
-    for profile, pattern in PROFILE_WORDS:
-        if pattern.search(norm):
-            return profile
-    return "road" if ROAD_IN_A_LIST.search(text.casefold()) else None  # "ALV -> SJL, 1 jour, route"
+    """The kind of bike said last ("road bike... actually gravel"), not one taken back ("VTC, pas VTT",
+    "the gravel one is in the shop"); of two said together, the first says what kind ("gravel
+    bikepacking") unless one is electric ("VTT électrique", "electric mountain bikes")."""
+    said = sorted(
+        (m.start(), m.end(), profile)
+        for profile, pattern in PROFILE_WORDS
+        for m in pattern.finditer(norm)
+        if not _NOT_THIS_BIKE.search(norm[: m.start()]) and not _UNAVAILABLE.match(norm, m.end())
+    )
+    if not said:
+        if ROAD_ALONE.search(norm) or ROAD_IN_A_LIST.search(text.casefold()):  # "ALV -> SJL, 1 jour, route"
+            return "road"
+        return None
+    start, _, last = said[-1]
+    together = [profile for _, end, profile in said[:-1] if start - end <= 3]
+    if last == "e-bike" or "e-bike" in together:
+        return "e-bike"
+    return together[-1] if together else last
+
+
+# "VTC, pas VTT", "out of e-bikes", "not on the road bike" (a bare "no" is mostly "no, road bike")
+_NOT_THIS_BIKE = re.compile(
+    r"\b(?:not|(?<!au )(?<!le )(?<!du )(?<!de )pas|out of|instead of|plutot que|rather than|sans|without"
+    r"|no more|plus de|sold|vendu)\s+"
+    r"(?:(?:a|an|the|my|un|une|de|des|en|le|la|les|mon|ses|normal)\s+)?$"
+)
+# "the gravel one is in the shop", "mon VTT est en panne": that bike is not the one
+_UNAVAILABLE = re.compile(
+    r"\w*(?: \w+){0,2} (?:is|are|est|sont) (?:in the shop|broken|being repaired|en panne|en reparation|casse)"
+)
+
+
+def _profile_left_open(norm: str, profile: Profile | None) -> bool:
+    """ "No preference for the bike", or a kind said then taken back ("I was going to say road bike but no
+    preference, whatever the rental shop has")."""
+    if not (anything := ANY_BIKE.search(norm)):
+        return False
+    said = [m.start() for _, pattern in PROFILE_WORDS if (m := pattern.search(norm))]
+    return profile is None or not said or anything.end() > max(said)
 
 
 def _accommodation(norm: str) -> str | None:
-    """The kind of lodging said ("hotels, no camping": hotels); two kinds said are a mix: any."""
-    kinds = [
-        kind
+    """The kind of lodging said ("hotels, no camping": hotels); two kinds said together are a mix (any),
+    one after the other a change of mind (the last)."""
+    said = sorted(
+        (m.start(), m.end(), kind)
         for kind, pattern in ACCOMMODATION
-        if any(not _NEGATED.search(norm[: m.start()]) for m in pattern.finditer(norm))
-    ]
-    if len(kinds) > 1:
+        for m in pattern.finditer(norm)
+        if not _NEGATED.search(norm[: m.start()]) and not _NOT_AN_OPTION.match(norm, m.end())
+    )
+    kinds = {kind for _, _, kind in said}
+    if not kinds:
+        return "any" if ANY_ACCOMMODATION.search(norm) else None
+    if len(kinds) > 1 and (
+        MIXED_LODGING.search(norm)
+        or not all(
+            CHANGED_LODGING.search(norm[end:start])
+            for (_, end, kind), (start, _, other) in itertools.pairwise(said)
+            if kind != other
+        )
+    ):
         return "any"  # "a mix of camping and hotels"
-    if kinds:
-        return kinds[0]
-    return "any" if ANY_ACCOMMODATION.search(norm) else None
+    return said[-1][2]
+
+
+# "camping's not really an option", "camping is out": not that kind
+_NOT_AN_OPTION = re.compile(r"(?: s| is| are) (?:not|out|hors de question)\b")
 
 
 _NEGATED = re.compile(
     r"\b(?:no|not|pas de|pas en|sans|without|never|jamais|rather than|plutot que)\s+(?:\w+\s+)?$"
+    # "neither of us is camping", "nobody wants to camp", "on a passé l'âge du camping", "rather sleep in
+    # huts than in the tent"
+    r"|\b(?:neither|nobody|no one|personne ne|age du|age de|than|too old for|trop vieux pour)"
+    r"\s+(?:\w+\s+){0,3}$"
 )

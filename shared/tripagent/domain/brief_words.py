@@ -95,7 +95,7 @@ UNDECIDED = re.compile(
     r"(?! (?:velos|bikes|people|of us|personnes|adultes|adults|enfants|kids|vae)\b)"
 )
 # "1 jour, route, hôtel": among the slots of a list, "route" is the road bike (not "une belle route")
-ROAD_IN_A_LIST = re.compile(r"(?:^|,|:)\s*(?:en |à |a )?route\s*(?:,|$)", re.MULTILINE)
+ROAD_IN_A_LIST = re.compile(r"(?:^|,|:)\s*(?:en |à |a )?route\s*[.!]?\s*(?:,|$)", re.MULTILINE)
 # "not sure yet where to start", "je ne sais pas d'où partir": the start is not said
 _NO_COUNT = r"(?!\s*(?:\d|one|two|three|four|five|un|une|deux|trois|quatre|cinq)\b)"  # "maybe 3 or 4 days"
 START_UNKNOWN = re.compile(
@@ -316,30 +316,51 @@ REVERSED = re.compile(
     r"|\bthe opposite direction\b|\bdans l autre sens\b|\ba l envers\b|\ben sens inverse\b"
 )
 
+# Each kind as people write it: plurals ("vélos de ville"), the usual typos ("hybird", "mountian"), the
+# shop's words ("citybike", "VAEs", "trekking bike"), and "route" as the kind of a day ("2j route")
+_BIKES = r"(?:velos?|bicyclettes?|bikes?)"
 PROFILE_WORDS: list[tuple[Profile, re.Pattern[str]]] = [
-    ("e-bike", re.compile(r"\be ?bike|\belectric|\belectrique|\bvae\b|\bpedelec")),
-    ("gravel", re.compile(r"\bgravel")),
+    (
+        "e-bike",
+        re.compile(
+            r"\be ?bik(?:e|es|ing)\b|\bebik|\belectri(?:c|que)s?\b|\bvaes?\b|\bpedelec"
+            rf"|\bassistance electrique|\b{_BIKES} a assistance"
+        ),
+    ),
+    ("gravel", re.compile(r"\bgravel|\bgravle|\bgravl\b")),
     (
         "mountain",
-        re.compile(r"\bmountain ?bi(?:k|cycle)|\bmtb\b|\bvtt\b|\btout terrain|\bvelo de montagne\b"),
+        re.compile(
+            r"\b(?:mountain|mountian|moutain|montain) ?bi(?:k|cycle)|\bmtbs?\b|\bvtts?\b|\btout terrain"
+            rf"|\b{_BIKES} de montagne\b|\bvttiste"
+        ),
     ),
     # not "un voyage à vélo": a trip by bike, of any kind
     (
         "touring",
         re.compile(
-            r"\btouring|\bcyclotouris|\brandonn|\bbikepacking|\bvelos? de (?:voyage|tourisme|rando)\b"
-            r"|\bloaded"
+            r"\btouring|\bcyclotouris|\brandonn|\ben rando\b|\bbikepacking|\btrekking"
+            rf"|\b{_BIKES} (?:de )?(?:voyage|tourisme|rando|trekking)\b|\bloaded|\bvelos? charges?\b"
         ),
     ),
-    ("hybrid", re.compile(r"\bhybrid|\bvtc\b|\bcity bike|\bvelo de ville|\bhybride")),
+    (
+        "hybrid",
+        re.compile(
+            r"\bhybrid|\bhybird|\bvtcs?\b|\bcity ?bik|\bhybride|\bcommuter bike|\btown bike"
+            rf"|\b{_BIKES} de ville\b|\b{_BIKES} urbains?\b"
+        ),
+    ),
     (
         "road",
         re.compile(
-            r"\broad ?bike|\bracing bike|\bvelo de route|\bvelo de course|\broad\b|, ?route(?:,|$)"
-            r"|\bsortie (?:de )?route\b|\bvelo route\b"
+            rf"\broad ?bik|\bracing bike|\b{_BIKES} de (?:route|course)\b|\broadies?\b"
+            r"|\bsorties? (?:de )?route\b|\bvelos? route\b"
+            r"|\b(?:\d+ ?j|\d+ jours?|jours?|journee) (?:de |en )?route\b"
         ),
     ),
 ]
+# "road" alone is a kind of bike only when no other is said ("2 days, gravel... the main road is busy")
+ROAD_ALONE = re.compile(r"(?<!main )(?<!busy )(?<!big )\broad\b")
 ROUND_TRIP = re.compile(
     r"\bround ?trip|\bloop\b|\bboucle\b|\bloops (?:from|around|out of|yeah|yes|ok)\b|\b(?:daily|day) loops\b"
     r"|\bboucles (?:depuis|au depart|autour|oui)\b|\baller retour\b|\bback to (the )?start"
@@ -387,23 +408,66 @@ OUT_AND_BACK = re.compile(
     r"|\b(?:puis|et) (?:on )?(?:revient|revenir|rentre|rentrer)\b(?! (?:a|au|vers|jusqu|en|par|avec)\b)"
 )
 ACCOMMODATION: list[tuple[str, re.Pattern[str]]] = [
-    ("camping", re.compile(r"\bcamp(ing|site|ground)?s?\b|\btente\b|\btent\b|\bbivouac|\bbivvy|\bwild camp")),
-    ("hostel", re.compile(r"\bhostels?\b|\bauberges?\b|\bgites?\b")),
+    (
+        "camping",
+        re.compile(
+            r"\bcamp(ing|site|ground)?s?\b(?! car)|\btentes?\b|\btents?\b|\bbivouac|\bbivvy|\bwild camp"
+            r"|\bcamp(?:e|er|ons|ez)\b"
+        ),
+    ),
+    ("hostel", re.compile(r"\bhostels?\b|\bauberges?\b|\baubergues?\b|\bgites?\b")),
     ("hut", re.compile(r"\bhuts?\b|\brefuges?\b|\bcabanes?\b|\brefugis?\b")),
-    ("hotel", re.compile(r"\bhotels?\b|\bchambres? d hotes\b|\bb ?& ?bs?\b|\bbnbs?\b|\bguest ?house")),
+    (
+        "hotel",
+        re.compile(r"\bhotels?\b|\bchambres? d hotes?\b|\bb ?& ?bs?\b|\bbnbs?\b|\bguest ?houses?\b"),
+    ),
 ]
+# Two kinds said are a mix ("a mix camping/hôtel", "camping mostly but a hotel if it pours"), unless the
+# second takes the first back ("we'd planned camping but the groom wants hostels, so hostels")
+MIXED_LODGING = re.compile(
+    r"\b(?:mix\w*|melange|both|mostly|surtout|odd|some nights|certaines nuits|if it|when it|s il|quand il"
+    r"|un peu de tout|a bit of everything|moitie|half|selon|depending|sinon|otherwise|if not"
+    r"|where possible|si possible|when possible|or|ou|either|soit)\b"
+)
+CHANGED_LODGING = re.compile(
+    r"\b(?:but|mais|actually|en fait|finalement|instead|plutot|so|donc|non|no|nah|scratch|rather"
+    r"|wants?|prefer\w*|prefere\w*)\b"
+)
 # "the hotel", "our hotel in Kamppi", "l'hôtel Torni": the hotel people stay at, a base; on a day's ride,
 # no lodging for the trip (measured on the corpus: no lodging in 35 of 35 such day rides, hotels in 56 of
 # 61 longer trips)
 THE_HOTEL = re.compile(r"\b(?:the|our|my|l|notre|mon|their|votre|his|her)\s+(?:\w+\s+)?(?:hotel|hotelli)\b")
 # "any kind of accommodation is fine", "anything for sleeping", "pour dormir, n'importe quoi"
-_SLEEPING = r"(?:accommodation|lodging|sleep\w*|stay\w*|dormir|dort|hebergement|logement|nuits?)"
+_SLEEPING = (
+    r"(?:accommodation|lodging|sleep\w*|stay\w*|dormir|dort|hebergement|logement|nuits?"
+    r"|(?<!how many )nights?|beds?)"
+)
 _ANY = (
-    r"(?:any|anything|anywhere|whatever|no preference|don t mind|don t care|n importe|peu importe|egal"
+    r"(?:any|anything|anywhere|whatever s|whatevers|whatever|no preference|don t mind|don t care|n importe"
+    r"|peu importe|egal"
     r"|indifferent"
     r"|pas de preference)"
 )
 ANY_ACCOMMODATION = re.compile(rf"\b{_ANY}\b.{{0,30}}\b{_SLEEPING}\b|\b{_SLEEPING}\b.{{0,30}}\b{_ANY}\b")
+# "peu importe le vélo", "road bike... honestly no preference, whatever the rental shop has": no kind of bike
+_A_BIKE = r"(?:bikes?|velos?|bicycles?|bicyclettes?)"
+_ANY_KIND = (
+    r"(?:any|whatever|no preference|don t mind|don t care|n importe (?:quel|lequel)|peu importe|egal"
+    r"|indifferent|pas de preference|no idea(?! (?:where|when|how|what))|aucune idee)"
+)
+_NOT_LODGING = rf"(?!{_SLEEPING}\b|camp\w*|hotel\w*|hostel\w*|auberge\w*|refuge\w*|huts?\b)"
+# ("no idea about where to sleep, whatever's cheapest" is about the beds)
+_NOT_ABOUT_SLEEPING = (
+    rf"(?!.{{0,30}}\b(?:{_SLEEPING}|cheap\w*|beds?|pitch|place to|where to|camp\w*|hotel\w*)\b)"
+)
+ANY_BIKE = re.compile(
+    rf"\b{_ANY_KIND}\b(?: {_NOT_LODGING}\w+){{0,3}} (?:kind of |type of |type de )?{_A_BIKE}\b"
+    rf"{_NOT_ABOUT_SLEEPING}"
+    rf"|\b{_A_BIKE}\b(?: {_NOT_LODGING}\w+){{0,4}} {_ANY_KIND}\b"
+    rf"{_NOT_ABOUT_SLEEPING}"
+    r"|\bwhatever (?:the )?(?:rental|shop|they have|i can rent|is available)"
+    r"|\b(?:louerai|prendrai|prend|prendre|louer|loue) ce qu il y a\b"
+)
 # Distances in words: "forty", "forty five", "cinquante", "soixante dix", "a hundred"
 TENS = {
     "twenty": 20, "thirty": 30, "forty": 40, "fourty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
