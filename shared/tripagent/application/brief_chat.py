@@ -52,6 +52,7 @@ from tripagent.domain.brief_words import bare_count, settled_count
 from tripagent.domain.choice import Option as Choosable
 from tripagent.domain.choice import choose
 from tripagent.domain.places import (
+    TYPO_QUESTION_FLOOR,
     Ambiguous,
     Candidate,
     Found,
@@ -63,6 +64,7 @@ from tripagent.domain.places import (
     names_a_sight,
     normalize,
     on_the_way,
+    quality,
     settled_by,
     settled_by_the_trip,
     shortened,
@@ -567,7 +569,13 @@ class BriefChat:
         locale: Locale,
     ) -> Clarification | None:
         candidates: tuple[Candidate, ...] = (
-            outcome.candidates if isinstance(outcome, Ambiguous) else outcome.near_misses
+            outcome.candidates
+            if isinstance(outcome, Ambiguous)
+            else tuple(
+                c
+                for c in outcome.near_misses
+                if quality(normalize(phrase), c.matched_name) >= TYPO_QUESTION_FLOOR
+            )
         )
         if not candidates:
             return None

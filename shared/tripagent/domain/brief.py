@@ -195,8 +195,8 @@ _START_OR = re.compile(
 )
 _END_OR = re.compile(
     r"\b(?:to|towards|end(?:ing)? (?:up )?(?:in|at)|finish(?:ing)? (?:in|at)|vers|jusqu a"
-    r"|arrivee(?: a| vers)?|end(?: point)?|finish)"
-    r"(?: either)? (?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*){0,3} (?:or|ou)"
+    r"|arrivee(?: a| vers)?|end(?: point)?|finish|aller soit (?:a|au|vers|jusqu a))"  # soit à A soit à B
+    r"(?: either)? (?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*){0,3} (?:or|ou|soit)"
     r"(?: maybe| perhaps| peut etre| bien| else)?"
     r"(?: to| in| at| a| vers)? ((?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*){0,3})"
 )
@@ -231,7 +231,7 @@ def _two_for_one(pattern: re.Pattern[str], norm: str) -> bool:
     with my wife or my brother", nor "to eat or drink")."""
     return any(
         not says_a_slot(m.group(1))
-        and not _NOT_IN_A_NAME & set(m.group(0).split()[1:])
+        and not _NOT_IN_A_NAME & set(m.group(0).replace("soit a ", "soit ").split()[1:])  # (à: to)
         and m.group(0).split()[-len(m.group(1).split()) - 2] not in VERBS
         and m.group(1).split()[0] not in VERBS
         and m.group(1).split()[0] not in _NOT_AFTER_OR

@@ -42,7 +42,7 @@ _STOP = (
     r"|taking|stopping|hit|past|for good|ou se|ou on|pour filer|pour|i|we|you|they|je|j|nous|vous|ils|first"
     r"|again|too|also|aussi|as well|base|oui|yes|yeah|yep|retour|return|loops?|boucles?|"
     r"pardon|sorry|desole|the day|le jour|the next|the following|next morning|le lendemain|arrivee|arrival"
-    r"|departure|youth hostel|hostel|hotel"
+    r"|departure|youth hostel|hostel|hotel|all the way|tout droit"
     r"|camping|campsite|night|nights|thru|thro|where|ou il|ou y|directement|directly|straight|"
     + "|".join(WEEKDAYS)
     + "|"
@@ -621,6 +621,12 @@ _UNDECIDED_BETWEEN = re.compile(
     r"(?:torn|hesit\w*|undecided|choose|choisir|decid\w*|h[ée]sit\w*)\W+(?:\w+\W+)?$"
 )
 _BLANKS = re.compile(r"[^\S\n]+")
+# "Big trip: Lleida to Canillo", "Le plan : Ordino vers Soldeu": a heading, then the route as its own clause
+# (not "Départ : Ordino" nor "Via: Encamp to Canillo", whose heading says what the names are)
+_HEADING = re.compile(
+    r"(?im)^(?![^:\n]*\b(?:d[ée]part|start|from|depuis|de|arriv\w*|end|fin\w*|via|[ée]tapes?|stops?|par"
+    r"|through))([^:\n]{1,30}):\s*(?=[^:\n]{1,60}?\s(?:to|->|→|vers|jusqu\w*|à)\s)"
+)
 MAX_TURN_CHARS = 4000  # what the API accepts of a turn; a generation brief's line is read this far
 _ARROWS = re.compile(r"\s*(?:➡️|➡|👉|⇒|⟶|→)\ufe0f?\s*")
 # "take the train to L'Hospitalet", "on prend le bus de Toulouse jusqu'à Andorre-la-Vieille": where the way
@@ -971,6 +977,7 @@ def _listed_route(text: str) -> str:
 def _clauses(text: str) -> list[str]:
     """The turn's clauses, normalized: punctuation ends a place phrase, so each is read on its own."""
     text = _BLANKS.sub(" ", text)[:MAX_TURN_CHARS]  # the raw-text patterns below run on single blanks
+    text = _HEADING.sub(r"\1. ", text)
     text = _MEANT.sub(r". in place of \1 put \2.", text)
     text = re.sub(
         r"\b(au|du|à|from|to) Pas\b(?! de)", r"\1 Pas de la Casa", text

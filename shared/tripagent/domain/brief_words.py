@@ -419,7 +419,9 @@ ACCOMMODATION: list[tuple[str, re.Pattern[str]]] = [
     ("hut", re.compile(r"\bhuts?\b|\brefuges?\b|\bcabanes?\b|\brefugis?\b")),
     (
         "hotel",
-        re.compile(r"\bhotels?\b|\bchambres? d hotes?\b|\bb ?& ?bs?\b|\bbnbs?\b|\bguest ?houses?\b"),
+        re.compile(
+            r"\bhotels?\b|\bchambres? d hotes?\b|\bb ?& ?bs?\b|\bbnbs?\b|\bguest ?houses?\b|\bairbnbs?\b"
+        ),
     ),
 ]
 # Two kinds said are a mix ("a mix camping/hôtel", "camping mostly but a hotel if it pours"), unless the
@@ -436,7 +438,9 @@ CHANGED_LODGING = re.compile(
 # "the hotel", "our hotel in Kamppi", "l'hôtel Torni": the hotel people stay at, a base; on a day's ride,
 # no lodging for the trip (measured on the corpus: no lodging in 35 of 35 such day rides, hotels in 56 of
 # 61 longer trips)
-THE_HOTEL = re.compile(r"\b(?:the|our|my|l|notre|mon|their|votre|his|her)\s+(?:\w+\s+)?(?:hotel|hotelli)\b")
+THE_HOTEL = re.compile(
+    r"\b(?:the|our|my|l|notre|mon|their|votre|his|her)\s+(?:\w+\s+)?(?:hotel|hotelli|airbnb)\b"
+)
 # "any kind of accommodation is fine", "anything for sleeping", "pour dormir, n'importe quoi"
 _SLEEPING = (
     r"(?:accommodation|lodging|sleep\w*|stay\w*|dormir|dort|hebergement|logement|nuits?"

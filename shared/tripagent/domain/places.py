@@ -101,6 +101,9 @@ class NotFound:
 SearchOutcome = Found | Ambiguous | NotFound
 
 MATCH_FLOOR = 0.8  # below this similarity a name is not a match, only a suggestion
+# below this a near miss is no typo worth a question ("Straight": Wright? "Arcalís": Arcadia?), only a
+# suggestion where a place is looked up; "Tolouse" (0.88), "Foxi" (0.75) are still asked
+TYPO_QUESTION_FLOOR = 0.75
 AMBIGUITY_MARGIN = 0.06  # candidates within this score of the best are too close to call
 DOMINANCE = 0.04  # an importance lead this large (about twice the population) settles a tie of names
 ARTICLES = {"les", "la", "el", "els", "l", "le", "los", "las", "lo", "il", "the"}
