@@ -782,6 +782,25 @@ SKIP = re.compile(
     r"|plus par|no longer through|no need to go through)\s+(.{1,60}?)" + _STOP
 )
 _THEN = re.compile(r"^\s+(?:then|and then|puis|et puis|ensuite)\s+(.{1,60}?)" + _STOP)
+# "up to La Cortinada and Llorts, then back": the last of two, if the clause ends there or goes on
+_AND_LAST = re.compile(
+    r"^\s+(?:and|et)\s+(?!(?:she|he|they|we|i|you|it|elle|il|ils|on|nous|je|j|back|retour)\b)"
+    r"((?:(?!\b(?:and|et|in|at|to|on|from|a|au|en|dans|pour|for|with|avec)\b).){1,40}?)"
+    r"\s*(?:$|\bthen\b|\bpuis\b)"
+)
+_CHOOSING = re.compile(r"\b(?:between|entre|deciding|hesit\w*|either|soit|or|ou)\b")
+
+
+def _route_goes_on(clause: str, at: int) -> re.Match[str] | None:
+    """The place the route goes on to after the end said at ``at``: "to Aixovall then Andorra la Vella",
+    "up to La Cortinada and Llorts, then back" (not "torn between Soldeu and El Tarter")."""
+    if more := _THEN.match(clause[at:]):
+        return more
+    if _CHOOSING.search(clause[:at]):
+        return None
+    return _AND_LAST.match(clause[at:])
+
+
 _JUST = re.compile(
     r"^(?:(?:ok|okay|alright|fine|so|bon|alors|allez)\s+)?"
     r"(?:just|only|juste|seulement|simplement|rather|plutot|decided|we decided|on a tranche|c est decide"
@@ -1071,8 +1090,9 @@ class _TurnReader:
                 self._add(match.start(2) + m.end(), slot, phrase[m.end() :], strong=False)
         if slot == "via":  # the rest of the list: "through A and B", "par A puis B"
             self._list_rest(clause, match.end(2), strong=strong)
-        elif slot == "end" and strong and (more := _THEN.match(clause[match.end(2) :])):
-            # "to Aixovall then Andorra la Vella": the route goes on (the earlier end becomes a via point)
+        elif slot == "end" and strong and (more := _route_goes_on(clause, match.end(2))):
+            # "to Aixovall then Andorra la Vella", "up to La Cortinada and Llorts, then back": the route
+            # goes on (the earlier end becomes a via point)
             self._add(match.end(2) + more.start(1), "end", more.group(1).strip(), strong=True)
         elif slot == "end" and strong and match.end(2) >= len(clause.rstrip()):
             self.end_open = True  # "à Juberri, puis Aubinyà": the next clause may go on
@@ -1087,6 +1107,9 @@ class _TurnReader:
             # "..., Meritxell, Canillo puis retour à Escaldes": the list's last stop, then the clause goes on
             if trigger >= item.end(1) and _ONWARD.match(clause[item.end(1) :].strip()):
                 self._add(item.start(1), "via", item.group(1).strip(), strong=False)
+                self._list_rest(
+                    clause, item.end(1), strong=False
+                )  # "..., Kaartinkaupunki and Eira then back"
             return False
         self._add(item.start(1), "via", item.group(1).strip(), strong=False)
         self._list_rest(clause, item.end(1), strong=False)
