@@ -319,7 +319,8 @@ class BriefChat:
             if collected.start:  # a start once said is no end named anywhere ("I'll be in Helsinki")
                 not_the_end.add(normalize(collected.start))
             out.clarification = asked or out.clarification
-        out.collected.durationDays = days_hint.days(out.collected)
+        if not days_open:  # ("2 or 3 days" then "saturday": a day said, the count still open)
+            out.collected.durationDays = days_hint.days(out.collected)
         if out.collected.durationDays == 1 and not lodging_said:  # "back to our hotel", on a day's ride
             out.collected.accommodation = None
         if out.clarification is not None and self._settled_by_the_trip(out, state):

@@ -89,6 +89,8 @@ UNDECIDED = re.compile(
     # "a long weekend or a full week", "in a day or split it over two", "3 jours, sinon 2"
     r"|\b(?:a|one|un|une) (?:long |full )?(?:week ?end|week|semaine|day|journee|jour) (?:or|ou)"
     r" (?:a|an|une|un) (?:full |long |whole |grande |entire )?(?:week ?end|week|semaine|days?|jours?)\b"
+    # "3 jours ou 4, on verra", "on hésite entre 1 nuit ou 2" (not "a hut for a night or two")
+    rf"|\b(?!(?:a|un|une) ){NUM} (?:days?|jours?|nights?|nuits?) (?:or|ou) {NUM}\b"
     r"|\b(?:in a|in one|en une|en un)\s+(?:day|journee|jour)\b.{0,20}\b(?:or|ou)\b.{0,15}"
     r"\b(?:split|spread|over|sur|en)\b.{0,20}\b(?:two|deux|2)\b"
     rf"|\b{NUM} (?:jours|days)\b[^.]{{0,20}}\b(?:sinon|otherwise|or else)\s+{NUM}\b"
@@ -151,6 +153,13 @@ DAYS_UNKNOWN = re.compile(
     r"|\b(?:nombre de jours|number of days|how many days|combien de jours)\b[^.!]{0,20}"
     r"\b(?:aucune idee|pas encore|sais pas|on verra|ouvert|no idea|not sure|dunno)\b"
     r"|\b(?:je ne sais pas|on ne sait pas|aucune idee) (?:encore )?(?:combien de jours|du nombre de jours)\b"
+    # "I shall let you know how many days", "how long? depends on the kids", "maybe 2 days, let me check"
+    r"|\b(?:let you know|tell you|get back to you|confirm)\b.{0,25}"
+    r"\b(?:how many days|how long|combien de jours)\b"
+    r"|\bhow long\b\W{0,3}(?:\w+ )?(?:depends|no idea|not sure|dunno|idk|we ll see)\b"
+    r"|\bdecide (?:that )?later\b"
+    rf"|\b(?:maybe|perhaps|peut etre|might be|could be) {NUM} (?:days?|jours?)\b.{{0,30}}"
+    r"\b(?:check|let me|ask|see|verra|confirm|not sure)\b"
 )
 # "on finira sans doute à El Serrat ou peut-être à Llorts, je sais pas encore": the end is not said
 _STILL_OPEN = (
