@@ -245,12 +245,44 @@ def dates_in(norm: str, today: dt.date, known: dt.date | None = None) -> tuple[d
     "the day after" is the day after the date said before it."""
     norm = _days_in_figures(norm)
     date, spanned = _dates_in(norm, today, known)
+    if date and (ride := _after_the_way_there(norm, today, known)):  # "fly in on the 14th, start the 15th"
+        return ride
     after = DAY_AFTER.search(norm)
     if after and date and _said_before(norm, after.start()):
         return _day_after(date), spanned
     if after and date is None and known:
         return _day_after(known), spanned
     return date, spanned
+
+
+# How people get to where they ride: the date said with it is their journey's, not the ride's
+_THE_WAY_THERE = re.compile(
+    r"\b(?:fly|flying|flies|flight|land|landing|lands|atterri\w*|ferry|come over|coming over|get in"
+    r"|getting in|(?:drive|driving|drives) (?:up|down|over|in)|en avion|en train|by train|by plane)\b"
+)
+_MONTH_AFTER = re.compile(r"^(?:\s+of)?\s+(?:" + "|".join(MONTHS) + r")\b(?:\s+\d{4}\b)?")
+
+
+def _after_the_way_there(
+    norm: str, today: dt.date, known: dt.date | None
+) -> tuple[dt.date, int | None] | None:
+    """The date of the ride when the turn first dates the journey there ("we fly into Barcelona on the
+    14th of June... starting the 15th", "je viens en ferry jeudi, samedi j'aimerais rouler"): the date
+    said after the journey's own, read in the journey's month."""
+    if not (way := _THE_WAY_THERE.search(norm)):
+        return None
+    words = [m.end() for m in re.finditer(r"\S+", norm[way.start() : way.start() + 80])]
+    for word_end in (way.start() + end for end in words):
+        journey = _date(norm[way.start() : word_end], today, known)
+        if journey is None:
+            continue
+        month = _MONTH_AFTER.match(norm[word_end:])  # "on the 14th of June": the month is the journey's
+        cut = word_end + (month.end() if month else 0)
+        journey = _date(norm[way.start() : cut], today, known) or journey
+        rest = norm[: way.start()] + " " + norm[cut:]
+        ride, spanned = _dates_in(rest, today, journey)
+        return (ride, spanned) if ride else None
+    return None
 
 
 def _day_after(date: dt.date) -> dt.date:
