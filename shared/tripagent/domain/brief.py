@@ -445,12 +445,7 @@ def _profile(norm: str, text: str) -> Profile | None:
     """The kind of bike said last ("road bike... actually gravel"), not one taken back ("VTC, pas VTT",
     "the gravel one is in the shop"); of two said together, the first says what kind ("gravel
     bikepacking") unless one is electric ("VTT électrique", "electric mountain bikes")."""
-    said = sorted(
-        (m.start(), m.end(), profile)
-        for profile, pattern in PROFILE_WORDS
-        for m in pattern.finditer(norm)
-        if not _NOT_THIS_BIKE.search(norm[: m.start()]) and not _UNAVAILABLE.match(norm, m.end())
-    )
+    said = _bikes_said(norm)
     if not said:
         if ROAD_ALONE.search(norm) or ROAD_IN_A_LIST.search(text.casefold()):  # "ALV -> SJL, 1 jour, route"
             return "road"
@@ -460,6 +455,16 @@ def _profile(norm: str, text: str) -> Profile | None:
     if last == "e-bike" or "e-bike" in together:
         return "e-bike"
     return together[-1] if together else last
+
+
+def _bikes_said(norm: str) -> list[tuple[int, int, Profile]]:
+    """Each kind of bike the turn names and does not take back, in the order of the text."""
+    return sorted(
+        (m.start(), m.end(), profile)
+        for profile, pattern in PROFILE_WORDS
+        for m in pattern.finditer(norm)
+        if not _NOT_THIS_BIKE.search(norm[: m.start()]) and not _UNAVAILABLE.match(norm, m.end())
+    )
 
 
 # "VTC, pas VTT", "out of e-bikes", "not on the road bike" (a bare "no" is mostly "no, road bike")
@@ -479,8 +484,8 @@ def _profile_left_open(norm: str, profile: Profile | None) -> bool:
     preference, whatever the rental shop has")."""
     if not (anything := ANY_BIKE.search(norm)):
         return False
-    said = [m.start() for _, pattern in PROFILE_WORDS if (m := pattern.search(norm))]
-    return profile is None or not said or anything.end() > max(said)
+    said = _bikes_said(norm)
+    return profile is None or not said or anything.end() > said[-1][0]
 
 
 def _accommodation(norm: str) -> str | None:
