@@ -13,11 +13,6 @@ from tests.fixtures.brief_chat import last_reply
 TODAY = dt.date(2027, 5, 3)
 
 
-@pytest.fixture(scope="module")
-def gazetteer() -> Gazetteer:
-    return Gazetteer()
-
-
 @pytest.mark.parametrize(
     ("turns", "locale"),
     [

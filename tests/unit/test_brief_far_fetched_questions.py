@@ -16,11 +16,6 @@ from tests.fixtures.brief_chat import last_reply
 TODAY = dt.date(2027, 5, 3)
 
 
-@pytest.fixture(scope="module")
-def gazetteer() -> Gazetteer:
-    return Gazetteer()
-
-
 def test_a_word_that_only_looks_like_far_towns_is_not_asked_about(gazetteer: Gazetteer) -> None:
     reply = last_reply(
         gazetteer,

@@ -276,9 +276,10 @@ def _after_the_way_there(
         journey = _date(norm[way.start() : word_end], today, known)
         if journey is None:
             continue
-        month = _MONTH_AFTER.match(norm[word_end:])  # "on the 14th of June": the month is the journey's
-        cut = word_end + (month.end() if month else 0)
-        journey = _date(norm[way.start() : cut], today, known) or journey
+        cut = word_end
+        if month := _MONTH_AFTER.match(norm[word_end:]):  # "on the 14th of June": the journey's month
+            cut += month.end()
+            journey = _date(norm[way.start() : cut], today, known) or journey
         rest = norm[: way.start()] + " " + norm[cut:]
         ride, spanned = _dates_in(rest, today, journey)
         return (ride, spanned) if ride else None

@@ -327,7 +327,7 @@ REVERSED = re.compile(
 
 # Each kind as people write it: plurals ("vélos de ville"), the usual typos ("hybird", "mountian"), the
 # shop's words ("citybike", "VAEs", "trekking bike"), and "route" as the kind of a day ("2j route")
-_BIKES = r"(?:velos?|bicyclettes?|bikes?)"
+_BIKES = r"(?:velos?|bicyclettes?|bicycles?|bikes?)"
 PROFILE_WORDS: list[tuple[Profile, re.Pattern[str]]] = [
     (
         "e-bike",
@@ -463,20 +463,17 @@ _ANY = (
 )
 ANY_ACCOMMODATION = re.compile(rf"\b{_ANY}\b.{{0,30}}\b{_SLEEPING}\b|\b{_SLEEPING}\b.{{0,30}}\b{_ANY}\b")
 # "peu importe le vélo", "road bike... honestly no preference, whatever the rental shop has": no kind of bike
-_A_BIKE = r"(?:bikes?|velos?|bicycles?|bicyclettes?)"
 _ANY_KIND = (
     r"(?:any|whatever|no preference|don t mind|don t care|n importe (?:quel|lequel)|peu importe|egal"
     r"|indifferent|pas de preference|no idea(?! (?:where|when|how|what))|aucune idee)"
 )
 _NOT_LODGING = rf"(?!{_SLEEPING}\b|camp\w*|hotel\w*|hostel\w*|auberge\w*|refuge\w*|huts?\b)"
 # ("no idea about where to sleep, whatever's cheapest" is about the beds)
-_NOT_ABOUT_SLEEPING = (
-    rf"(?!.{{0,30}}\b(?:{_SLEEPING}|cheap\w*|beds?|pitch|place to|where to|camp\w*|hotel\w*)\b)"
-)
+_NOT_ABOUT_SLEEPING = rf"(?!.{{0,30}}\b(?:{_SLEEPING}|cheap\w*|pitch|place to|where to|camp\w*|hotel\w*)\b)"
 ANY_BIKE = re.compile(
-    rf"\b{_ANY_KIND}\b(?: {_NOT_LODGING}\w+){{0,3}} (?:kind of |type of |type de )?{_A_BIKE}\b"
+    rf"\b{_ANY_KIND}\b(?: {_NOT_LODGING}\w+){{0,3}} (?:kind of |type of |type de )?{_BIKES}\b"
     rf"{_NOT_ABOUT_SLEEPING}"
-    rf"|\b{_A_BIKE}\b(?: {_NOT_LODGING}\w+){{0,4}} {_ANY_KIND}\b"
+    rf"|\b{_BIKES}\b(?: {_NOT_LODGING}\w+){{0,4}} {_ANY_KIND}\b"
     rf"{_NOT_ABOUT_SLEEPING}"
     r"|\bwhatever (?:the )?(?:rental|shop|they have|i can rent|is available)"
     r"|\b(?:louerai|prendrai|prend|prendre|louer|loue) ce qu il y a\b"
