@@ -47,7 +47,7 @@ from tripagent.domain.brief import (
     read_turn,
     turned_back,
 )
-from tripagent.domain.brief_places import THERE, capitalizes_names
+from tripagent.domain.brief_places import THERE, capitalizes_names, said_as_an_end
 from tripagent.domain.brief_words import bare_count, settled_count
 from tripagent.domain.choice import Option as Choosable
 from tripagent.domain.choice import choose
@@ -61,6 +61,7 @@ from tripagent.domain.places import (
     SearchOutcome,
     distance_km,
     far_fetched,
+    is_setting,
     names_a_sight,
     normalize,
     on_the_way,
@@ -308,7 +309,9 @@ class BriefChat:
             lodging_said |= bool(reading.slots.accommodation) and not reading.hotel_as_base
             out.launch, out.locale = reading.launch, reading.locale
             was_a_loop = collected.roundTrip
-            asked = self._resolve_places(collected, reading.places, state, now, out.locale, out.located)
+            asked = self._resolve_places(
+                collected, (message.content, reading.places), state, now, out.locale, out.located
+            )
             _turned(collected, reading)
             if reading.end_unknown and not was_a_loop:  # "maybe Arinsal or maybe back to Canillo"
                 collected.roundTrip = False
@@ -402,16 +405,19 @@ class BriefChat:
     def _resolve_places(  # noqa: PLR0917
         self,
         collected: Collected,
-        phrases: dict[str, list[PlacePhrase]],
+        turn: tuple[str, dict[str, list[PlacePhrase]]],
         state: BriefState,
         now: float,
         locale: Locale,
         located: dict[str, Place],
     ) -> Clarification | None:
-        """Set each place slot from the first phrase that names a place; a later turn's place replaces an
-        earlier one. An ambiguous place, or a place not found after a strong word ("from", "to"), becomes
-        the numbered question. A clause that is only a name fills the start, else the end, when it is a
-        place we route; a via point taken out ("skip Sispony") leaves the list."""
+        """Set each place slot from the first phrase of the turn that names a place; a later turn's place
+        replaces an earlier one. An ambiguous place, or a place not found after a strong word ("from",
+        "to"), becomes the numbered question. A clause that is only a name fills the start, else the end,
+        when it is a place we route; a via point taken out ("skip Sispony") leaves the list; the area a
+        trip is in is set aside (``_set_aside_setting``)."""
+        text, phrases = turn
+        ends_before = (collected.start, collected.end)
         question: Clarification | None = None
         # The brief's places that name one place settle those that could be several (Pal, near Llorts)
         # (each phrase searched once: a geocoder may be remote)
@@ -466,6 +472,7 @@ class BriefChat:
         if collected.start and collected.start == collected.end:  # "from Soldeu to Soldeu": a loop
             collected.roundTrip = True
         _back_to_the_start(collected, phrases.get("end", []), searched, located)
+        _set_aside_setting(collected, ends_before, text, located)
         return question
 
     def _search(
@@ -513,7 +520,12 @@ class BriefChat:
         """No word said where the trip starts: a place we route named anywhere (``place_named_anywhere``);
         the recap says it, to be corrected."""
         taken = {normalize(n) for n in [collected.end, *collected.via] if n}
-        if place := place_named_anywhere(self.finder.search, turns, taken):
+        # a district before the whole area ("in Helsinki, our hotel is in Kamppi"); the area itself only
+        # for a trip that has its end, or is a loop ("a loop in Helsinki": from its centre)
+        place = place_named_anywhere(self.finder.search, turns, taken, settings=False)
+        if place is None and (collected.end or collected.roundTrip):
+            place = place_named_anywhere(self.finder.search, turns, taken)
+        if place:
             collected.start = place.name
             located[place.name] = place
 
@@ -525,7 +537,7 @@ class BriefChat:
         if not trip.start or trip.end or trip.roundTrip:
             return
         taken = {normalize(n) for n in [trip.start, *trip.via] if n} | not_the_end
-        if place := end_named_anywhere(self.finder.search, turns, taken):
+        if place := end_named_anywhere(self.finder.search, turns, taken, settings=False):
             trip.end = place.name
             located[place.name] = place
 
@@ -748,7 +760,28 @@ def _in_order(slot: str, phrases: list[PlacePhrase], searched: dict[str, SearchO
     ordered = sorted(phrases, key=lambda p: not p.strong)
     if slot == "start":
         ordered.sort(key=lambda p: not (_ours(searched[p.text]) and not _not_meant(p, searched[p.text])))
+    # "une boucle à Helsinki : départ Punavuori": the district, not the area it is in
+    ordered.sort(key=lambda p: isinstance(found := searched[p.text], Found) and is_setting(found.place))
     return ordered
+
+
+def _set_aside_setting(
+    trip: Collected,
+    before: tuple[str | None, str | None],
+    text: str,
+    located: dict[str, Place],
+) -> None:
+    """The whole area a trip is in, taken for its start or end from no plain word ("a ride in Helsinki",
+    "helsinki" alone): out of the slot, for a district said later to fill it (or, for a start, named
+    anywhere when none is: ``_start_named_anywhere``)."""
+    for slot, was in zip(("start", "end"), before, strict=True):
+        name = getattr(trip, slot)
+        place = located.get(name or "")
+        if place is None or name == was or not is_setting(place):
+            continue  # (not this turn's: "Turku to Helsinki", then "three days")
+        if said_as_an_end(text, place.name):
+            continue  # "from Helsinki to Kallio", "Helsinki to Espoo and back to Helsinki"
+        setattr(trip, slot, None)
 
 
 def _last(located: dict[str, Place]) -> Place | None:

@@ -18,6 +18,7 @@ from tripagent.domain.places import (
     beside_feature,
     distance_km,
     far_fetched,
+    is_setting,
     normalize,
 )
 
@@ -99,12 +100,12 @@ TRIMS_LOOKED_UP = 6  # the pieces of a phrase looked up, at most (each a lookup)
 
 
 def place_named_anywhere(
-    search: Callable[[str], SearchOutcome], texts: list[str], taken: set[str]
+    search: Callable[[str], SearchOutcome], texts: list[str], taken: set[str], *, settings: bool = True
 ) -> Place | None:
     """Where no word says where a trip starts: the first place we route that the texts name by its very
     name (or without its article), and that is not already taken as its end or a via point ("my
     brother's flat, in Juberri, is where the fun begins"). The brief chat and generation's rules alike."""
-    named = places_named_anywhere(search, _decided(texts), taken, first=True)
+    named = places_named_anywhere(search, _decided(texts), taken, first=True, settings=settings)
     return named[0] if named else None
 
 
@@ -120,12 +121,12 @@ def _decided(texts: list[str], *, questions: bool = True) -> list[str]:
 
 
 def end_named_anywhere(
-    search: Callable[[str], SearchOutcome], texts: list[str], taken: set[str]
+    search: Callable[[str], SearchOutcome], texts: list[str], taken: set[str], *, settings: bool = True
 ) -> Place | None:
     """Where a trip that is no loop has a start but no word says where it ends: the last place we route
     the texts name by its very name that is not taken (the start, a via point, a start said and
     corrected, a stop taken out): "We go out from Andorra la Vella and we arrive to Pas de la Casa"."""
-    named = places_named_anywhere(search, _decided(texts, questions=False), taken)
+    named = places_named_anywhere(search, _decided(texts, questions=False), taken, settings=settings)
     return named[-1] if named else None
 
 
@@ -137,16 +138,24 @@ _UNDECIDED = re.compile(
 
 
 def places_named_anywhere(
-    search: Callable[[str], SearchOutcome], texts: list[str], taken: set[str], *, first: bool = False
+    search: Callable[[str], SearchOutcome],
+    texts: list[str],
+    taken: set[str],
+    *,
+    first: bool = False,
+    settings: bool = True,
 ) -> list[Place]:
     """The places we route the texts name by their very names (or without their article), once each, in
-    the order said, those in ``taken`` (normalized names) aside; only the ``first`` one, looked up no
-    further (a geocoder may be remote)."""
+    the order said, those in ``taken`` (normalized names) aside, and unless ``settings`` the names of a
+    whole area ("a ride in Helsinki", ``is_setting``); only the ``first`` one, looked up no further (a
+    geocoder may be remote)."""
     runs = list(dict.fromkeys(run for text in texts for run in names_said(text)))
     places: dict[int, Place] = {}
     for run in runs[:NAMES_LOOKED_UP]:
         outcome = search(run)
         if isinstance(outcome, Found) and outcome.place.region is not None:
+            if not settings and is_setting(outcome.place):
+                continue
             name = normalize(outcome.place.name)
             if run in (name, bare_name(name)) and name not in taken and bare_name(name) not in taken:
                 places.setdefault(outcome.place.place_id, outcome.place)

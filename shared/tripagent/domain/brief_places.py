@@ -767,6 +767,25 @@ _CENTRE = re.compile(
     r" (?:of |de |d |du )?"
     r"|\s+(?:city |town |village )?(?:centre|center|downtown|centre ville|centro)$"
 )
+# The words that make a whole area ("Helsinki") a trip's start or end, not only where it happens ("à
+# Helsinki", "a ride in Helsinki", "helsinki" alone): see is_setting
+_AS_AN_END = (
+    r"\b(?:from|to|into|towards|back to|depuis|de|d|jusqu a|jusqu au|jusque|vers|arrivee a|retour a|revenir a"
+    r"|(?:start|end|finish|begin)(?:s|ing)? (?:in|at|from)|(?:depart|arrivee|start|end|finish)"
+    r"|(?:the )?(?:city )?(?:centre|center) of|(?:le )?centre(?: ville)? d|(?:le )?centre(?: ville)? de)"
+    r"\s+(?:the |le |la )?(?:centre |center |centre ville )?(?:of |de |d )?{name}\b"
+    r"|\b{name} (?:centre|center|city centre|downtown|keskusta)\b"
+    r"|\b(?:de|d|depuis) (?!\d).{{1,60}} a {name}\b"  # "de Tampere à Helsinki" (not "de 9h à")
+)
+
+
+def said_as_an_end(text: str, name: str) -> bool:
+    """Whether a turn says a whole area as a start or an end ("from Helsinki", "to Helsinki centre",
+    "départ d'Helsinki"), not only as where the trip happens ("une balade à Helsinki")."""
+    said = re.compile(_AS_AN_END.format(name=re.escape(normalize(name))))
+    return any(said.search(normalize(clause)) for clause in re.split(r"[.,;!?\n]", text))
+
+
 # A word that takes back what came before it in the same turn: "to Soldeu... non, plutôt jusqu'à Canillo"
 CORRECTION = re.compile(
     r"\b(?:no|non|actually|rather|instead|plutot|finalement|en fait|i mean|je veux dire|wait|attends"
@@ -1124,7 +1143,8 @@ class _TurnReader:
     def _add(self, at: int, slot: str, candidate: str, *, strong: bool, loose: bool = False) -> None:
         candidate = _TRAILING_CONNECTOR.sub("", candidate)  # "Soldeu sur (3 jours)"
         if (centre := _CENTRE.sub("", candidate).strip()) and centre != candidate:
-            at, candidate = at + candidate.find(centre), centre  # "Helsinki centre" is Helsinki
+            # "Helsinki centre" is Helsinki, said as plainly as after "from" (not the area: is_setting)
+            at, candidate, strong = at + candidate.find(centre), centre, True
         if candidate in _THERE:  # "set off from there": read once the whole clause is (see _there)
             self.there.append((self.offset + at, slot, strong))
         elif _is_name(candidate, strong=strong) and not _UNDECIDED.search(candidate):

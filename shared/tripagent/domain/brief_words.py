@@ -381,7 +381,10 @@ ROUND_TRIP = re.compile(
     r"|\b(?:finir|terminer|revenir|rentrer) (?:la )?ou (?:on|nous) (?:a|avons) commence"
     r"|\b(?:rentrer|revenir) (?:chaque|tous les) soirs?\b"
     r"|\bdepart arrivee\b|\bstart finish\b|\bdepart et retour\b|\bstart and finish there\b"
-    r"|\b(?:return(?:ing)?|get(?:ting)? back|ride back|head(?:ing)? back) there\b"
+    r"|\b(?:return(?:ing)?|get(?:ting)? back|ride back|head(?:ing)? back|(?:finish|end)(?:ing)? back) there\b"
+    # "on revient au même endroit", "back to the same spot"
+    r"|\b(?:revien\w*|revenir|retour\w*|rentr\w*|back|finish\w*|end\w*) (?:au|a l|to the|at the|in the)"
+    r" (?:meme endroit|same (?:place|spot))\b"
     # (not "we loved Soldeu and want to come back there": some other year)
     r"|(?<!want to )(?<!wants to )(?<!like to )(?<!love to )(?<!hope to )\bcom(?:e|es|ing) back there\b"
     r"(?! (?:for sure|one day|some ?day|sometime|again|next|another))"

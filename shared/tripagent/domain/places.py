@@ -49,6 +49,12 @@ class Place:
         return f"{self.name} ({kind}, {self.country})" if self.country else f"{self.name} ({kind})"
 
 
+def is_setting(place: Place) -> bool:
+    """A place named as the whole area routed around it ("Helsinki" for central Helsinki): where a trip
+    happens ("a ride in Helsinki"), its start or end only when no district is said instead."""
+    return place.region is not None and normalize(place.name) == place.region
+
+
 _LABEL = re.compile(r"^(?P<name>.+?)\s*\((?P<kind>[^(),]+)(?:,\s*(?P<country>[^()]+))?\)\s*$")
 
 
