@@ -32,7 +32,7 @@ from tripagent.domain.places import normalize
 # Where a place phrase ends: a connector or punctuation (not an article: "Andorra la Vella" keeps its "la").
 _COUNTS = "|".join(n for n in NUMBERS if len(n) > 1 and n not in ("un", "une"))  # "to Encamp two days"
 _STOP = (
-    r"(?=\s+(?:to|au|jusqu|vers|via|par|in|en|on|for|pour|with|avec|and|et|by|over|during|starting|then"
+    r"(?=\s+(?:to|au|jusqu|vers|via|par|in|en|dans|on|for|pour|with|avec|and|et|by|over|during|starting|then"
     r"|puis|le|using|riding|please|svp|thanks|merci|through|passing|back|and back|et retour|loop|instead"
     r"|rather than|plutot que|au lieu|from there|pas d|not|after|apres|before|avant|is where|that s where"
     r"|finalement|actually|instead|then|alors|maybe|peut etre|so|from|if|si|because|car|since|this|ce|cette"
@@ -431,7 +431,8 @@ _NOT_A_ROUTE_PART = (
 )  # fmt: skip  (a clause's opening words before a dash: "Quick one — Eira to Pasila")
 # Up to the last word before a route's first name that cannot be in a name: a count, a slot word, a colon
 _ROUTE_TAIL = re.compile(
-    r"\s+(?:en|in|for|pour|sur|on|over|with|avec|during|a|à|by|par|via|through|thru|passing|en passant)\s+.*$"
+    r"\s+(?:en|in|for|pour|sur|dans|on|over|with|avec|during|a|à|by|par|via|through|thru|passing|en passant)"
+    r"\s+.*$"
     r"|\s*\d.*$",
     re.IGNORECASE,
 )
