@@ -270,6 +270,8 @@ VERBS = {
 }
 NOT_PLACES = {
     # greetings and fillers, said alone ("hey" is Ḩey, Iran); words a lodging or a length leaves behind
+    "instead",  # "make El Tarter the finish instead"
+    "plutot",
     "nuits",
     "nights",
     "night",
@@ -1202,6 +1204,9 @@ def _finishing(slot: str, joined: str, at: int) -> bool:
     return slot == "end" and bool(_FINISHING_BEFORE.search(joined, max(0, at - 30), at))
 
 
+_CHOICE = re.compile(r"\b(?:or|ou|either|soit|but|mais)\b")
+
+
 def _ordered(mentions: list[Mention], joined: str) -> dict[str, list[PlacePhrase]]:
     # A weak phrase inside a strong one is a piece of its name: "de Lòria" of "to Sant Julià de Lòria"
     spans = [(at, at + len(p.text)) for at, _, p in mentions if p.strong]
@@ -1222,7 +1227,8 @@ def _ordered(mentions: list[Mention], joined: str) -> dict[str, list[PlacePhrase
         for earlier, later in itertools.pairwise(said):
             # "out to El Serrat and finish there": one end; a weak word of finishing only ends a route said
             # before it
-            if earlier[2].text == later[2].text or not earlier[2].strong:
+            # ("down to Escaldes, finishing at the Caldea spa": "escaldes spa" is Escaldes)
+            if later[2].text.startswith(earlier[2].text) or not earlier[2].strong:
                 continue
             between = joined[earlier[0] + len(earlier[2].text) : later[0]]
             starts_between = any(m[1] == "start" and earlier[0] < m[0] < later[0] for m in unique)
@@ -1231,7 +1237,15 @@ def _ordered(mentions: list[Mention], joined: str) -> dict[str, list[PlacePhrase
             if CORRECTION.search(between) or (slot == "end" and starts_between):
                 unique.remove(earlier)
             elif slot == "end" and (
-                (len(between.split()) <= 8 and _ONWARD.search(between)) or between.strip() in ("to", "vers")
+                (len(between.split()) <= 8 and _ONWARD.search(between))
+                or between.strip() in ("to", "vers")
+                # "..., then La Cortinada, and at the end I finish in El Serrat" (not "come back to Pas, or
+                # finish in Andorra la Vella": a choice)
+                or (
+                    _finishing(slot, joined, later[0])
+                    and (_ONWARD.search(between) or len(between.split()) <= 3)  # "B, arrivée à C"
+                    and not _CHOICE.search(between)
+                )
             ):  # "Bixessarri to Aubinyà to Juberri": the route goes on
                 unique[unique.index(earlier)] = (earlier[0], "via", earlier[2])
     places: dict[str, list[PlacePhrase]] = {}

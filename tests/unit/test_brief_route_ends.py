@@ -1,0 +1,64 @@
+"""Of several ends a turn says one after the other, the one said with a word of finishing is the end and
+the earlier are stops ("..., puis les Escaldes, arrivée à Encamp"); not when the turn weighs one against
+the other ("come back to Pas, or finish in Andorra la Vella"). "Aller-retour A – B dans la journée" turns
+at B."""
+
+import datetime as dt
+
+import pytest
+from tripagent.adapters.places.gazetteer import Gazetteer
+from tripagent.domain.brief import read_turn
+
+from tests.fixtures.brief_chat import last_reply
+
+TODAY = dt.date(2027, 5, 3)
+
+
+def _places(text: str) -> dict[str, list[str]]:
+    return {slot: [p.text for p in ps] for slot, ps in read_turn(text, today=TODAY).places.items()}
+
+
+@pytest.mark.parametrize(
+    ("text", "via", "end"),
+    [
+        (
+            "Départ d'Ordino, montée vers La Massana, puis les Escaldes, arrivée à Encamp.",
+            ["la massana", "les escaldes"],
+            ["encamp"],
+        ),
+        ("ride from Kamppi to Kallio, then Alppila, end at Linjat", ["kallio", "alppila"], ["linjat"]),
+        (
+            "From Canillo first to Ransol, then Soldeu, then El Tarter, and at the end we finish in Pas",
+            ["ransol", "soldeu"],
+            ["pas"],
+        ),
+    ],
+)
+def test_the_end_said_as_the_finish_is_the_end(text: str, via: list[str], end: list[str]) -> None:
+    places = _places(text)
+    assert places["via"][: len(via)] == via
+    assert places["end"] == end
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We could loop and come back to Encamp, or finish in Andorra la Vella, can't decide",
+        "elle voudrait revenir à Canillo mais moi j'aimerais finir à Soldeu",
+    ],
+)
+def test_ends_weighed_against_each_other_are_no_route(text: str) -> None:
+    assert "via" not in _places(text)
+
+
+def test_instead_is_no_place() -> None:
+    assert _places("actually make El Tarter the finish instead") == {"end": ["el tarter"]}
+
+
+def test_out_and_back_said_with_a_dash(gazetteer: Gazetteer) -> None:
+    reply = last_reply(gazetteer, ["Aller-retour Kamppi – Alppiharju dans la journée"], locale="fr")
+    assert (reply.collected.start, reply.collected.via, reply.collected.roundTrip) == (
+        "Kamppi",
+        ["Alppiharju"],
+        True,
+    )
