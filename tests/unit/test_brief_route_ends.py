@@ -30,7 +30,7 @@ def _places(text: str) -> dict[str, list[str]]:
         (
             "From Canillo first to Ransol, then Soldeu, then El Tarter, and at the end we finish in Pas",
             ["ransol", "soldeu"],
-            ["pas"],
+            ["pas de la casa"],
         ),
     ],
 )
