@@ -62,3 +62,11 @@ def test_out_and_back_said_with_a_dash(gazetteer: Gazetteer) -> None:
         ["Alppiharju"],
         True,
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["le 2 juin on fait Kamppi – Kallio à vélo avec des amis", "on fait Kamppi – Kallio dans la journée"],
+)
+def test_a_route_with_a_dash_after_the_verb(text: str) -> None:
+    assert _places(text) == {"start": ["kamppi"], "end": ["kallio"]}

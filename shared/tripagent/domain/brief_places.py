@@ -433,14 +433,16 @@ _NOT_A_ROUTE_PART = (
 )  # fmt: skip  (a clause's opening words before a dash: "Quick one — Eira to Pasila")
 # Up to the last word before a route's first name that cannot be in a name: a count, a slot word, a colon
 _ROUTE_TAIL = re.compile(
-    r"\s+(?:en|in|for|pour|sur|dans|on|over|with|avec|during|a|à|by|par|via|through|thru|passing|en passant)"
+    r"\s+(?:en|in|for|pour|sur|dans|on|over|with|avec|during|a|à|vers|by|par|via|through|thru|passing"
+    r"|en passant)"
     r"\s+.*$"
     r"|\s*\d.*$",
     re.IGNORECASE,
 )
 _ROUTE_LEAD = re.compile(
     r"^.*(?:\d|:|\b(?:days?|jours?|nights?|nuits?|weeks?|semaines?|weekend|trip|tour|ride|loop|boucle"
-    r"|aller.retour|aller simple|one way|the|bike|bikes|velo|mtb|vtt|gravel|road|touring|hybrid|do|faire|ride"
+    r"|aller.retour|aller simple|one way|the|bike|bikes|velo|mtb|vtt|gravel|road|touring|hybrid|do|doing|faire"
+    r"|fait|fais|faisons|ride"
     r"|rouler|plan|go|c est|c'est|it s|it's"
     r"|it is|ce sera|will be)\b)\s*",
     re.IGNORECASE,
