@@ -70,3 +70,14 @@ def test_out_and_back_said_with_a_dash(gazetteer: Gazetteer) -> None:
 )
 def test_a_route_with_a_dash_after_the_verb(text: str) -> None:
     assert _places(text) == {"start": ["kamppi"], "end": ["kallio"]}
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("want to cycle Encamp → Ordino → Arinsal on a gravel bike", "encamp"),
+        ("going Canillo -> Ransol -> Soldeu", "canillo"),
+    ],
+)
+def test_a_route_with_arrows_after_a_verb_of_riding(text: str, start: str) -> None:
+    assert _places(text)["start"] == [start]
