@@ -442,7 +442,7 @@ _ROUTE_TAIL = re.compile(
 _ROUTE_LEAD = re.compile(
     r"^.*(?:\d|:|\b(?:days?|jours?|nights?|nuits?|weeks?|semaines?|weekend|trip|tour|ride|loop|boucle"
     r"|aller.retour|aller simple|one way|the|bike|bikes|velo|mtb|vtt|gravel|road|touring|hybrid|do|doing"
-    r"|faire|fait|fais|faisons|ride|cycle|cycling|going|riding|biking|pedal|pedaler|route|itinerary|itineraire"
+    r"|faire|fait|fais|faisons|cycle|cycling|going|riding|biking|pedal|pedaler|route|itinerary|itineraire"
     r"|parcours"
     r"|rouler|plan|go|c est|c'est|it s|it's"
     r"|it is|ce sera|will be)\b)\s*",
