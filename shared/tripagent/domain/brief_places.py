@@ -788,8 +788,13 @@ _AS_AN_END = (
 def said_as_an_end(text: str, name: str) -> bool:
     """Whether a turn says a whole area as a start or an end ("from Helsinki", "to Helsinki centre",
     "départ d'Helsinki"), not only as where the trip happens ("une balade à Helsinki")."""
-    said = re.compile(_AS_AN_END.format(name=re.escape(normalize(name))))
+    said = _as_an_end(normalize(name))
     return any(said.search(normalize(clause)) for clause in re.split(r"[.,;!?\n]", text))
+
+
+@lru_cache(maxsize=8)  # (one per area we route: compiled once, not on every turn that names it)
+def _as_an_end(name: str) -> re.Pattern[str]:
+    return re.compile(_AS_AN_END.format(name=re.escape(name)))
 
 
 # A word that takes back what came before it in the same turn: "to Soldeu... non, plutôt jusqu'à Canillo"
