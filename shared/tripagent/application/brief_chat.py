@@ -13,7 +13,7 @@ import datetime as dt
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -130,6 +130,13 @@ def answer_index(answer: str, options: list[dict[str, Any]]) -> int | None:
     """Which option a reply chooses (``domain.choice``), as the option's own ``index``."""
     chosen = choose(answer, [Choosable(name=o["name"], label=o["label"]) for o in options])
     return int(options[chosen - 1]["index"]) if chosen else None
+
+
+class SaidTurn(NamedTuple):
+    """A rider's turn as said, and the place phrases read in it."""
+
+    text: str
+    places: dict[str, list[PlacePhrase]]
 
 
 @dataclass
@@ -310,7 +317,7 @@ class BriefChat:
             out.launch, out.locale = reading.launch, reading.locale
             was_a_loop = collected.roundTrip
             asked = self._resolve_places(
-                collected, (message.content, reading.places), state, now, out.locale, out.located
+                collected, SaidTurn(message.content, reading.places), state, now, out.locale, out.located
             )
             _turned(collected, reading)
             if reading.end_unknown and not was_a_loop:  # "maybe Arinsal or maybe back to Canillo"
@@ -405,7 +412,7 @@ class BriefChat:
     def _resolve_places(  # noqa: PLR0917
         self,
         collected: Collected,
-        turn: tuple[str, dict[str, list[PlacePhrase]]],
+        turn: SaidTurn,
         state: BriefState,
         now: float,
         locale: Locale,
@@ -461,7 +468,7 @@ class BriefChat:
                     if question is not None and slot != "via":  # no question to ask: read the next phrase
                         break
             if via:
-                collected.via = list(dict.fromkeys(via))  # "via Meritxell, Prats... then Prats": once
+                collected.via = _stops_now(collected.via, via, turn, located)
         bare = [(p, searched[p.text]) for p in phrases.get("bare", [])]
         # names alone, several, in a turn that says its start or end: a list of stops ("1. Départ : Pas /
         # 2. Grau Roig / 3. Soldeu / 4. Arrivée : Canillo")
@@ -638,6 +645,24 @@ class BriefChat:
         # The model may fill what the rules did not read; places stay the geocoded ones.
         model_slots = verdict.collected.model_copy(update={"start": None, "end": None, "via": []})
         return verdict.reply, verdict.readyToGenerate, result.model, model_slots.merged(collected)
+
+
+def _stops_now(before: list[str], said: list[str], turn: SaidTurn, located: dict[str, Place]) -> list[str]:
+    """The via points once a turn names some: the turn's alone when it says the route again or changes it
+    ("oups, pas Ordino, par Llorts"), else those said before and then these ("on pourrait s'arrêter à
+    Aixovall au retour": one more stop). Each once: "via Meritxell, Prats... then Prats"."""
+    text, phrases = turn
+    if "start" in phrases or "end" in phrases or _VIA_REPLACED.search(normalize(text)):
+        return list(dict.fromkeys(said))
+    # (the area the trip is in, read as a stop from "une balade à Helsinki", is no stop of it)
+    kept = [name for name in before if not ((place := located.get(name)) and is_setting(place))]
+    return list(dict.fromkeys([*kept, *said]))
+
+
+_VIA_REPLACED = re.compile(
+    r"\b(?:instead|rather|actually|en fait|finalement|plutot|non|no|not|scratch|change\w*|only|juste"
+    r"|seulement|just|route|itinerary|itineraire|skip\w*|drop|pas|sans|without|oups|oops|sorry|pardon)\b"
+)
 
 
 def consolidated_brief(collected: Collected, user_turns: list[str]) -> str:

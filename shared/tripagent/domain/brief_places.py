@@ -102,14 +102,18 @@ _START = (
 _END = (
     # (not an infinitive's "to": "near there I want to sketch", "we'd love to camp")
     r"(?<!want )(?<!like )(?<!need )(?<!have )(?<!love )(?<!hope )(?<!plan )(?<!able )(?<!try )"
-    r"(?<!wanted )(?<!used )to|towards|ending (?:in|at)|finish(?:ing)? (?:in|at)|arriving (?:in|at)"
+    # (nor "then back to Kamppi to catch the ferry": what is done there)
+    r"(?<!wanted )(?<!used )to(?! (?:catch|get|grab|have|eat|see|visit|meet|take|pick|drop|buy|return"
+    r"|relax|rest|sleep|stay|enjoy|spend|swim|watch|try|check|give|make|do)\b)"
+    r"|towards|ending (?:in|at)|finish(?:ing)? (?:in|at)|arriving (?:in|at)"
     r"|jusqu(?: vers| a| au)?|jusque"
     r"|vers|destination (?:du|de|d|des)"
     r"|until|till|call it a day (?:in|at)|wrap(?:s|ping)? (?:it )?up (?:in|at)|finish(?:es|ing)? up (?:in|at)"
     r"|(?:the )?last stop (?:would be|will be|is)|pack it in(?: for good)? (?:in|at)|dismount (?:in|at)"
     r"|end(?:ing)? up (?:in|at)|park (?:the|our) bikes?(?: for good)? (?:in|at)|collapse (?:in|at)"
-    r"|finish line (?:is|will be)|(?:s|se) termine (?:vers|a)|s acheve (?:vers|a)|on s arrete (?:vers|a)"
-    r"|terminer (?:la balade |le voyage )?(?:vers|a)|poser les velos (?:vers|a)|on fini[rt]? (?:vers|a)"
+    r"|finish line (?:is|will be)|(?:s|se) termine (?:vers|a|dans)|s acheve (?:vers|a)|on s arrete (?:vers|a)"
+    r"|terminer (?:la balade |le voyage )?(?:vers|a|dans)|poser les velos (?:vers|a)"
+    r"|on fini[rt]? (?:vers|a|dans)"
     r"|(?:end|finish|wrap up|conclude)(?:s|ing)? (?:our|my|the) (?:\w+ )?"
     r"(?:trip|ride|tour|adventure|journey|day) (?:at|in)"
     r"|arrivee vers|arrivee|retour|" + "|".join(sorted(LOOSE_END, key=len, reverse=True))
@@ -124,6 +128,10 @@ _VIA = (
     r" (?:see|visit|voir|visiter)"
     r"|cross(?:ing)?|drop(?:ping)? (?:into|in at|by)|pop(?:ping)? (?:into|over to|by)"
     r"|swing(?:ing)? (?:by|past|through)|detour (?:via|through|by)|a detour to"
+    # where a night is spent on the way: "nuit à Canillo", "faire étape à Meritxell", "sleep in Soldeu"
+    # (and in French: _STOPPING_AT)
+    r"|nights? (?:in|at)(?! between)|sleep(?:ing)? (?:in|at|over in)|overnight(?:ing)? (?:in|at)"
+    r"|stay(?:ing)? (?:the night|overnight) (?:in|at)"
 )
 PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("start", re.compile(rf"\b({_START})\s+(.{{1,60}}?)" + _STOP)),
@@ -609,6 +617,13 @@ _STAYING_AT = re.compile(
     r"(?:flat|apartment|airbnb|place|house|cabin|chalet)\s+(?:in|at)\b",
     re.IGNORECASE,
 )
+# Where a night or a stop is made on the way: "nuit à Canillo", "faire étape à Meritxell", "on s'arrêterait à
+# Encamp", "on s'arrête dormir à Encamp" (not "on s'arrête à Soldeu": where the trip stops, an end)
+_STOPPING_AT = re.compile(
+    r"\b(etapes?|étapes?|nuits?(?: de plus)?|dormir|on dort"
+    r"|s['’ ]arr[êe]t\w*\s+(?:dormir|manger|d[ée]jeuner|pour la nuit)|s['’ ]arr[êe]ter\w*)\s+(?:à|a)(?=\s)",
+    re.IGNORECASE,
+)
 # "Boucle depuis Encamp : Meritxell, Prats, Ransol": the stops of the trip that starts there
 _START_THEN_LIST = re.compile(
     r"(\b(?:from|depuis|au d[ée]part d['’]|au d[ée]part de|starting (?:in|at|from)|d[ée]part (?:de|d['’]))"
@@ -816,7 +831,7 @@ _THEN = re.compile(r"^\s+(?:then|and then|puis|et puis|ensuite)\s+(.{1,60}?)" + 
 _AND_LAST = re.compile(
     r"^\s+(?:and|et)\s+(?!(?:she|he|they|we|i|you|it|elle|il|ils|on|nous|je|j|back|retour)\b)"
     r"((?:(?!\b(?:and|et|in|at|to|on|from|a|au|en|dans|pour|for|with|avec)\b).){1,40}?)"
-    r"\s*(?:$|\bthen\b|\bpuis\b)"
+    r"\s*(?:$|\bthen\b|\bpuis\b|\band then\b|\bet puis\b)"
 )
 _CHOOSING = re.compile(r"\b(?:between|entre|deciding|hesit\w*|either|soit|or|ou)\b")
 
@@ -844,7 +859,8 @@ _ENDS_A_LIST = re.compile(
 )
 _LIST_TAILS = {"first", "d abord", "en premier", "too", "also", "aussi", "as well"}
 _LIST_MORE = re.compile(
-    r"^\s*(?:(?:first|d abord|en premier)\s+)?(?:and then|and|et puis|puis|et|then)\s+(.{1,60}?)" + _STOP
+    r"^\s*(?:(?:first|d abord|en premier)\s+)?(?:and then|and|et puis|puis|et|then)\s+"
+    r"(?P<again>(?:vers|au|aux|at|in|par|by|through|via)\s+)?(.{1,60}?)" + _STOP  # "étape à A et à B"
 )
 _LIST_NEXT = re.compile(r"^\s*(?:(?:and then|and|et puis|puis|et|then)\s+)?(.{1,60}?)" + _STOP)
 
@@ -1034,7 +1050,7 @@ def _clauses(text: str) -> list[str]:
     # French "à" is a destination; normalized it would be the English article "a". But after a verb of
     # starting or staying it is where the trip begins: "on commence à Encamp", "nous serons basés à
     # Soldeu", "on loge à Ordino", "c'est à Aixovall qu'on commence"
-    text = _LIVING_AT.sub(r"\1 comingfrom", _STAYING_AT.sub(" comingfrom", text))
+    text = _LIVING_AT.sub(r"\1 comingfrom", _STAYING_AT.sub(" comingfrom", _STOPPING_AT.sub(r"\1 via", text)))
     text = _C_EST_A.sub(r"depuis \1", _STARTING_AT.sub(r"\1\2depuis", text))
     text = _BETWEEN.sub(_from_one_to_the_other, _listed_route(_START_THEN_LIST.sub(r"\1 via ", text)))
     text = _ARROWS.sub(" -> ", text)  # "Canillo 👉 Prats", "Ordino ➡️ El Serrat": a route; other emoji go
@@ -1147,8 +1163,11 @@ class _TurnReader:
 
     def _list_rest(self, clause: str, end_at: int, *, strong: bool) -> None:
         while more := _LIST_MORE.match(clause[end_at:]):
-            self._add(end_at + more.start(1), "via", more.group(1).strip(), strong=strong)
-            end_at += more.end(1)
+            if more.group("again"):  # "faire étape à Meritxell et à Engordany": no end, the list goes on
+                at = self.offset + end_at + more.start(2)
+                self.mentions = [m for m in self.mentions if m[1] != "end" or m[0] != at]
+            self._add(end_at + more.start(2), "via", more.group(2).strip(), strong=strong)
+            end_at += more.end(2)
         self.list_open = end_at >= len(clause) or clause[end_at:].strip() in _LIST_TAILS  # "A first, then B"
 
     def _add(self, at: int, slot: str, candidate: str, *, strong: bool, loose: bool = False) -> None:

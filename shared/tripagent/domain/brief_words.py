@@ -390,7 +390,7 @@ ROUND_TRIP = re.compile(
     r"(?! (?:for sure|one day|some ?day|sometime|again|next|another))"
     # (not "get the bus back to the car": a way home, no loop)
     r"|(?<!bus )(?<!train )(?<!taxi )(?<!lift )(?<!shuttle )"
-    r"\bback to (?:the|our|my) (?:hotel|hostel|campsite|apartment|flat|house|base|car|start)\b"
+    r"\bback (?:down |up )?to (?:the|our|my) (?:hotel|hostel|campsite|apartment|flat|house|base|car|start)\b"
     r"|\bretour (?:a|vers) (?:l |notre |la |mon |ma )?(?:hotel|auberge|camping|appartement|maison|voiture)\b"
     r"|\by (?:revenir|retourner|rentrer|revien\w*|retourn\w*|rentr\w*)\b"
     r"|\bautour d(?:e|u)?\b(?! (?:\d|vingt|trente|quarante|cinquante|soixante|cent|septante|nonante))"
@@ -414,10 +414,13 @@ ONE_WAY = re.compile(
 # "A to B and back", "up to B and then back down", "je monte jusqu'à B et je redescends": B is where a loop
 # from A turns (not "and back to C", "et retour à C": those name the end)
 OUT_AND_BACK = re.compile(
-    r"\b(?:and|then|et) (?:then |come |coming |ride |go |ride )?back\b(?! (?:down |up )?to\b)"
+    r"\b(?:and|then|et|n) (?:then |come |coming |ride |go |ride )?back\b(?! (?:down |up )?to\b)"
+    r"|\b(?:and|then|n) (?:then )?(?:come|ride|head|cycle|go) (?:back )?home\b"
     r"|\bback down\b(?! to\b)"
     r"|\bthere and back\b|\bet retour\b(?! (?:a|au|vers|jusqu)\b)|\bredescend|\baller retour\b"
-    r"|\b(?:puis|et) (?:on )?(?:revient|revenir|rentre|rentrer)\b(?! (?:a|au|vers|jusqu|en|par|avec)\b)"
+    # (not "je regarde les billets et je reviens": back to this chat)
+    r"|\b(?:puis|et) (?:on |nous |je (?=rentre))?(?:revient|revenons|revenir|rentre|rentrons|rentrer)\b"
+    r"(?! (?:a|au|vers|jusqu|en|par|avec)\b)"
 )
 ACCOMMODATION: list[tuple[str, re.Pattern[str]]] = [
     (

@@ -1,0 +1,77 @@
+"""Where a night or a stop is made on the way is a via point, not the end ("nuit à Canillo", "faire étape à
+Meritxell et à Engordany", "sleep in Soldeu"); a stop said in a later turn joins the stops already said
+unless the turn changes the route; "n back", "then come home", "et je rentre" make a loop; what is done at
+the end is no place ("back to Kamppi to catch the ferry")."""
+
+import datetime as dt
+
+import pytest
+from tripagent.adapters.places.gazetteer import Gazetteer
+from tripagent.domain.brief import read_turn
+
+from tests.fixtures.brief_chat import last_reply
+
+TODAY = dt.date(2027, 5, 3)
+
+
+def _places(text: str) -> dict[str, list[str]]:
+    return {slot: [p.text for p in ps] for slot, ps in read_turn(text, today=TODAY).places.items()}
+
+
+@pytest.mark.parametrize(
+    ("text", "via"),
+    [
+        ("nuit à Canillo en chambre d'hôtes", ["canillo"]),
+        ("on s'arrête dormir à Encamp", ["encamp"]),
+        ("une nuit de plus à Andorre-la-Vieille", ["andorre la vieille"]),
+        ("j'aimerais faire étape à Meritxell et à Engordany", ["meritxell", "engordany"]),
+        ("on s'arrêterait à Encamp et à Soldeu", ["encamp", "soldeu"]),
+        ("a night in Canillo", ["canillo"]),
+        ("sleep in Canillo", ["canillo"]),
+        ("stopping at Meritxell and at Engordany", ["meritxell", "engordany"]),
+    ],
+)
+def test_a_stop_for_the_night_is_on_the_way(text: str, via: list[str]) -> None:
+    places = _places(text)
+    assert places.get("via") == via
+    assert "end" not in places
+
+
+def test_where_the_trip_stops_is_still_its_end() -> None:
+    assert _places("on s'arrête à Soldeu") == {"end": ["soldeu"]}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ride up to kallio n back",
+        "ride up to Kallio, grab lunch, then come home",
+        "je monte à Kallio et je rentre",
+    ],
+)
+def test_back_home_is_a_loop(text: str) -> None:
+    assert read_turn(text, today=TODAY).out_and_back
+
+
+def test_back_to_this_chat_is_no_loop() -> None:
+    assert not read_turn("je regarde les billets d'avion et je reviens", today=TODAY).out_and_back
+
+
+def test_what_is_done_at_the_end_is_no_place() -> None:
+    places = _places("ride up to Kallio and Alppiharju and then back to Kamppi to catch the ferry home")
+    assert places == {"via": ["kallio", "alppiharju"], "end": ["kamppi"]}
+
+
+def test_a_stop_said_later_joins_the_turnaround(gazetteer: Gazetteer) -> None:
+    turns = [
+        "Aller-retour Sant Julià – Andorre-la-Vieille en VTC avec les enfants.",
+        "Une journée, 25 km max au total.",
+        "On pourrait s'arrêter à Aixovall au retour pour une glace ?",
+    ]
+    collected = last_reply(gazetteer, turns, locale="fr").collected
+    assert collected.via == ["Andorra la Vella", "Aixovall"]
+
+
+def test_a_stop_said_instead_replaces_the_stops(gazetteer: Gazetteer) -> None:
+    turns = ["On part d'Erts pour rejoindre El Serrat en passant par Ordino", "oups, pas Ordino, par Llorts"]
+    assert last_reply(gazetteer, turns, locale="fr").collected.via == ["Llorts"]
