@@ -744,14 +744,21 @@ def _meant_instead(
     """ "pas Kalasatama, je voulais dire Kallio": the place meant, wherever the other one was."""
     for was, now in zip(phrases.get("was", []), phrases.get("now", []), strict=False):
         old, new = searched.get(was.text), searched.get(now.text)
+        if new is not None and not isinstance(new, Found):  # "not Andorra la Vella, Santa Coloma"
+            new = settled_by(new, list(located.values()))
         if not isinstance(new, Found):
             continue
         gone = {normalize(was.text)} | ({normalize(old.place.name)} if isinstance(old, Found) else set())
         located[new.place.name] = new.place
+
+        def replaced(value: str, gone: set[str] = gone, said: str = normalize(was.text)) -> bool:
+            # (or a name's first word: "sorry, Etu-Töölö, not Taka" of Taka-Töölö)
+            return normalize(value) in gone or normalize(value).split()[:1] == [said]
+
         for slot in ("start", "end"):
-            if (value := getattr(collected, slot)) and normalize(value) in gone:
+            if (value := getattr(collected, slot)) and replaced(value):
                 setattr(collected, slot, new.place.name)
-        collected.via = [new.place.name if normalize(v) in gone else v for v in collected.via]
+        collected.via = [new.place.name if replaced(v) else v for v in collected.via]
 
 
 def _count_answered(collected: Collected, said: str, *, asked_which: bool, days_open: bool) -> None:

@@ -733,10 +733,29 @@ _SWAP = re.compile(
 )
 # "pas Kalasatama, je voulais dire Kallio", "not Encamp, I meant Canillo": one place for another, whatever
 # it was (read on the raw turn: the comma would part them)
+# One to four words of a name, none of them a word that says what the phrase is ("start in Ordino")
+_A_NAME = (
+    r"(?!(?:[\w'’-]+\s+){0,3}(?:from|to|in|at|de|depuis|a|vers|via|par|start\w*|end|finish|sure|yet|too|so"
+    r"|far|much|really|quite|that|this|very|exactly|now|only|just|bad|needed|sur|encore|trop|loin|mal)\b)"
+    r"[^\W\d][\w'’-]*(?:\s+[^\W\d][\w'’-]*){0,3}"
+)
 _MEANT = re.compile(
     r"\b(?:not|pas|non|no)\s+([^\W\d][^,.;!?\n]{0,40}?)\s*[,;:]?\s*"
     r"(?:i mean|i meant|je voulais dire|je veux dire|i wanted to say|plut[oô]t)\s+"
     r"([^\W\d][^,.;!?\n]{0,40}?)(?=\s*[,.;!?\n]|$)",
+    re.IGNORECASE,
+)
+# "Ah no, not Prats. Meritxell.", "oups pas Alppiharju, Alppila", "sorry, Etu-Töölö, not Taka": the place
+# meant for another, said as a name beside the one it replaces
+_NOT_THIS_BUT = re.compile(
+    r"(?:^|(?<=[,.;!?:\n]))\s*(?:(?:ah|oh|oops|oups|sorry|pardon|d[ée]sol[ée]e?)\s*[,.]?\s*)?"
+    r"(?:(?:no|non)\s*[,.]?\s*)?"
+    r"(?:not|pas)\s+(?P<was>" + _A_NAME + r")\s*[,.;:]\s*(?P<now>" + _A_NAME + r")(?=\s*[,.;!?\n]|$)",
+    re.IGNORECASE,
+)
+_BUT_NOT_THIS = re.compile(
+    r"(?:^|(?<=[,.;!?:\n]))\s*(?P<now>" + _A_NAME + r")\s*,\s*(?:not|pas)\s+(?P<was>" + _A_NAME + r")"
+    r"(?=\s*[,.;!?\n]|$)",
     re.IGNORECASE,
 )
 _WAS_NOW = re.compile(r"\bin place of (.{1,40}?) put (.{1,40}?)$")
@@ -1044,6 +1063,8 @@ def _clauses(text: str) -> list[str]:
     text = _BLANKS.sub(" ", text)[:MAX_TURN_CHARS]  # the raw-text patterns below run on single blanks
     text = _HEADING.sub(r"\1. ", text)
     text = _MEANT.sub(r". in place of \1 put \2.", text)
+    for meant in (_NOT_THIS_BUT, _BUT_NOT_THIS):
+        text = meant.sub(r". in place of \g<was> put \g<now>.", text)
     text = re.sub(
         r"\b(au|du|à|from|to) Pas\b(?! de)", r"\1 Pas de la Casa", text
     )  # "monter au Pas": capitalized
@@ -1234,6 +1255,27 @@ def _finishing(slot: str, joined: str, at: int) -> bool:
 _CHOICE = re.compile(r"\b(?:or|ou|either|soit|but|mais)\b")
 
 
+def _corrected_in_passing(mentions: list[Mention], slot: str, joined: str) -> None:
+    """ "On part de Prats, euh non, de Ransol", "Départ de Canillo... ah non, en fait on part de Prats": a
+    start or an end said again right after a correction, even after a weak word, is the one meant."""
+    said = [m for m in mentions if m[1] == slot]
+    for earlier, later in itertools.pairwise(said):
+        between = joined[earlier[0] + len(earlier[2].text) : later[0]]
+        taken_back = list(_TAKEN_BACK.finditer(between))
+        if (
+            later[0] >= earlier[0] + len(earlier[2].text)
+            and taken_back
+            and len(between[taken_back[-1].end() :].split()) <= 4  # (right before the place meant)
+            and len(between.split()) <= 8
+        ):
+            mentions.remove(earlier)
+
+
+_TAKEN_BACK = re.compile(
+    r"\b(?:no|non|en fait|actually|i mean|je veux dire|wait|attends|sorry|pardon|oups|oops)\b"
+)
+
+
 def _ordered(mentions: list[Mention], joined: str) -> dict[str, list[PlacePhrase]]:
     # A weak phrase inside a strong one is a piece of its name: "de Lòria" of "to Sant Julià de Lòria"
     spans = [(at, at + len(p.text)) for at, _, p in mentions if p.strong]
@@ -1250,6 +1292,7 @@ def _ordered(mentions: list[Mention], joined: str) -> dict[str, list[PlacePhrase
     # jusqu'à Canillo"); without one, ends said one after another are a route: the earlier are via
     # points ("up towards Pas de la Casa, then back down to Encamp to finish")
     for slot in ("start", "end"):
+        _corrected_in_passing(unique, slot, joined)
         said = [m for m in unique if m[1] == slot and (m[2].strong or _finishing(slot, joined, m[0]))]
         for earlier, later in itertools.pairwise(said):
             # "out to El Serrat and finish there": one end; a weak word of finishing only ends a route said
