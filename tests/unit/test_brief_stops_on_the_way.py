@@ -29,12 +29,18 @@ def _places(text: str) -> dict[str, list[str]]:
         ("a night in Canillo", ["canillo"]),
         ("sleep in Canillo", ["canillo"]),
         ("stopping at Meritxell and at Engordany", ["meritxell", "engordany"]),
+        ("Encamp to Arinsal over 2 days, overnight La Massana", ["la massana"]),
+        ("Ride from Encamp to Ordino, stopping for lunch in La Massana", ["la massana"]),
+        ("From Canillo to Andorra la Vella, lunch in Encamp", ["encamp"]),
+        ("D'Ordino à Canillo, une journée, pause café à Encamp", ["encamp"]),
+        ("D'Ordino à Canillo, on voudrait déjeuner à La Massana", ["la massana"]),
+        ("Eira to Kallio, can we pass the market square in Kaartinkaupunki?", ["kaartinkaupunki"]),
     ],
 )
 def test_a_stop_for_the_night_is_on_the_way(text: str, via: list[str]) -> None:
     places = _places(text)
     assert places.get("via") == via
-    assert "end" not in places
+    assert all(p not in places.get("end", []) for p in via)
 
 
 def test_where_the_trip_stops_is_still_its_end() -> None:
@@ -47,14 +53,26 @@ def test_where_the_trip_stops_is_still_its_end() -> None:
         "ride up to kallio n back",
         "ride up to Kallio, grab lunch, then come home",
         "je monte à Kallio et je rentre",
+        "Ride from our hotel in Eira out to Kallio and home again",
+        "on va jusqu'à Kallio en passant par Kamppi, et on rentre à l'hôtel",
     ],
 )
 def test_back_home_is_a_loop(text: str) -> None:
-    assert read_turn(text, today=TODAY).out_and_back
+    reading = read_turn(text, today=TODAY)
+    assert reading.out_and_back or reading.slots.roundTrip
 
 
-def test_back_to_this_chat_is_no_loop() -> None:
-    assert not read_turn("je regarde les billets d'avion et je reviens", today=TODAY).out_and_back
+@pytest.mark.parametrize(
+    "text",
+    [
+        "je regarde les billets d'avion et je reviens",
+        "on voudrait rentrer à la maison à vélo à la fin, chez nous à Foix",
+    ],
+)
+def test_back_to_this_chat_or_home_elsewhere_is_no_loop(text: str) -> None:
+    reading = read_turn(text, today=TODAY)
+    assert not reading.out_and_back
+    assert not reading.slots.roundTrip
 
 
 def test_what_is_done_at_the_end_is_no_place() -> None:

@@ -130,7 +130,11 @@ _VIA = (
     r"|swing(?:ing)? (?:by|past|through)|detour (?:via|through|by)|a detour to"
     # where a night is spent on the way: "nuit à Canillo", "faire étape à Meritxell", "sleep in Soldeu"
     # (and in French: _STOPPING_AT)
-    r"|nights? (?:in|at)(?! between)|sleep(?:ing)? (?:in|at|over in)|overnight(?:ing)? (?:in|at)"
+    r"|nights? (?:in|at)(?! between)|sleep(?:ing)? (?:in|at|over in)|overnight(?:ing)?(?: in| at)?"
+    # a break on the way: "stopping for lunch in La Massana", "lunch in Encamp", "a coffee stop at Hakaniemi"
+    r"|stop(?:ping)? for (?:a |an |the )?(?:lunch|coffee|break|night|swim|ice cream|drink|picnic|food|bite)"
+    r" (?:in|at)|(?:have |having |grab |grabbing )?"
+    r"(?:lunch|a coffee|coffee|a picnic|picnic|a break|breakfast) (?:stop )?(?:in|at)|pass(?:es)?"
     r"|stay(?:ing)? (?:the night|overnight) (?:in|at)"
 )
 PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
@@ -620,7 +624,9 @@ _STAYING_AT = re.compile(
 # Where a night or a stop is made on the way: "nuit à Canillo", "faire étape à Meritxell", "on s'arrêterait à
 # Encamp", "on s'arrête dormir à Encamp" (not "on s'arrête à Soldeu": where the trip stops, an end)
 _STOPPING_AT = re.compile(
-    r"\b(etapes?|étapes?|nuits?(?: de plus)?|dormir|on dort"
+    r"\b(etapes?|étapes?|nuits?(?: de plus)?|dormir|on dort|d[ée]jeuner|manger|pique-niquer|pique-nique"
+    r"|pause(?: caf[ée]| d[ée]jeuner| pique-nique| repas)?"
+    r"|un caf[ée]|se baigner|boire un verre|go[ûu]ter"
     r"|s['’ ]arr[êe]t\w*\s+(?:dormir|manger|d[ée]jeuner|pour la nuit)|s['’ ]arr[êe]ter\w*)\s+(?:à|a)(?=\s)",
     re.IGNORECASE,
 )

@@ -392,6 +392,9 @@ ROUND_TRIP = re.compile(
     r"|(?<!bus )(?<!train )(?<!taxi )(?<!lift )(?<!shuttle )"
     r"\bback (?:down |up )?to (?:the|our|my) (?:hotel|hostel|campsite|apartment|flat|house|base|car|start)\b"
     r"|\bretour (?:a|vers) (?:l |notre |la |mon |ma )?(?:hotel|auberge|camping|appartement|maison|voiture)\b"
+    # (not "rentrer à la maison à vélo, chez nous à Foix": home is where that trip ends)
+    r"|\b(?:rentr\w*|reven\w*|revien\w*) (?:a|vers) (?:l |notre |mon |ma )?"
+    r"(?:hotel|auberge|camping|appartement|voiture|airbnb|gite)\b"
     r"|\by (?:revenir|retourner|rentrer|revien\w*|retourn\w*|rentr\w*)\b"
     r"|\bautour d(?:e|u)?\b(?! (?:\d|vingt|trente|quarante|cinquante|soixante|cent|septante|nonante))"
     r"|\briding around\b(?! (?:\d|twenty|thirty|forty|fifty|sixty|a hundred))"
@@ -415,7 +418,7 @@ ONE_WAY = re.compile(
 # from A turns (not "and back to C", "et retour à C": those name the end)
 OUT_AND_BACK = re.compile(
     r"\b(?:and|then|et|n) (?:then |come |coming |ride |go |ride )?back\b(?! (?:down |up )?to\b)"
-    r"|\b(?:and|then|n) (?:then )?(?:come|ride|head|cycle|go) (?:back )?home\b"
+    r"|\b(?:and|then|n) (?:then )?(?:come|ride|head|cycle|go) (?:back )?home\b|\bhome again\b"
     r"|\bback down\b(?! to\b)"
     r"|\bthere and back\b|\bet retour\b(?! (?:a|au|vers|jusqu)\b)|\bredescend|\baller retour\b"
     # (not "je regarde les billets et je reviens": back to this chat)
