@@ -59,7 +59,8 @@ LOOSE_START = (
     "i m in", "i am in", "we re in", "we are in", "i live in", "we live in", "lives in", "live in",
     "apartment is in", "hotel is in", "flat is in", "house is in", "airbnb is in", "place is in",
     "campsite is in", "based at", "base camp will be", "base camp is", "base will be", "staying at",
-    "point de depart sera", "point de depart est", "depart sera", "depart du", "au depart du", "partant du",
+    "point de depart sera", "point de depart est", "point de depart serait",
+    "depart serait", "depart sera", "depart du", "au depart du", "partant du",
     "en partant du", "pars du", "partir de", "partir d", "partir du", "flying into", "fly into", "landing in",
     "land in", "starting", "start", "comingfrom", "partir des", "partirais des", "partirait des",
     "depart des", "part des", "partons des", "d abord", "tout d abord", "first",
@@ -615,6 +616,23 @@ _LIVING_AT = re.compile(
     r"\b(habit\w*|vi[st]|vivons|r[ée]sid\w*|atterri\w*|atterr[io]\w*|vacances|s[ée]jour)\s+(?:[àa]|au)(?![\w])",
     re.IGNORECASE,
 )
+# Setting off from home: where people live is then the start, said as plainly as after "from"
+_FROM_HOME = re.compile(
+    r"\b(?:from (?:my|our|his|her) (?:front door|door|doorstep|place|house|flat|home|apartment)|from home"
+    r"|(?:de|depuis) chez (?:moi|nous|lui|elle|eux)|de (?:ma|notre) maison|start\w* (?:at|from) home)\b",
+    re.IGNORECASE,
+)
+
+
+def _home_left_out(match: re.Match[str]) -> str:
+    """ "from our flat in Siltasaari": from Siltasaari; "starting at home in Espoo": starting in Espoo."""
+    return "from" if match.group(1).lower() == "from" else "in"
+
+
+_LIVING_IN = re.compile(r"\b(?:i|we|he|she|they) (?:live|lives) (?:out )?(?:in|at)\b", re.IGNORECASE)
+_AT_HOME_IN = re.compile(
+    r"\b(from|at) (?:home|my place|our place|my house|our house|my flat|our flat) in\b", re.IGNORECASE
+)
 # "we have a flat in Ullanlinna", "we've rented an apartment in Kallio": where people stay, a loose start
 _STAYING_AT = re.compile(
     r"\b(?:have|has|had|ve got|rent\w*|book\w*)\s+(?:a|an|our|my)\s+(?:little\s+|small\s+)?"
@@ -1077,6 +1095,8 @@ def _clauses(text: str) -> list[str]:
     # French "à" is a destination; normalized it would be the English article "a". But after a verb of
     # starting or staying it is where the trip begins: "on commence à Encamp", "nous serons basés à
     # Soldeu", "on loge à Ordino", "c'est à Aixovall qu'on commence"
+    if _FROM_HOME.search(text):  # "J'habite à Taka-Töölö, je voudrais partir de chez moi": from Taka-Töölö
+        text = _LIVING_IN.sub("from", _LIVING_AT.sub(r"\1 depuis", _AT_HOME_IN.sub(_home_left_out, text)))
     text = _LIVING_AT.sub(r"\1 comingfrom", _STAYING_AT.sub(" comingfrom", _STOPPING_AT.sub(r"\1 via", text)))
     text = _C_EST_A.sub(r"depuis \1", _STARTING_AT.sub(r"\1\2depuis", text))
     text = _BETWEEN.sub(_from_one_to_the_other, _listed_route(_START_THEN_LIST.sub(r"\1 via ", text)))
