@@ -692,7 +692,7 @@ def _turned(collected: Collected, reading: Reading) -> None:
     if reading.start_unknown:  # "not sure yet where to start", "torn between A or B"
         collected.start = None
     # "Llorts, or...", "not sure about Soldeu anymore, maybe further"
-    if reading.end_unknown and ("end" in reading.places or "bare" in reading.places or reading.end_reopened):
+    if reading.end_unknown:
         collected.end = None
     if reading.end_unknown and reading.slots.roundTrip:  # "maybe Arinsal or maybe back to Canillo"
         collected.roundTrip = False

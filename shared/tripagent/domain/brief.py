@@ -163,7 +163,6 @@ class Reading:
     days_hint: DaysHint = field(default_factory=DaysHint)  # "just the afternoon": one day
     distance_again: float | None = None  # "say 45 actually": the daily distance, if one was said before
     finish_said: bool = False  # a word of finishing ("finish in", "arrivée"), not a mere "to"
-    end_reopened: bool = False  # "not sure about Soldeu anymore, maybe further": the end said before is open
     hotel_as_base: bool = False  # the lodging said is only the hotel people stay at ("our hotel in Kamppi")
     days_undecided: bool = False  # "2 or 3 days, not sure": no count yet (one chosen later settles it)
     profile_open: bool = False  # "peu importe le vélo": no kind of bike, whatever was said before
@@ -347,7 +346,6 @@ def read_turn(
         ),
         distance_again=_distance_again(norm),
         finish_said=bool(FINISHING.search(norm)),
-        end_reopened="reopened" in left_open,
         hotel_as_base=values.get("accommodation") == "hotel" and not _accommodation(THE_HOTEL.sub(" ", norm)),
         days_undecided=bool(UNDECIDED.search(without_daily)),
         profile_open=_profile_left_open(norm, profile),
@@ -358,8 +356,8 @@ _NO_PLACE = re.compile(r"\d|\b(?:days?|jours?|one|two|un|deux)\b")
 
 
 def _choices_left_open(norm: str, places: dict[str, list[PlacePhrase]]) -> set[str]:
-    """Which ends a turn leaves open ("start", "end"; and "reopened" when the end said before is open
-    again): between alternatives beside a word of indecision ("arrivée ordino... ou llorts, a voir",
+    """Which ends a turn leaves open ("start", "end"; "maybe further" opens the end said before again):
+    between alternatives beside a word of indecision ("arrivée ordino... ou llorts, a voir",
     "either come back to canillo or end in la massana, idk yet"), or between the places a group has not
     agreed on ("Mum wants to end in Ordino, Dad says Canillo")."""
     hesitating, disagreeing = HESITATING.search(norm), DISAGREEING.search(norm)
@@ -375,7 +373,7 @@ def _choices_left_open(norm: str, places: dict[str, list[PlacePhrase]]) -> set[s
     # "maybe further": the end said before is open again (not "départ ? ... ou ailleurs", of the start)
     elsewhere = FURTHER_OR_ELSEWHERE.search(norm) and not START_WORD.search(norm)
     if hesitating and (LOOP_OR_NOT.search(norm) or elsewhere):
-        left_open |= {"end", "reopened"} if elsewhere else {"end"}
+        left_open.add("end")
     elif hesitating and (first := _first_alternative(norm, found)) is not None:
         left_open.add("start" if _said_for(norm, first) == "start" else "end")
     if disagreeing:  # the places said from where the group disagrees on
