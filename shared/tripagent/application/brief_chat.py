@@ -48,7 +48,7 @@ from tripagent.domain.brief import (
     turned_back,
 )
 from tripagent.domain.brief_places import THERE, capitalizes_names, said_as_an_end
-from tripagent.domain.brief_words import bare_count, settled_count
+from tripagent.domain.brief_words import STOPS_CHANGED, bare_count, settled_count
 from tripagent.domain.choice import Option as Choosable
 from tripagent.domain.choice import choose
 from tripagent.domain.places import (
@@ -652,17 +652,11 @@ def _stops_now(before: list[str], said: list[str], turn: SaidTurn, located: dict
     ("oups, pas Ordino, par Llorts"), else those said before and then these ("on pourrait s'arrêter à
     Aixovall au retour": one more stop). Each once: "via Meritxell, Prats... then Prats"."""
     text, phrases = turn
-    if "start" in phrases or "end" in phrases or _VIA_REPLACED.search(normalize(text)):
+    if "start" in phrases or "end" in phrases or STOPS_CHANGED.search(normalize(text)):
         return list(dict.fromkeys(said))
     # (the area the trip is in, read as a stop from "une balade à Helsinki", is no stop of it)
     kept = [name for name in before if not ((place := located.get(name)) and is_setting(place))]
     return list(dict.fromkeys([*kept, *said]))
-
-
-_VIA_REPLACED = re.compile(
-    r"\b(?:instead|rather|actually|en fait|finalement|plutot|non|no|not|scratch|change\w*|only|juste"
-    r"|seulement|just|route|itinerary|itineraire|skip\w*|drop|pas|sans|without|oups|oops|sorry|pardon)\b"
-)
 
 
 def consolidated_brief(collected: Collected, user_turns: list[str]) -> str:
@@ -750,15 +744,16 @@ def _meant_instead(
             continue
         gone = {normalize(was.text)} | ({normalize(old.place.name)} if isinstance(old, Found) else set())
         located[new.place.name] = new.place
-
-        def replaced(value: str, gone: set[str] = gone, said: str = normalize(was.text)) -> bool:
-            # (or a name's first word: "sorry, Etu-Töölö, not Taka" of Taka-Töölö)
-            return normalize(value) in gone or normalize(value).split()[:1] == [said]
-
         for slot in ("start", "end"):
-            if (value := getattr(collected, slot)) and replaced(value):
+            if (value := getattr(collected, slot)) and _taken_back(value, gone):
                 setattr(collected, slot, new.place.name)
-        collected.via = [new.place.name if replaced(v) else v for v in collected.via]
+        collected.via = [new.place.name if _taken_back(v, gone) else v for v in collected.via]
+
+
+def _taken_back(name: str, gone: set[str]) -> bool:
+    """Whether a place is one taken back, by its name or its name's first word ("sorry, Etu-Töölö, not
+    Taka": Taka-Töölö)."""
+    return normalize(name) in gone or bool(gone & set(normalize(name).split()[:1]))
 
 
 def _count_answered(collected: Collected, said: str, *, asked_which: bool, days_open: bool) -> None:
