@@ -55,8 +55,16 @@ def test_instead_is_no_place() -> None:
     assert _places("actually make El Tarter the finish instead") == {"end": ["el tarter"]}
 
 
-def test_out_and_back_said_with_a_dash(gazetteer: Gazetteer) -> None:
-    reply = last_reply(gazetteer, ["Aller-retour Kamppi – Alppiharju dans la journée"], locale="fr")
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Aller-retour Kamppi – Alppiharju dans la journée",
+        "Aller-retour Kamppi – Alppiharju sur la journée, en vélo de route",
+        "Aller-retour Kamppi ↔ Alppiharju, route, 1 j",
+    ],
+)
+def test_out_and_back_said_with_a_dash(gazetteer: Gazetteer, text: str) -> None:
+    reply = last_reply(gazetteer, [text], locale="fr")
     assert (reply.collected.start, reply.collected.via, reply.collected.roundTrip) == (
         "Kamppi",
         ["Alppiharju"],

@@ -43,6 +43,7 @@ _STOP = (
     r"|again|too|also|aussi|as well|base|oui|yes|yeah|yep|retour|return|loops?|boucles?|"
     r"pardon|sorry|desole|the day|le jour|the next|the following|next morning|le lendemain|arrivee|arrival"
     r"|departure|youth hostel|hostel|hotel|all the way|tout droit"
+    r"|sur(?= (?:la|une|un|deux|trois|quatre|cinq|six|sept|\d))"  # "Canillo – Soldeu sur la journée"
     r"|camping|campsite|night|nights|thru|thro|where|ou il|ou y|directement|directly|straight|"
     + "|".join(WEEKDAYS)
     + "|"
@@ -415,7 +416,7 @@ _TRAILING_CONNECTOR = re.compile(
     r"\s+(?:de|d|du|des|sur|en|at|of|about|pour|for|plutot|rather|instead|alors|donc)$"
 )
 # Route separators typed between names: "Ordino - Canillo", "Arinsal → Ordino → Canillo".
-_SEPARATOR = re.compile(r"\s*(?:\s-|\s–|\s—|->|→|>|➡️|➡|👉|=>|⇒)\s*(?=\S)")
+_SEPARATOR = re.compile(r"\s*(?:\s-|\s–|\s—|->|→|↔|<->|>|➡️|➡|👉|=>|⇒)\s*(?=\S)")
 
 
 def _every_match(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
