@@ -427,12 +427,12 @@ ROUND_TRIP = re.compile(
 )
 # A loop only when the turn names no end: "un circuit de 3 jours qui se termine à Canillo" is a tour
 SOFT_LOOP = re.compile(r"\bcircuit\b|\btour of\b|\btour around\b")
-# "finish in A instead of coming back": no loop after all
 # A turn that changes the route's stops rather than adding one: its stops replace those said before
 STOPS_CHANGED = re.compile(
     r"\b(?:instead|rather|actually|en fait|finalement|plutot|non|no|not|scratch|change\w*|only|juste"
     r"|seulement|just|route|itinerary|itineraire|skip\w*|drop|pas|sans|without|oups|oops|sorry|pardon)\b"
 )
+# "finish in A instead of coming back": no loop after all
 ONE_WAY = re.compile(
     r"\b(?:instead of|rather than|not) (?:com(?:e|ing) back|looping|a loop|doing a loop)\b|\bone way\b"
     r"|\bau lieu de (?:revenir|boucler|rentrer|faire une boucle)|\bsans revenir\b|\baller simple\b"
