@@ -28,6 +28,9 @@ def _places(text: str) -> dict[str, list[str]]:
             "andorra la vella",
             "santa coloma",
         ),
+        # "de" inside a name after a capital is part of it; "sorry" is no name
+        ("sorry, not Encamp, Pas de la Casa", "encamp", "pas de la casa"),
+        ("oups pas Canillo, Sant Julià de Lòria", "canillo", "sant julia de loria"),
     ],
 )
 def test_a_place_said_for_another(text: str, was: str, now: str) -> None:
@@ -36,12 +39,17 @@ def test_a_place_said_for_another(text: str, was: str, now: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["Ordino, not sure", "Start in Ordino, not Canillo", "from Ordino, not too far"]
+    "text",
+    ["Ordino, not sure", "Start in Ordino, not Canillo", "from Ordino, not too far", "départ de Ordino, pas Encamp"],
 )
 def test_no_place_taken_back(text: str) -> None:
     places = _places(text)
     assert "was" not in places
     assert "ordino" in [*places.get("start", []), *places.get("bare", [])]
+
+
+def test_an_interjection_is_not_the_place_meant() -> None:
+    assert "now" not in _places("sorry, not Encamp")
 
 
 @pytest.mark.parametrize(

@@ -759,9 +759,13 @@ _SWAP = re.compile(
 # "pas Kalasatama, je voulais dire Kallio", "not Encamp, I meant Canillo": one place for another, whatever
 # it was (read on the raw turn: the comma would part them)
 # One to four words of a name, none of them a word that says what the phrase is ("start in Ordino")
+# ("Pas de la Casa", "Sant Julià de Lòria": "de" and "a" inside a name, after a capital; not "départ de
+# Canillo"); no interjection is a name ("sorry, not Encamp")
 _A_NAME = (
-    r"(?!(?:[\w'’-]+\s+){0,3}(?:from|to|in|at|de|depuis|a|vers|via|par|start\w*|end|finish|sure|yet|too|so"
+    r"(?!(?:[\w'’-]+\s+){0,3}(?:from|to|in|at|depuis|vers|via|par|start\w*|end|finish|sure|yet|too|so"
     r"|far|much|really|quite|that|this|very|exactly|now|only|just|bad|needed|sur|encore|trop|loin|mal)\b)"
+    r"(?!(?:de|a|ah|oh|oops|oups|sorry|pardon|d[ée]sol[ée]e?|no|non|ok|okay|euh|hmm|wait|actually)\b)"
+    r"(?!(?:[\w'’-]+\s+){0,2}(?-i:[^\W\dA-ZÀ-Þ][\w'’-]*)\s+(?:de|a)\b)"
     r"[^\W\d][\w'’-]*(?:\s+[^\W\d][\w'’-]*){0,3}"
 )
 _MEANT = re.compile(
