@@ -40,7 +40,12 @@ def test_a_place_said_for_another(text: str, was: str, now: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["Ordino, not sure", "Start in Ordino, not Canillo", "from Ordino, not too far", "départ de Ordino, pas Encamp"],
+    [
+        "Ordino, not sure",
+        "Start in Ordino, not Canillo",
+        "from Ordino, not too far",
+        "départ de Ordino, pas Encamp",
+    ],
 )
 def test_no_place_taken_back(text: str) -> None:
     places = _places(text)
