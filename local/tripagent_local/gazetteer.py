@@ -130,6 +130,9 @@ class _Extract(osmium.SimpleHandler):
         super().__init__()
         self.places: list[dict[str, Any]] = []
         self.cells: set[tuple[int, int]] = set()
+        # District boundaries carry the names their place nodes lack ("Kampen", "Berghäll": Helsinki's
+        # districts in Swedish); they lend them to the place of the same name
+        self.area_names: dict[str, list[str]] = {}
 
     def _add(self, tags: Any, lat: float, lon: float, osm_id: str) -> None:
         if "name" not in tags:
@@ -163,6 +166,10 @@ class _Extract(osmium.SimpleHandler):
         lat = sum(c[0] for c in coords) / len(coords)
         lon = sum(c[1] for c in coords) / len(coords)
         self._add(w.tags, lat, lon, f"w{w.id}")
+
+    def relation(self, r: Any) -> None:
+        if "name" in r.tags and r.tags.get("boundary") == "administrative":
+            self.area_names.setdefault(r.tags["name"], []).extend(_names(r.tags))
 
 
 def _world_cities() -> list[dict[str, Any]]:
@@ -207,17 +214,15 @@ def _digest(paths: list[Path]) -> str:
     return h.hexdigest()
 
 
-def build(output: Path = OUTPUT, data_dir: Path = VALHALLA_DATA, force: bool = False) -> Path:
-    sources = [data_dir / spec[0] for spec in EXTRACTS.values()]
-    digest = _digest(sources)
-    stamp = output.with_suffix(".stamp")
-    if not force and output.exists() and stamp.exists() and stamp.read_text() == digest:
-        return output
+def _gathered(data_dir: Path) -> tuple[list[dict[str, Any]], list[tuple[str, int, int]]]:
+    """Every place of the extracts and the world's cities, and the coverage grid of each extract."""
     rows: list[dict[str, Any]] = []
     coverage: list[tuple[str, int, int]] = []
+    area_names: dict[tuple[str | None, str], list[str]] = {}
     for region, (filename, country, _) in EXTRACTS.items():
         handler = _Extract()
         handler.apply_file(str(data_dir / filename), locations=True)
+        area_names.update({(region, name): names for name, names in handler.area_names.items()})
         for place in handler.places:
             rows.append({**place, "country": country, "region": region})
         # one cell of margin around every cell with a routable way
@@ -257,6 +262,19 @@ def build(output: Path = OUTPUT, data_dir: Path = VALHALLA_DATA, force: bool = F
             twin["names"] = list(dict.fromkeys(twin["names"] + city["names"]))
             continue
         rows.append({**city, "region": routed})
+    for row in rows:  # a routed place (OSM's or GeoNames') takes the names of the district it names
+        if row["category"] == "place" and (extra := area_names.get((row.get("region"), row["names"][0]))):
+            row["names"] = list(dict.fromkeys(row["names"] + extra))
+    return rows, coverage
+
+
+def build(output: Path = OUTPUT, data_dir: Path = VALHALLA_DATA, force: bool = False) -> Path:
+    sources = [data_dir / spec[0] for spec in EXTRACTS.values()]
+    digest = _digest(sources)
+    stamp = output.with_suffix(".stamp")
+    if not force and output.exists() and stamp.exists() and stamp.read_text() == digest:
+        return output
+    rows, coverage = _gathered(data_dir)
     output.parent.mkdir(parents=True, exist_ok=True)
     tmp = output.with_suffix(".tmp")
     tmp.unlink(missing_ok=True)

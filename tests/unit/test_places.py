@@ -54,6 +54,29 @@ def test_names_in_other_languages_and_cases(gazetteer: Gazetteer, query: str) ->
     assert outcome.place.name == "Andorra la Vella"
 
 
+@pytest.mark.parametrize(
+    ("query", "district"),
+    [
+        ("Berghäll", "Kallio"),
+        ("Kronohagen", "Kruununhaka"),
+        ("Rödbergen", "Punavuori"),
+        ("gardesstaden", "Kaartinkaupunki"),
+    ],
+)
+def test_a_district_is_found_by_the_name_its_boundary_gives_it_in_swedish(
+    gazetteer: Gazetteer, query: str, district: str
+) -> None:
+    outcome = gazetteer.search(query)
+    assert isinstance(outcome, Found)
+    assert (outcome.place.name, outcome.place.region) == (district, "helsinki")
+
+
+def test_a_swedish_district_name_shared_with_a_town_abroad_is_asked(gazetteer: Gazetteer) -> None:
+    outcome = gazetteer.search("Kampen")  # Kamppi, or Kampen in the Netherlands
+    assert isinstance(outcome, Ambiguous)
+    assert {c.place.name for c in outcome.candidates} >= {"Kamppi", "Kampen"}
+
+
 def test_an_ambiguous_name_returns_numbered_candidates(gazetteer: Gazetteer) -> None:
     outcome = gazetteer.search("Santa Coloma")
     assert isinstance(outcome, Ambiguous)
