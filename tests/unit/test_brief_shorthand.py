@@ -89,3 +89,22 @@ def test_a_word_after_a_short_name_is_no_part_of_it() -> None:
 
 def test_a_short_name_after_a_capitalized_article_is_no_day() -> None:
     assert read_turn("The sun was out all day, from Encamp to Soldeu", today=TODAY).slots.startDate is None
+
+
+@pytest.mark.parametrize(
+    ("text", "day", "days"),
+    [
+        ("start 22/5 from canillo", dt.date(2027, 5, 22), None),
+        ("day after tmrw, loop from kluuvi", dt.date(2027, 5, 5), None),
+        # a range of weekdays anchored on a date said beside it; its days, not a weekend's two
+        ("the long weekend, Saturday to Monday, starting Saturday the 15th", dt.date(2027, 5, 15), 3),
+        ("Pour le week-end de Pentecôte, du samedi au lundi", dt.date(2027, 5, 8), 3),
+    ],
+)
+def test_dates_said_in_few_words(text: str, day: dt.date, days: int | None) -> None:
+    slots = read_turn(text, today=TODAY).slots
+    assert (slots.startDate, slots.durationDays) == (day, days)
+
+
+def test_a_fraction_before_days_is_no_date() -> None:
+    assert read_turn("ride 3/4 days from canillo", today=TODAY).slots.startDate is None

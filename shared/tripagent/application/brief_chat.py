@@ -304,7 +304,11 @@ class BriefChat:
             collected = out.collected = reading.merged_into(out.collected)
             asked_which = i > 0 and bool(_NUMBERED.search(history[i - 1].content))  # "2" answers that
             _count_answered(
-                collected, normalize(message.content), asked_which=asked_which, days_open=days_open
+                collected,
+                normalize(message.content),
+                asked_which=asked_which,
+                days_open=days_open,
+                doubted=reading.days_undecided,
             )
             days_left_open = reading.days_unknown or reading.days_undecided  # "2 or 3 days, not sure"
             days_open = (days_open or days_left_open) and not collected.durationDays
@@ -756,10 +760,15 @@ def _taken_back(name: str, gone: set[str]) -> bool:
     return normalize(name) in gone or bool(gone & set(normalize(name).split()[:1]))
 
 
-def _count_answered(collected: Collected, said: str, *, asked_which: bool, days_open: bool) -> None:
+def _count_answered(
+    collected: Collected, said: str, *, asked_which: bool, days_open: bool, doubted: bool
+) -> None:
     """A count said alone answers "how many days?" ("2", unless a numbered question was asked); once the
     days were left open ("2 or 3 days, not sure"), a count chosen in so many words settles them ("let's
-    say 3")."""
+    say 3"); days doubted again ("je sais plus si je fais 3 jours ou une semaine") are open."""
+    if doubted and not settled_count(said):
+        collected.durationDays = None
+        return
     if collected.durationDays:
         return
     days = None if asked_which else bare_count(said)

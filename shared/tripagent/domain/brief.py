@@ -315,8 +315,7 @@ def read_turn(
     start_date, spanned = dates_in(without_daily, today, known_date)
     if start_date:
         values["startDate"] = start_date
-    # "du 7 au 9 mai": three days (not "here from the 10th to the 13th, one or two days of riding")
-    if spanned and "durationDays" not in values and not UNDECIDED.search(without_daily):
+    if spanned and _range_says_the_days(spanned, values.get("durationDays"), without_daily):
         values["durationDays"] = spanned
     if plan := day_plan(text):  # "Day 1: ... Day 3: ...": three days, a loop if it ends where it starts
         values.setdefault("durationDays", plan.days)
@@ -350,6 +349,18 @@ def read_turn(
         days_undecided=bool(UNDECIDED.search(without_daily)),
         profile_open=_profile_left_open(norm, profile),
     )
+
+
+_WEEKEND = re.compile(r"\bweek ?ends?\b")
+
+
+def _range_says_the_days(spanned: int, said: object, norm: str) -> bool:
+    """Whether the days a range of dates spans are the trip's: no count said otherwise ("du 7 au 9 mai":
+    three; not "here from the 10th to the 13th, one or two days of riding"), or only a weekend's ("le
+    week-end de Pentecôte, du samedi au lundi": three)."""
+    if said is None:
+        return not UNDECIDED.search(norm)
+    return isinstance(said, int) and spanned > said and bool(_WEEKEND.search(norm))
 
 
 _NO_PLACE = re.compile(r"\d|\b(?:days?|jours?|one|two|un|deux)\b")

@@ -48,7 +48,7 @@ DATE_RANGE = re.compile(
     rf"(\d{{1,2}}){_ORD} (?:of )?({_MONTH})\b"
 )
 RELATIVE_DAYS = [
-    (re.compile(r"\bday after tomorrow\b|\bapres demain\b"), 2),
+    (re.compile(r"\bday after (?:tomorrow|tmrw|tmr)\b|\bapres demain\b"), 2),
     (re.compile(r"\btomorrow\b|\bdemain\b|\btmrw\b|\btmr\b|\b2morrow\b"), 1),
     (re.compile(r"\btonight\b|\bthis evening\b|\bce soir\b"), 0),
     (
@@ -92,7 +92,9 @@ _DAY_IN_WORDS = re.compile(
     rf"|\b(?P<month>{_MONTH}) (?:the )?(?P<after>{_DAY_WORD})\b"
 )
 # "12/06", "22/05/2027": day first, as written in French and in most of Europe (a two-digit month)
-DATE_NUMERIC = re.compile(r"\b(\d{1,2})/(\d{2})(?:/(\d{4}|\d{2}))?\b")
+DATE_NUMERIC = re.compile(  # "22/05", "22/5" (not "ride 3/4 days": a count)
+    r"\b(\d{1,2})/(\d{1,2})(?:/(\d{4}|\d{2}))?\b(?!\s*(?:days?|jours?|nights?|nuits?|km|hours?|h|heures?)\b)"
+)
 # "the first weekend of June", "le premier samedi de juillet": that day (a weekend is its Saturday)
 _NTH = {"first": 0, "1st": 0, "premier": 0, "second": 1, "2nd": 1, "deuxieme": 1, "third": 2, "3rd": 2,
         "troisieme": 2, "fourth": 3, "4th": 3, "quatrieme": 3, "last": -1, "dernier": -1}  # fmt: skip
@@ -112,11 +114,12 @@ WEEKDAY_RANGE = re.compile(
 )
 NEXT_WEEK = re.compile(r"\bnext week\b|\bla semaine prochaine\b|\bsemaine prochaine\b")
 # When people will talk again, not when they ride: "I'll decide tomorrow morning", "je te redis ça demain",
-# "on en discute ce soir", "let you know tomorrow"
+# "on en discute ce soir", "let you know tomorrow", "I'll confirm in a day or two"
 TALK_LATER = re.compile(
     r"\b(?:decide|deciding|tell|let you know|confirm|get back|redi\w*|dirai|discut\w*|en parle\w*"
     r"|verra|reviens|revien\w* vers|choisi\w*|check\w*|ask\w*|demand\w*)\b[^.!?]{0,25}?"
-    r"\b((?:tomorrow|demain|ce soir|tonight|later|plus tard)(?: (?:morning|matin|soir|evening))?)\b"
+    r"\b((?:tomorrow|demain|ce soir|tonight|later|plus tard)(?: (?:morning|matin|soir|evening))?"
+    r"|(?:in|dans) (?:a|un) (?:day|jour) (?:or|ou) (?:two|deux))\b"
 )
 
 
@@ -178,11 +181,12 @@ _DAY_NAMES = {number: name for name, number in WEEKDAYS.items() if name.isascii(
 _JOURS = {number: name for name, number in WEEKDAYS.items() if not name.endswith("day")}
 _FRENCH_SHORT = {"lun", "mar", "mer", "jeu", "ven", "sam", "dim"}
 _TONIGHT = re.compile(r"(?i)\btonite\b")
+_WEEKEND_TYPED = re.compile(r"(?i)\b(?:wknd|wkend|wkd|wk end|w/e)(?!\w)")  # "gravel wknd", "long w/e"
 
 
 def short_days(text: str) -> str:
     """ "dim 9" as "dimanche 9", "just sat" as "just saturday", "sat-sun" as "saturday to sunday", "tonite"
-    as "tonight"."""
+    as "tonight", "wknd" as "weekend"."""
 
     def spelled(m: re.Match[str]) -> str:
         short = next(group for group in m.groups() if group).lower()
@@ -195,7 +199,7 @@ def short_days(text: str) -> str:
         return f"{m.group(1)} to {last}"
 
     spelled_out = _SHORT_DAY_TYPED.sub(spelled, _SHORT_DAY.sub(spelled, text))
-    return _TONIGHT.sub("tonight", _DAY_DASH_DAY.sub(ranged, spelled_out))
+    return _WEEKEND_TYPED.sub("weekend", _TONIGHT.sub("tonight", _DAY_DASH_DAY.sub(ranged, spelled_out)))
 
 
 def spelled_dates(text: str) -> str:
@@ -331,6 +335,10 @@ def _dates_in(norm: str, today: dt.date, known: dt.date | None) -> tuple[dt.date
             return opening, (closing - opening).days + 1
     if m := WEEKDAY_RANGE.search(norm):
         first_day = _next_weekday(WEEKDAYS[m.group(1)], today)
+        # "Saturday to Monday... starting Saturday the 15th": that Saturday
+        dated = _date(norm[: m.start()] + " " + norm[m.end() :], today, known)
+        if dated and dated.weekday() == first_day.weekday():
+            first_day = dated
         if NEXT_WEEK.search(norm) and first_day - today < dt.timedelta(days=7 - today.weekday()):
             first_day += dt.timedelta(days=7)  # "la semaine prochaine, du lundi au vendredi"
         return first_day, (WEEKDAYS[m.group(2)] - WEEKDAYS[m.group(1)] - 1) % 7 + 2  # Sat to Sat: 8

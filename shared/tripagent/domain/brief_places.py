@@ -107,7 +107,7 @@ _END = (
     # (nor "then back to Kamppi to catch the ferry": what is done there)
     r"(?<!wanted )(?<!used )to(?! (?:catch|get|grab|have|eat|see|visit|meet|take|pick|drop|buy|return"
     r"|relax|rest|sleep|stay|enjoy|spend|swim|watch|try|check|give|make|do)\b)"
-    r"|towards|ending (?:in|at)|finish(?:ing)? (?:in|at)|arriving (?:in|at)"
+    r"|towards|ending (?:in|at)|finish(?:ing)? (?:in|at)|arriv(?:e|es|ing) (?:in|at)"
     r"|jusqu(?: vers| a| au)?|jusque"
     r"|vers|destination (?:du|de|d|des)"
     r"|until|till|call it a day (?:in|at)|wrap(?:s|ping)? (?:it )?up (?:in|at)|finish(?:es|ing)? up (?:in|at)"
@@ -640,6 +640,13 @@ _STAYING_AT = re.compile(
     r"(?:flat|apartment|airbnb|place|house|cabin|chalet)\s+(?:in|at)\b",
     re.IGNORECASE,
 )
+# "staying with a friend in Ordino", "je loge chez un pote à Kallio": staying there
+_STAYING_WITH = re.compile(
+    r"\b(stay\w*) with (?:a |an |my |our |his |her |some )?(?:[\w'’-]+ ){0,2}?(in|at)\b"
+    r"|\b(log\w*|dor\w*|sommes|suis|est|serons|serai) chez (?:un |une |des |mon |ma |mes |notre |nos )?"
+    r"(?:[\w'’-]+ ){0,2}?(à|a|au)(?![\w'’])",
+    re.IGNORECASE,
+)
 # Where a night or a stop is made on the way: "nuit à Canillo", "faire étape à Meritxell", "on s'arrêterait à
 # Encamp", "on s'arrête dormir à Encamp" (not "on s'arrête à Soldeu": where the trip stops, an end)
 _STOPPING_AT = re.compile(
@@ -686,12 +693,22 @@ _TAKING_TO = re.compile(
 )
 # Where people come from is not where they start: "on est de Québec", "I'm from Italy"
 _TRAVELLING_FROM = re.compile(
-    r"\b(driv\w*|drove|fly\w*|flew|train\w*|travel\w*)\s+(?:down |up |over |in |out )?from\b", re.IGNORECASE
+    r"\b(driv\w*|drove|fly\w*|flew|train\w*|travel\w*|coming)\s+(?:down |up |over |in |out )?from\b",
+    re.IGNORECASE,
 )
 _FROM_ORIGIN = re.compile(
     r"\b(?:on est|je suis|nous sommes|we['’]?re|we are|i['’]?m|i am|vien(?:t|s|nent|nons)"
     r"|(?:we|i|they|she|he) (?:all )?come?s?)\s+(?:de|d['’]|du|from)(?!\s*[a-zéè]+(?:er|ir|re)\b)\s*"
     r"[^,.;!?\n]{1,40}",
+    re.IGNORECASE,
+)
+# Who people are and where they are from: "I'm a 34yo MTB rider from Lyon", "a couple from Manchester" (the
+# place alone: not "two riders from Encamp to Canillo", nor what comes after "and")
+_WHO_FROM = re.compile(
+    r"(?:\b(?:i['’]?m|i am|we['’]?re|we are)\s+(?:a|an|two|three|four|five|six)\s+(?:[\w'’-]+\s+){0,5}?from"
+    r"|\b(?:friends|mates|buddies|colleagues|couple|family|group|riders?|cyclists?|guys|girls|lads) from)"
+    r"\s*(?:(?!\s(?:to|jusqu\w*|vers|à|a)\s)[^,.;!?\n]){1,40}?"
+    r"(?=\s+(?:and|et|but|mais|so|donc|who|qui|where|ou|with|avec)\b|[,.;!?\n]|$)",
     re.IGNORECASE,
 )
 # "plutôt d'Encamp que de Canillo", "rather from Encamp than from Canillo": what follows is not meant
@@ -910,6 +927,7 @@ _LIST_MORE = re.compile(
     r"^\s*(?:(?:first|d abord|en premier)\s+)?(?:and then|and|et puis|puis|et|then)\s+"
     r"(?P<again>(?:vers|au|aux|at|in|par|by|through|via)\s+)?(.{1,60}?)" + _STOP  # "étape à A et à B"
 )
+_SUBJECTS = {"on", "we", "i", "nous", "je", "j", "you", "vous", "they", "ils", "elles", "il", "elle"}
 _LIST_NEXT = re.compile(r"^\s*(?:(?:and then|and|et puis|puis|et|then)\s+)?(.{1,60}?)" + _STOP)
 
 
@@ -1091,6 +1109,9 @@ def _clauses(text: str) -> list[str]:
     """The turn's clauses, normalized: punctuation ends a place phrase, so each is read on its own."""
     text = _BLANKS.sub(" ", text)[:MAX_TURN_CHARS]  # the raw-text patterns below run on single blanks
     text = _HEADING.sub(r"\1. ", text)
+    text = _STAYING_WITH.sub(
+        lambda m: f"{m.group(1)} {m.group(2)}" if m.group(1) else f"loge {m.group(4)}", text
+    )
     text = _MEANT.sub(r". in place of \1 put \2.", text)
     for meant in (_NOT_THIS_BUT, _BUT_NOT_THIS):
         text = meant.sub(r". in place of \g<was> put \g<now>.", text)
@@ -1107,11 +1128,19 @@ def _clauses(text: str) -> list[str]:
     text = _BETWEEN.sub(_from_one_to_the_other, _listed_route(_START_THEN_LIST.sub(r"\1 via ", text)))
     text = _ARROWS.sub(" -> ", text)  # "Canillo 👉 Prats", "Ordino ➡️ El Serrat": a route; other emoji go
     text = "".join(" " if unicodedata.category(c) in ("So", "Cf") or c == "\ufe0f" else c for c in text)
-    text = _RATHER_THAN.sub(r"\1", _FROM_ORIGIN.sub(" ", _TRAVELLING_FROM.sub(r"\1 comingfrom", text)))
+    text = _RATHER_THAN.sub(
+        r"\1", _FROM_ORIGIN.sub(" ", _WHO_FROM.sub(" ", _TRAVELLING_FROM.sub(r"\1 comingfrom", text)))
+    )
     text = _TAKING_TO.sub("comingfrom ", text)
     text = _BOTH_ENDS_AT.sub("loop from ", _START_THERE.sub(_starting_there, text))
     text = _ARRIVING_BY.sub(r"starting from \1", _ARRIVING_IN_BY.sub(r"starting from \1", text))
     marked = re.sub(r"(?i)\b(retour|revenir|rentrer|arriv\w*|jusqu)['’ ]?\s*a\s+(?=\w)", r"\1 vers ", text)
+    # "on arrive au Pas de la Case", "arrivée aux Escaldes": where the ride ends, said as plainly as "à"
+    marked = re.sub(
+        r"(?i)\b(arriv(?:e|es|ons|ez|ent|era|erons|erez|eront|ée|ee|ées|ees))\s+(au|aux)\s+(?=\w)",
+        r"\1 vers ",
+        marked,
+    )
     # (not "à" before an infinitive: "ce que vous avez à louer")
     marked = re.sub(r"(?<![\w])[àÀ](?![\w])(?!\s+[a-zà-ÿ]+(?:er|ir)\b)", " vers ", marked)
     if detect_locale(text, "en") == "fr":  # French by its own words: "de Canillo a Ordino" lost its accent
@@ -1146,6 +1175,14 @@ class _TurnReader:
         before = len(self.mentions)
         if self.end_open and (more := _THEN.match(" " + clause)):  # "..., puis Aubinyà, et finir à..."
             self._add(more.start(1) - 1, "end", more.group(1).strip(), strong=True)
+        elif (
+            self._route_said()
+            and (more := _THEN.match(" " + clause))
+            and _is_name(more.group(1).strip(), strong=False)
+        ):
+            # "start in Sant Julià, then Andorra la Vella, then Escaldes and Encamp": stops on the way
+            self._add(more.start(1) - 1, "via", more.group(1).strip(), strong=False)
+            self._list_rest(clause, more.end(1) - 1, strong=False)
         self.end_open = False
         continued = self._list_continued(clause)
         for slot, pattern in [*PLACE_PATTERNS, ("skip", SKIP)]:
@@ -1194,12 +1231,27 @@ class _TurnReader:
             self._add(match.end(2) + more.start(1), "end", more.group(1).strip(), strong=True)
         elif slot == "end" and strong and match.end(2) >= len(clause.rstrip()):
             self.end_open = True  # "à Juberri, puis Aubinyà": the next clause may go on
+        elif (
+            slot == "start"
+            and strong
+            and (more := _THEN.match(clause[match.end(2) :]))
+            and _is_name(more.group(1).strip(), strong=False)
+        ):
+            # "start in Arinsal then Pal and La Massana": stops on the way
+            self._add(match.end(2) + more.start(1), "via", more.group(1).strip(), strong=False)
+            self._list_rest(clause, match.end(2) + more.end(1), strong=False)
+
+    def _route_said(self) -> bool:
+        """Whether the turn has said, plainly, where the ride starts or passes (a route goes on)."""
+        return any(m[1] in ("start", "via") and m[2].strong for m in self.mentions)
 
     def _list_continued(self, clause: str) -> bool:
         """A clause that goes on with the list of via points the clause before ended in."""
         item = _LIST_NEXT.match(clause) if self.list_open else None
         self.list_open = False
         if item is None or says_a_slot(clause) or _ENDS_A_LIST.match(clause):
+            return False
+        if item.group(1).split()[0] in _SUBJECTS:  # "par Canillo, on arrive au Pas": a new sentence
             return False
         if (trigger := _strongly_triggered(clause)) is not None:
             # "..., Meritxell, Canillo puis retour à Escaldes": the list's last stop, then the clause goes on

@@ -81,6 +81,9 @@ UNDECIDED = re.compile(
     r"\b(?:une journee|un jour|a day|one day|a day trip|une sortie)\s+(?:ou|or)\s+"
     r"(?:(?:a|un|une|deux|two|2)\s+)?(?:long )?(?:week ?end|jours|days|journees|nights?|nuits?)\b|"
     rf"\b{NUM} (?:days? |jours? )?(?:or|ou|to|a) {NUM} (?:days?|jours?)\b|\bentre {NUM} et {NUM} jours\b"
+    # "(en 2 jours) hmm ou 3, je sais plus": another count, and a word of doubt
+    rf"|^(?:\w+ )?(?:ou|or) (?:maybe |perhaps |peut etre )?{NUM}\b[^.!?]{{0,20}}"
+    r"\b(?:sais plus|sais pas|not sure|dunno|idk|jsp|je sais plus|on verra|we ll see|i ll check)\b"
     rf"|\bcould be {NUM}(?: days?)?\b.{{0,30}}\bcould be\b|\bca pourrait etre {NUM}\b.{{0,30}}\bou\b"
     rf"|\b(?:maybe|perhaps|peut etre) {NUM} (?:days?|jours?),? ?(?:or |ou )?(?:maybe |perhaps |peut etre )?"
     rf"{NUM}\b"
@@ -126,8 +129,19 @@ START_UNKNOWN = re.compile(
     r"|\b(?:depart|start\w*)\b[^.!?\d]{0,15}\b(?:peut etre|maybe|perhaps)\b"
     + _NO_COUNT
     + r"[^.!?\d]{1,40}\b(?:ou|or)\b"
-    r"|\b(?:depart|start\w*)\b[^.!?\d]{0,15}\b(?:peut etre|maybe|perhaps)\b" + _NO_COUNT + r"[^.!?\d]{1,30}"
-    r"\b(?:peut etre|maybe|perhaps)\b"
+    r"|\b(?:depart|start\w*|partir\w*|pars|part)\b[^.!?\d]{0,15}\b(?:peut etre|maybe|perhaps)\b"
+    + _NO_COUNT
+    + r"[^.!?\d]{1,30}\b(?:peut etre|maybe|perhaps)\b"
+    # "on ne sait pas encore d'où on partira", "jsp d'où je pars", "no idea where we'll start"
+    r"|\b(?:sais pas|sait pas|jsp|no idea|not sure|don t know|dunno|idk|aucune idee) (?:encore |yet )?"
+    r"(?:d ou|where) (?:on |je |nous |we |i |we ll |i ll |we d |i d )?"
+    r"(?:part\w*|pars|commence\w*|start\w*|begin\w*|set off)\b"
+    # "not sure about Encamp anymore, could start somewhere else"
+    r"|\b(?:start\w*|partir|part|pars|begin) (?:from |de |d )?(?:somewhere else|elsewhere|ailleurs)\b"
+    # "if it's Toulouse we'd start at Pas de la Casa, if Barcelona then from Sant Julia": a start only if
+    r"|\b(?:if|si)\b[^.!?]{1,40}\b(?:start\w*|from|depart|partir\w*|part|pars)\b[^.!?]{1,60}[,;]?\s*"
+    r"(?:and |et |or |ou |but |mais )?(?:if|si)\b[^.!?]{1,40}"
+    r"\b(?:start\w*|from|depart|partir\w*|part|pars|de|d)\b"
     r"|\bhesit\w* (?:encore |toujours )?pour le depart\b"
     r"|\bwhere (?:should|could|can|would) (?:we|i) start\b"
     r"|\b(?:sais plus|sais pas|not sure|don t know|no longer sure)\b (?:si|if|whether) (?:je|j|on|nous|i|we)"
@@ -143,6 +157,7 @@ DAYS_UNKNOWN = re.compile(
     r"\b(?:leave|keep) the (?:number of )?days open\b"
     r"|\b(?:not sure|don t know|no idea) how long\b(?! each| every| a | per | the stages?| stages?)"
     r"|\bfor as long as it takes\b|\bas long as (?:we|i) (?:like|want|feel like)\b"
+    r"|\bwhatever it takes\b|\ble temps qu il (?:faut|faudra)\b"
     # "not sure if it's a day ride or if I stay over", "je sais pas si je le fais en 1 jour ou si je dors"
     r"|\b(?:not sure|don t know|no idea|sais pas|ne sais pas)\b (?:yet |encore )?(?:if|whether|si)\b"
     r"[^.!?]{0,40}\b(?:a|one|1|une|un|en une|en 1|in a|in one) (?:day|jour|journee)\b[^.!?]{0,20}"
@@ -255,6 +270,10 @@ END_UNKNOWN = re.compile(
     r"|i am not sure|i m not sure|am not sure"
     r"|torn)\b"
     r"|\b(?:pas sur|sais pas|ne sais pas) (?:encore )?(?:d )?ou (?:finir|terminer|arriver)\b"
+    # "maybe end in Pal, or not", "finir à Erts, ou pas": an end only perhaps
+    r"|\b(?:end|ending|finish|finishing|fini\w*|termin\w*|arriv\w*)\b[^.!?]{0,40}\b(?:or not|ou pas|ou non)\b"
+    # "maybe not Pal, somewhere else on the west side, tbd"
+    r"|\b(?:maybe not|peut etre pas) [^.!?]{0,30}\b(?:somewhere else|elsewhere|ailleurs)\b"
     r"|\b(?:end|ending|finish|finishing|fini\w*|termin\w*|arriv\w*|revenir|back)\b[^.!?]{0,40}"
     r"\b(?:or|ou|but|mais)\b"
     r"(?! (?:hotels?|camping|campsites?|hostels?|huts?|refuges?|auberges?|b b|gravel|road|route|vtt|mtb"
@@ -317,6 +336,7 @@ WITHIN_A_DAY = re.compile(
     r"(?! (?:away|drive|by car|de route|de voiture|de train|of driving))"
     r"|\b\d{1,2} ?(?:h|hrs?)\b(?! (?:away|drive|by car|de route|de voiture))"
     r"|\bday (?:loop|plan|out|tour|ride|trip)\b|\b(?:the )?same day\b|\ble meme jour\b|\bdans la journee\b"
+    r"|\b(?:half|demi)[ -](?:a )?(?:day|journee)\b|\bcouple (?:hours?|hrs?|heures?)\b"
 )
 # ...unless a night is said: "ride in the evening, sleep in Soldeu"
 OVERNIGHT = re.compile(
@@ -399,7 +419,9 @@ ROUND_TRIP = re.compile(
     r"|\bcom(?:e|ing) back to\b(?! (?:you|me|us|ya)\b)"
     r"|\b(?:back|finish\w*|end\w*) where (?:we|i) (?:start|began)"
     r"|\b(?:revient|revenir|retour) au (?:point de )?depart\b"
-    r"|\bdepart et (?:arrivee|retour) (?:a|vers|au|aux)\b"
+    # "départ et arrivée à Encamp", "depart et arrivee andorre la vieille" (not "... le même jour")
+    r"|\bdepart et (?:arrivee|retour) (?:a |vers |au |aux |d |de |du )?(?=[^\W\d])"
+    r"(?!(?:le|la|les|sont|seront|sera|prevu\w*|dans|en|the)\b)"
     r"|\b(?:finir|terminer|revenir|rentrer) (?:la )?ou (?:on|nous) (?:a|avons) commence"
     r"|\b(?:rentrer|revenir) (?:chaque|tous les) soirs?\b"
     r"|\bdepart arrivee\b|\bstart finish\b|\bdepart et retour\b|\bstart and finish there\b"
@@ -437,6 +459,7 @@ ONE_WAY = re.compile(
     r"\b(?:instead of|rather than|not) (?:com(?:e|ing) back|looping|a loop|doing a loop)\b|\bone way\b"
     r"|\bau lieu de (?:revenir|boucler|rentrer|faire une boucle)|\bsans revenir\b|\baller simple\b"
     r"|\bpas (?:de|une|en) boucles?\b|\bno loops?\b|\bnot a loop\b"
+    r"|\bnot sure (?:about )?(?:a|the|doing a) loop\b|\bpas sur (?:pour |de )?(?:la|une|faire une) boucle\b"
     r"|\b(?:don t|do not|never) (?:really )?(?:like|do|want) loops\b|\b(?:hate|dislike) loops\b"
     r"|\bn aime pas les boucles\b"
     r"|\bboucle ou (?:pas|non|aller simple)\b|\bloop or (?:not|one way)\b"  # not decided: no loop yet
@@ -450,7 +473,7 @@ OUT_AND_BACK = re.compile(
     r"|\bthere and back\b|\bet retour\b(?! (?:a|au|vers|jusqu)\b)|\bredescend|\baller retour\b"
     # (not "je regarde les billets et je reviens": back to this chat)
     r"|\b(?:puis|et) (?:on |nous |je (?=rentre))?(?:revient|revenons|revenir|rentre|rentrons|rentrer)\b"
-    r"(?! (?:a|au|vers|jusqu|en|par|avec)\b)"
+    r"(?! (?:a|au|vers|jusqu|en(?! passant)|par|avec)\b)"  # ("et revenir, en passant par Kallio": a loop)
 )
 ACCOMMODATION: list[tuple[str, re.Pattern[str]]] = [
     (

@@ -1,0 +1,84 @@
+"""Who people are and where they come from is no start ("I'm a 34yo MTB rider from Lyon", "a couple from
+Manchester", "coming from Girona"); where they stay with someone is where they are ("staying with a friend in
+Ordino, so I'll start from there"); the stops of a route said with "then" are on the way ("start in Arinsal,
+then Pal, La Massana, then over to Canillo")."""
+
+import datetime as dt
+
+import pytest
+from tripagent.adapters.places.gazetteer import Gazetteer
+from tripagent.domain.brief import read_turn
+
+from tests.fixtures.brief_chat import last_reply
+
+TODAY = dt.date(2027, 5, 3)
+
+
+def _places(text: str) -> dict[str, list[str]]:
+    return {slot: [p.text for p in ps] for slot, ps in read_turn(text, today=TODAY).places.items()}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We're a couple from Manchester, mid-30s, doing 3 days in Andorra",
+        "I'm a 34yo MTB rider from Lyon, got a few days off in June",
+        "a bunch of friends from London and Dublin",
+    ],
+)
+def test_who_people_are_and_where_from_is_no_start(text: str) -> None:
+    assert "start" not in _places(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("I'm a student from Encamp and I'd like to ride from Canillo to Soldeu", ["canillo"], ["soldeu"]),
+        ("we're two riders from Encamp to Canillo", ["encamp"], ["canillo"]),
+    ],
+)
+def test_a_route_said_after_who_people_are_is_read(text: str, start: list[str], end: list[str]) -> None:
+    places = _places(text)
+    assert (places["start"], places["end"]) == (start, end)
+
+
+def test_coming_from_a_town_abroad_is_no_start_beside_one_we_route(gazetteer: Gazetteer) -> None:
+    turns = ["we're a group of five coming from Girona for three days of gravel, from Encamp to Ordino"]
+    assert last_reply(gazetteer, turns).collected.start == "Encamp"
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("Good evening. I'm a 34yo MTB rider from Lyon. I'll be staying with a friend in Ordino so I'll "
+         "start from there. 2 days, ending in Soldeu", "en"),
+        ("On dort chez ma tante à Ordino et on part de là, deux jours jusqu'à Soldeu", "fr"),
+    ],
+)  # fmt: skip
+def test_where_people_stay_with_someone_is_there(gazetteer: Gazetteer, text: str, locale: str) -> None:
+    reply = last_reply(gazetteer, [text], locale)
+    assert (reply.collected.start, reply.collected.end) == ("Ordino", "Soldeu")
+
+
+@pytest.mark.parametrize(
+    ("text", "via"),
+    [
+        (
+            "We start in Arinsal, then Pal, La Massana, Ordino, Llorts, then over to Canillo and Ransol, "
+            "and finish in Soldeu. 4 days",
+            ["Pal", "La Massana", "Ordino", "Llorts", "Canillo", "Ransol"],
+        ),
+        (
+            "Start in Ordino then La Cortinada and Llorts, and finish in El Serrat. 2 days",
+            ["La Cortinada", "Llorts"],
+        ),
+    ],
+)
+def test_the_stops_of_a_route_said_with_then(gazetteer: Gazetteer, text: str, via: list[str]) -> None:
+    reply = last_reply(gazetteer, [text])
+    assert [v.split(" (")[0].casefold() for v in reply.collected.via] == [v.casefold() for v in via]
+
+
+def test_then_before_another_way_of_saying_a_stop_keeps_it() -> None:
+    text = "Je pars de Foix, en passant par Ax-les-Thermes pour les thermes, puis par Pas de la Casa"
+    assert _places(text)["via"][:2] == ["ax les thermes", "pas de la casa"]
