@@ -93,7 +93,18 @@ POI_KINDS: dict[tuple[str, str], tuple[str, str, float]] = {
 }
 # Names people use that the 2013 extract does not carry (the parish town of Escaldes-Engordany is mapped
 # as "les Escaldes").
-ALIASES = {"les Escaldes": ["Escaldes-Engordany", "Escaldes"]}
+ALIASES = {
+    "les Escaldes": ["Escaldes-Engordany", "Escaldes"],
+    # Helsinki's districts by their official Swedish names, where no boundary of the extract gives them
+    # (Sörnäs is left out: it would be Sornàs, Andorra, once accents are folded)
+    "Etu-Töölö": ["Främre Tölö"],
+    "Taka-Töölö": ["Bortre Tölö"],
+    "Ullanlinna": ["Ulrikasborg"],
+    "Alppiharju": ["Åshöjden"],
+    "Alppila": ["Alphyddan"],
+    "Linjat": ["Linjerna"],
+    "Munkkisaari": ["Munkholmen"],
+}
 LANGS = ("en", "fr", "ca", "es", "de", "it", "fi", "sv", "pt", "nl")
 
 
@@ -263,7 +274,11 @@ def _gathered(data_dir: Path) -> tuple[list[dict[str, Any]], list[tuple[str, int
             continue
         rows.append({**city, "region": routed})
     for row in rows:  # a routed place (OSM's or GeoNames') takes the names of the district it names
-        if row["category"] == "place" and (extra := area_names.get((row.get("region"), row["names"][0]))):
+        name = row["names"][0]
+        extra = area_names.get((row.get("region"), name), []) + (
+            ALIASES.get(name, []) if row.get("region") else []
+        )
+        if row["category"] == "place" and extra:
             row["names"] = list(dict.fromkeys(row["names"] + extra))
     return rows, coverage
 

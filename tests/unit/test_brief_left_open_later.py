@@ -101,3 +101,24 @@ def test_an_end_said_after_a_list_of_stops(gazetteer: Gazetteer, text: str, end:
 def test_depart_et_arrivee_without_a_preposition_is_a_loop(gazetteer: Gazetteer) -> None:
     reply = last_reply(gazetteer, ["une semaine", "depart et arrivee andorre la vieille"], "fr")
     assert (reply.collected.start, reply.collected.roundTrip) == ("Andorra la Vella", True)
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        # how long people stay is not how long they ride, said beside it
+        (
+            "En vacances à Helsinki pour dix jours. On aimerait une balade d'une journée, Kamppi - Eira",
+            1,
+        ),
+        ("We're spending a week in Andorra in early July. Two days from Ordino to Soldeu.", 2),
+        ("We're spending a week in Andorra cycling from Ordino to Soldeu", 7),
+    ],
+)
+def test_a_stay_is_not_the_ride(gazetteer: Gazetteer, text: str, days: int) -> None:
+    assert last_reply(gazetteer, [text]).collected.durationDays == days
+
+
+def test_as_long_as_it_takes_in_french_leaves_the_days_open(gazetteer: Gazetteer) -> None:
+    turns = ["de Sant Julià jusqu'à Soldeu en VTT", "combien de jours ? autant qu'il faudra, au jour le jour"]
+    assert last_reply(gazetteer, turns, "fr").collected.durationDays is None

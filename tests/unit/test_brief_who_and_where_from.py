@@ -82,3 +82,46 @@ def test_the_stops_of_a_route_said_with_then(gazetteer: Gazetteer, text: str, vi
 def test_then_before_another_way_of_saying_a_stop_keeps_it() -> None:
     text = "Je pars de Foix, en passant par Ax-les-Thermes pour les thermes, puis par Pas de la Casa"
     assert _places(text)["via"][:2] == ["ax les thermes", "pas de la casa"]
+
+
+@pytest.mark.parametrize(
+    ("turns", "start", "end", "loop"),
+    [
+        # a lodging's town is where it is ("de notre Airbnb à", "au même hôtel à"), not where the trip goes
+        (
+            ["On partirait de notre Airbnb à Ullanlinna, par Eira et Kamppi pour rentrer. 1 jour"],
+            "Ullanlinna",
+            "Ullanlinna",
+            True,
+        ),
+        (
+            ["On loge toujours au même hôtel à Canillo. trois jours au départ de Canillo",
+             "pour l'arrivée, pas le Pas de la Case non plus. Ailleurs, à voir"],
+            "Canillo",
+            None,
+            False,
+        ),
+        # where people have arrived is where they are; "redescendre vers" goes somewhere (no loop)
+        (
+            ["On est partis de Lyon, et là on est arrivés à Encamp en passant par la France. On veut "
+             "redescendre vers l'Espagne : on part d'Encamp, on passe par les Escaldes, et on finit "
+             "à Sant Julià. Deux jours"],
+            "Encamp",
+            "Sant Julià de Lòria",
+            False,
+        ),
+        # a bus home is no loop
+        (
+            ["départ Pas de la Casa, 3 jours, gravel", "arrivée Sant Julià, y a un bus pour rentrer"],
+            "Pas de la Casa",
+            "Sant Julià de Lòria",
+            False,
+        ),
+    ],
+)  # fmt: skip
+def test_where_people_stay_and_arrive_in_french(
+    gazetteer: Gazetteer, turns: list[str], start: str, end: str | None, loop: bool
+) -> None:
+    trip = last_reply(gazetteer, turns, "fr").collected
+    assert (trip.start, trip.end if not loop else trip.start, trip.roundTrip) == (start, end, loop)
+    assert "France" not in " ".join(trip.via)

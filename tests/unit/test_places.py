@@ -61,6 +61,8 @@ def test_names_in_other_languages_and_cases(gazetteer: Gazetteer, query: str) ->
         ("Kronohagen", "Kruununhaka"),
         ("Rödbergen", "Punavuori"),
         ("gardesstaden", "Kaartinkaupunki"),
+        ("Främre Tölö", "Etu-Töölö"),  # (no boundary of the extract: an alias)
+        ("Ulrikasborg", "Ullanlinna"),
     ],
 )
 def test_a_district_is_found_by_the_name_its_boundary_gives_it_in_swedish(

@@ -352,6 +352,13 @@ NOT_PLACES = {
     "spain",
     "espagne",
     "france",
+    "la france",
+    "l espagne",
+    "la finlande",
+    "la suisse",
+    "la belgique",
+    "l italie",
+    "l allemagne",
     "finland",
     "finlande",
     "pyrenees",
@@ -400,7 +407,7 @@ NOT_A_NAME_START = {
     "what", "which", "where", "when", "combien", "quel", "quelle", "ou",
     "prevue", "prevu", "prevus", "prevues", "envisagee", "souhaitee",
     "over", "there", "could", "can", "should", "will", "shall", "pourriez", "pouvez", "peux", "pourrais",
-    "balade", "sortie",
+    "balade", "sortie", "meme",
     "voyage", "trip", "tour", "excursion", "randonnee", "arrivee", "arrival", "max", "maximum", "min",
     "destination",
     "depart", "point", "so", "and", "but", "et", "mais", "donc", "is", "was", "est", "sera", "serait",
@@ -640,6 +647,16 @@ _STAYING_AT = re.compile(
     r"(?:flat|apartment|airbnb|place|house|cabin|chalet)\s+(?:in|at)\b",
     re.IGNORECASE,
 )
+_LODGING_AT = re.compile(
+    r"\b(h[ôo]tel|appartement|appart|chalet|g[îi]te|camping|auberge|airbnb|coloc|studio|logement|location)"
+    r"\s+(?:à|a)\s+(?=[^\W\d])",
+    re.IGNORECASE,
+)
+_ARRIVED = re.compile(
+    r"\b(?:(?:sommes|est|suis|sont|êtes|etes) arriv[ée]e?s? (?:à|a|au|aux|en|dans)"
+    r"|(?:we ve|we have|i ve|i have|we|i|just) (?:just )?arrived (?:in|at))(?![\w'’])",
+    re.IGNORECASE,
+)
 # "staying with a friend in Ordino", "je loge chez un pote à Kallio": staying there
 _STAYING_WITH = re.compile(
     r"\b(stay\w*) with (?:a |an |my |our |his |her |some )?(?:[\w'’-]+ ){0,2}?(in|at)\b"
@@ -830,6 +847,7 @@ _MADE = [
 _THE_PLACE_IN = re.compile(
     r"\b(?:the|our|my|his|her|their|a|an|le|la|l|notre|mon|ma|un|une) (?:\w+ ){0,2}?"
     r"(?:campsite|camping|hotel|hostel|station|apartment|flat|house|home|place|square|church|bridge|car park|"
+    r"airbnb|gite|chalet|coloc|studio|appart|"
     r"parking|gare|maison|appartement|hotel|auberge|eglise|place|pont|airport|aeroport|harbour|port"
     r"|terminal)s? (?:in|at|of|de|d|du|a|vers) (?!jeunesse)"
 )
@@ -1134,6 +1152,10 @@ def _clauses(text: str) -> list[str]:
     text = _TAKING_TO.sub("comingfrom ", text)
     text = _BOTH_ENDS_AT.sub("loop from ", _START_THERE.sub(_starting_there, text))
     text = _ARRIVING_BY.sub(r"starting from \1", _ARRIVING_IN_BY.sub(r"starting from \1", text))
+    # "on est arrivés à Encamp", "we've arrived in Soldeu": where people are now, loosely a start
+    text = _ARRIVED.sub(" comingfrom ", text)
+    # "au même hôtel à Canillo", "un appartement à Punavuori": where it is, not where the trip goes
+    text = _LODGING_AT.sub(r"\1 in ", text)
     marked = re.sub(r"(?i)\b(retour|revenir|rentrer|arriv\w*|jusqu)['’ ]?\s*a\s+(?=\w)", r"\1 vers ", text)
     # "on arrive au Pas de la Case", "arrivée aux Escaldes": where the ride ends, said as plainly as "à"
     marked = re.sub(

@@ -157,7 +157,8 @@ DAYS_UNKNOWN = re.compile(
     r"\b(?:leave|keep) the (?:number of )?days open\b"
     r"|\b(?:not sure|don t know|no idea) how long\b(?! each| every| a | per | the stages?| stages?)"
     r"|\bfor as long as it takes\b|\bas long as (?:we|i) (?:like|want|feel like)\b"
-    r"|\bwhatever it takes\b|\ble temps qu il (?:faut|faudra)\b"
+    r"|\bwhatever it takes\b|\ble temps qu il (?:faut|faudra)\b|\bautant qu il (?:faut|faudra)\b"
+    r"|\bau jour le jour\b|\bday by day, no plan\b"
     # "not sure if it's a day ride or if I stay over", "je sais pas si je le fais en 1 jour ou si je dors"
     r"|\b(?:not sure|don t know|no idea|sais pas|ne sais pas)\b (?:yet |encore )?(?:if|whether|si)\b"
     r"[^.!?]{0,40}\b(?:a|one|1|une|un|en une|en 1|in a|in one) (?:day|jour|journee)\b[^.!?]{0,20}"
@@ -274,6 +275,9 @@ END_UNKNOWN = re.compile(
     r"|\b(?:end|ending|finish|finishing|fini\w*|termin\w*|arriv\w*)\b[^.!?]{0,40}\b(?:or not|ou pas|ou non)\b"
     # "maybe not Pal, somewhere else on the west side, tbd"
     r"|\b(?:maybe not|peut etre pas) [^.!?]{0,30}\b(?:somewhere else|elsewhere|ailleurs)\b"
+    # "pour l'arrivée, pas le Pas de la Case non plus. Ailleurs, à voir"
+    r"|\b(?:ailleurs|somewhere else|elsewhere)\b\W{0,3}"
+    r"(?:a voir|on verra|tbd|not sure|no idea|je sais pas|we ll see)\b"
     r"|\b(?:end|ending|finish|finishing|fini\w*|termin\w*|arriv\w*|revenir|back)\b[^.!?]{0,40}"
     r"\b(?:or|ou|but|mais)\b"
     r"(?! (?:hotels?|camping|campsites?|hostels?|huts?|refuges?|auberges?|b b|gravel|road|route|vtt|mtb"
@@ -470,10 +474,16 @@ OUT_AND_BACK = re.compile(
     r"\b(?:and|then|et|n) (?:then |come |coming |ride |go |ride )?back\b(?! (?:down |up )?to\b)"
     r"|\b(?:and|then|n) (?:then )?(?:come|ride|head|cycle|go) (?:back )?home\b|\bhome again\b"
     r"|\bback down\b(?! to\b)"
-    r"|\bthere and back\b|\bet retour\b(?! (?:a|au|vers|jusqu)\b)|\bredescend|\baller retour\b"
+    r"|\bthere and back\b|\bet retour\b(?! (?:a|au|vers|jusqu)\b)|\baller retour\b"
+    # (not "redescendre vers l'Espagne")
+    r"|\bredescend\w*\b(?! (?:a|au|aux|vers|jusqu|sur|en|dans|to|towards)\b)"
     # (not "je regarde les billets et je reviens": back to this chat)
     r"|\b(?:puis|et) (?:on |nous |je (?=rentre))?(?:revient|revenons|revenir|rentre|rentrons|rentrer)\b"
-    r"(?! (?:a|au|vers|jusqu|en(?! passant)|par|avec)\b)"  # ("et revenir, en passant par Kallio": a loop)
+    r"(?! (?:a|au|vers|jusqu|en(?! passant)|par|avec)\b)"  # ("et revenir en passant par Kallio": a loop)
+    # "on remonterait par Punavuori et Kamppi pour rentrer": home again
+    # (not "y a un bus pour rentrer": a way home)
+    r"|(?<!bus )(?<!train )(?<!taxi )(?<!navette )(?<!voiture )(?<!avion )"
+    r"\bpour (?:rentrer|revenir)\b(?! (?:a|au|vers|jusqu|en|chez|par|avec|de|du|sur)\b)"
 )
 ACCOMMODATION: list[tuple[str, re.Pattern[str]]] = [
     (
@@ -633,6 +643,16 @@ DURATION_CORRECTION = re.compile(
 )
 
 
+# How long people stay where they ride, said beside what they ride: "on passe une semaine aux Escaldes",
+# "we're spending a week in Andorra", "here for ten days"
+_STAY_FOR = re.compile(
+    r"\b(?:vacances|holidays?|vacation|sejour|passe|passons|passer|spending|spend|here|ici|visiting|staying"
+    r"|sur place)\b[^.!?:]{0,25}?"
+    rf"\b((?:pour |for )?(?:une |un |a |the )?(?:{NUM} |whole |full |entiere )?"
+    r"(?:semaines?|weeks?|jours|days|quinzaine|fortnight))\b"
+)
+
+
 def duration_in(norm: str) -> int | None:
     """The days a turn says the trip lasts; of several, the last said ("2 days... no, let's do 3"); nights
     only when no days are said ("2 days, one night in a hut": two days)."""
@@ -649,6 +669,11 @@ def duration_in(norm: str) -> int | None:
             else:
                 said.append((found.start(), found.end(), days))
     said = said or of_nights
+    # "en vacances à Helsinki pour dix jours... une balade d'une journée": the stay is not the ride
+    stays = [m.span(1) for m in _STAY_FOR.finditer(norm)]
+    ridden = [f for f in said if not any(a <= f[0] < b for a, b in stays)]
+    if stays and (ridden or WITHIN_A_DAY.search(norm) or ONE_RIDE.search(norm)):
+        said = ridden
     for found in DURATION_CORRECTION.finditer(norm):
         count = found.group(1)
         n = int(count) if count.isdigit() else NUMBERS.get(count, 0)
