@@ -125,3 +125,22 @@ def test_where_people_stay_and_arrive_in_french(
     trip = last_reply(gazetteer, turns, "fr").collected
     assert (trip.start, trip.end if not loop else trip.start, trip.roundTrip) == (start, end, loop)
     assert "France" not in " ".join(trip.via)
+
+
+def test_a_stop_of_several_places_lies_among_the_other_places_when_the_start_is_said_later(
+    gazetteer: Gazetteer,
+) -> None:
+    # the start comes from where they stay, found once the turn's phrases are read: the stop is settled
+    # by the other places said (Andorra la Vella, Sant Julià), not asked between the village and Gramenet
+    text = (
+        "My mum and I are spending the week in Escaldes and on Sunday we want to ride to Sant Julia, going "
+        "via Andorra la Vella and then Santa Coloma to see the church there. Just the day."
+    )
+    reply = last_reply(gazetteer, [text])
+    assert reply.clarification is None
+    assert reply.collected.via == ["Andorra la Vella", "Santa Coloma (village, Andorra)"]
+
+
+def test_a_start_of_several_places_is_still_asked(gazetteer: Gazetteer) -> None:
+    reply = last_reply(gazetteer, ["from Santa Coloma to Soldeu via Andorra la Vella, 2 days"])
+    assert reply.clarification is not None

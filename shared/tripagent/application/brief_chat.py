@@ -450,8 +450,7 @@ class BriefChat:
                     continue
                 outcome = _meant(found, phrase, context) if found is not None else None
                 if slot == "via" and outcome is not None:  # a stop the trip's ends settle (on the way)
-                    ends = [located.get(name or "") for name in (collected.start, collected.end)]
-                    outcome = on_the_way(outcome, ends[0], ends[1])
+                    outcome = on_the_way(outcome, *_ends_or_others(collected, located, context))
                 if isinstance(outcome, Found):  # by its label when the name alone is still a question
                     chosen = outcome.place.name if outcome is found else self._unambiguous(outcome.place)
                     located[chosen] = located[phrase.text] = outcome.place  # (as said, for "Saint-Julien")
@@ -758,6 +757,18 @@ def _taken_back(name: str, gone: set[str]) -> bool:
     """Whether a place is one taken back, by its name or its name's first word ("sorry, Etu-Töölö, not
     Taka": Taka-Töölö)."""
     return normalize(name) in gone or bool(gone & set(normalize(name).split()[:1]))
+
+
+def _ends_or_others(
+    collected: Collected, located: dict[str, Place], context: list[Place]
+) -> tuple[Place | None, Place | None]:
+    """The places a stop lies between: the trip's ends, or, its start not known yet (said later, or only
+    by where people stay), the first and last other places of the brief that we route ("spending the week
+    in Escaldes... ride to Sant Julià via Andorra la Vella and Santa Coloma")."""
+    start, end = (located.get(name or "") for name in (collected.start, collected.end))
+    if start is None and (ours := [p for p in context if p.region is not None]):
+        return ours[0], ours[-1]
+    return start, end
 
 
 def _count_answered(
