@@ -144,3 +144,14 @@ def test_a_stop_of_several_places_lies_among_the_other_places_when_the_start_is_
 def test_a_start_of_several_places_is_still_asked(gazetteer: Gazetteer) -> None:
     reply = last_reply(gazetteer, ["from Santa Coloma to Soldeu via Andorra la Vella, 2 days"])
     assert reply.clarification is not None
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [["1d recon sant julia → arinsal", "road wed"], ["ride sant julia -> arinsal, 1 day"]],
+)
+def test_a_start_said_after_other_words_is_found_by_its_first_words(
+    gazetteer: Gazetteer, turns: list[str]
+) -> None:
+    reply = last_reply(gazetteer, turns)
+    assert (reply.collected.start, reply.collected.end) == ("Sant Julià de Lòria", "Arinsal")

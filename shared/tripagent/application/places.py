@@ -59,15 +59,24 @@ def trimmed_to_ours(search: Callable[[str], SearchOutcome], text: str) -> Found 
         return None
     words = said.split()
     heads = [" ".join(words[:-k]) for k in range(1, len(words))]
-    tails = [" ".join(words[k:]) for k in range(1, len(words)) if set(words[:k]) <= _ONLY_WHERE]
+    # (a name of two words or more after any words: "1d recon sant julia → arinsal", "trajet sant julià")
+    tails = [
+        " ".join(words[k:])
+        for k in range(1, len(words))
+        if set(words[:k]) <= _ONLY_WHERE or len(words) - k >= 2
+    ]
     for piece in [*heads, *tails][:TRIMS_LOOKED_UP]:
         outcome = search(piece)
         if (
             isinstance(outcome, Found)
             and outcome.place.region is not None
             and piece not in NOT_PLACES
-            and piece
-            in (normalize(outcome.place.name), bare_name(normalize(outcome.place.name)), outcome.matched)
+            and (
+                piece
+                in (normalize(outcome.place.name), bare_name(normalize(outcome.place.name)), outcome.matched)
+                # (the first words of a longer name, two or more: "sant julia" of Sant Julià de Lòria)
+                or (piece in tails and " " in piece and normalize(outcome.place.name).startswith(piece + " "))
+            )
         ):
             return outcome
     return None
