@@ -155,3 +155,28 @@ def test_a_start_said_after_other_words_is_found_by_its_first_words(
 ) -> None:
     reply = last_reply(gazetteer, turns)
     assert (reply.collected.start, reply.collected.end) == ("Sant Julià de Lòria", "Arinsal")
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale", "start"),
+    [
+        # where people come from by car, bus or boat is no start beside one we route
+        (
+            ["On arrive de Barcelone en voiture, on fait une boucle de 3 jours",
+             "la voiture on la laisse à Encamp, départ de là"],
+            "fr",
+            "Encamp",
+        ),
+        (
+            ["we are a family from Freiburg and we come to Helsinki with the ship from Travemünde",
+             "Start is our hotel in Kamppi and we come back there. Only one day."],
+            "en",
+            "Kamppi",
+        ),
+    ],
+)  # fmt: skip
+def test_where_people_come_from_by_car_bus_or_boat_is_no_start(
+    gazetteer: Gazetteer, turns: list[str], locale: str, start: str
+) -> None:
+    reply = last_reply(gazetteer, turns, locale)
+    assert reply.collected.start == start

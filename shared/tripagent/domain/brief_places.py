@@ -713,6 +713,18 @@ _TRAVELLING_FROM = re.compile(
     r"\b(driv\w*|drove|fly\w*|flew|train\w*|travel\w*|coming)\s+(?:down |up |over |in |out )?from\b",
     re.IGNORECASE,
 )
+# Where people come from by train, bus or boat: "on arrive de Barcelone en voiture", "from Toulouse by
+# train", "with the ship from Travemünde" (loosely a start, like "flying from")
+_TRANSPORT = r"(?:bus|train|voiture|avion|car|coach|plane|navette|bateau|ferry|ship|boat|minibus)"
+_COMING_FROM = re.compile(
+    # ("vient de Lyon" is _FROM_ORIGIN's; "the train from Toulouse to L'Hospitalet" is all the way there)
+    rf"\b(?:arriv\w*|descend\w*)\s+(?:à \d+ |a \d+ )?(?:de|d['’]|du|depuis)(?=\s*[^\W\d])"
+    rf"|\b{_TRANSPORT}\s+(?:from\b|(?:depuis|de|d['’])(?=\s*(?-i:[A-ZÀ-Þ])))"
+    rf"(?!(?:\s*[\w'’-]+){{1,4}}\s+(?:to|jusqu\w*|à|a|vers)\b)"
+    rf"|\b(?:de|d['’]|du|depuis|from)(?=\s*[^\W\d][\w'’-]*(?:[ -][^\W\d][\w'’-]*){{0,3}}\s+"
+    rf"(?:en|by|on the|in the|with the|par le) {_TRANSPORT}\b(?!\s+(?:to|jusqu\w*|à|a|vers)\b))",
+    re.IGNORECASE,
+)
 _FROM_ORIGIN = re.compile(
     r"\b(?:on est|je suis|nous sommes|we['’]?re|we are|i['’]?m|i am|vien(?:t|s|nent|nons)"
     r"|(?:we|i|they|she|he) (?:all )?come?s?)\s+(?:de|d['’]|du|from)(?!\s*[a-zéè]+(?:er|ir|re)\b)\s*"
@@ -1147,8 +1159,13 @@ def _clauses(text: str) -> list[str]:
     text = _ARROWS.sub(" -> ", text)  # "Canillo 👉 Prats", "Ordino ➡️ El Serrat": a route; other emoji go
     text = "".join(" " if unicodedata.category(c) in ("So", "Cf") or c == "\ufe0f" else c for c in text)
     text = _RATHER_THAN.sub(
-        r"\1", _FROM_ORIGIN.sub(" ", _WHO_FROM.sub(" ", _TRAVELLING_FROM.sub(r"\1 comingfrom", text)))
+        r"\1",
+        _FROM_ORIGIN.sub(
+            " ",
+            _WHO_FROM.sub(" ", _TRAVELLING_FROM.sub(r"\1 comingfrom", text)),
+        ),
     )
+    text = _COMING_FROM.sub(" comingfrom ", text)  # (after _FROM_ORIGIN: "on vient de Toulouse en train")
     text = _TAKING_TO.sub("comingfrom ", text)
     text = _BOTH_ENDS_AT.sub("loop from ", _START_THERE.sub(_starting_there, text))
     text = _ARRIVING_BY.sub(r"starting from \1", _ARRIVING_IN_BY.sub(r"starting from \1", text))
