@@ -725,6 +725,16 @@ _COMING_FROM = re.compile(
     rf"(?:en|by|on the|in the|with the|par le) {_TRANSPORT}\b(?!\s+(?:to|jusqu\w*|à|a|vers)\b))",
     re.IGNORECASE,
 )
+_NAME_BEFORE = re.compile(r"(?-i:[A-ZÀ-Þ])[\w'’-]*\s+$")
+
+
+def _coming_from(said: re.Match[str]) -> str:
+    """Where people come from, loosely a start (not the "de" inside "Pas de la Casa by bus")."""
+    if _NAME_BEFORE.search(said.string[max(0, said.start() - 30) : said.start()]):
+        return said.group(0)
+    return " comingfrom "
+
+
 _FROM_ORIGIN = re.compile(
     r"\b(?:on est|je suis|nous sommes|we['’]?re|we are|i['’]?m|i am|vien(?:t|s|nent|nons)"
     r"|(?:we|i|they|she|he) (?:all )?come?s?)\s+(?:de|d['’]|du|from)(?!\s*[a-zéè]+(?:er|ir|re)\b)\s*"
@@ -1165,7 +1175,7 @@ def _clauses(text: str) -> list[str]:
             _WHO_FROM.sub(" ", _TRAVELLING_FROM.sub(r"\1 comingfrom", text)),
         ),
     )
-    text = _COMING_FROM.sub(" comingfrom ", text)  # (after _FROM_ORIGIN: "on vient de Toulouse en train")
+    text = _COMING_FROM.sub(_coming_from, text)  # (after _FROM_ORIGIN: "on vient de Toulouse en train")
     text = _TAKING_TO.sub("comingfrom ", text)
     text = _BOTH_ENDS_AT.sub("loop from ", _START_THERE.sub(_starting_there, text))
     text = _ARRIVING_BY.sub(r"starting from \1", _ARRIVING_IN_BY.sub(r"starting from \1", text))
