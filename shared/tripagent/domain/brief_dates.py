@@ -91,7 +91,7 @@ _DAY_IN_WORDS = re.compile(
     rf"\b(?P<article>the |le )?(?P<day>{_DAY_WORD}) (?P<of>of |de )?(?=(?:{_MONTH})\b)"
     rf"|\b(?P<month>{_MONTH}) (?:the )?(?P<after>{_DAY_WORD})\b"
 )
-# "12/06", "22/05/2027": day first, as written in French and in most of Europe (a two-digit month)
+# "12/06", "22/5", "22/05/2027": day first, as written in French and in most of Europe
 DATE_NUMERIC = re.compile(  # "22/05", "22/5" (not "ride 3/4 days": a count)
     r"\b(\d{1,2})/(\d{1,2})(?:/(\d{4}|\d{2}))?\b(?!\s*(?:days?|jours?|nights?|nuits?|km|hours?|h|heures?)\b)"
 )
@@ -339,7 +339,7 @@ def _dates_in(norm: str, today: dt.date, known: dt.date | None) -> tuple[dt.date
         dated = _date(norm[: m.start()] + " " + norm[m.end() :], today, known)
         if dated and dated.weekday() == first_day.weekday():
             first_day = dated
-        if NEXT_WEEK.search(norm) and first_day - today < dt.timedelta(days=7 - today.weekday()):
+        elif NEXT_WEEK.search(norm) and first_day - today < dt.timedelta(days=7 - today.weekday()):
             first_day += dt.timedelta(days=7)  # "la semaine prochaine, du lundi au vendredi"
         return first_day, (WEEKDAYS[m.group(2)] - WEEKDAYS[m.group(1)] - 1) % 7 + 2  # Sat to Sat: 8
     if (m := DAY_RANGE.search(norm)) and not DATE_RANGE.search(norm):

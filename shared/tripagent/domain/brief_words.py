@@ -158,7 +158,7 @@ DAYS_UNKNOWN = re.compile(
     r"|\b(?:not sure|don t know|no idea) how long\b(?! each| every| a | per | the stages?| stages?)"
     r"|\bfor as long as it takes\b|\bas long as (?:we|i) (?:like|want|feel like)\b"
     r"|\bwhatever it takes\b|\ble temps qu il (?:faut|faudra)\b|\bautant qu il (?:faut|faudra)\b"
-    r"|\bau jour le jour\b|\bday by day, no plan\b"
+    r"|\bau jour le jour\b"
     # "not sure if it's a day ride or if I stay over", "je sais pas si je le fais en 1 jour ou si je dors"
     r"|\b(?:not sure|don t know|no idea|sais pas|ne sais pas)\b (?:yet |encore )?(?:if|whether|si)\b"
     r"[^.!?]{0,40}\b(?:a|one|1|une|un|en une|en 1|in a|in one) (?:day|jour|journee)\b[^.!?]{0,20}"
