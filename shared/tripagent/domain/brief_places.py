@@ -567,15 +567,17 @@ _PAS = re.compile(
 _AND_TYPED_N = re.compile(r"\bn (?=(?:end|come|back|then|go|ride|stay|return|finish)\b)")
 _ABBREVIATIONS = re.compile(r"\b(?:" + "|".join(sorted(ABBREVIATIONS, key=len, reverse=True)) + r")\b")
 # "on arrive en bus à Soldeu", "we land by train in Canillo": where the ride starts
+# the vehicles people come by ("en bus", "by train"): _ARRIVING_BY, _ARRIVING_IN_BY, _COMING_FROM
+_VEHICLES = "bus|train|car|coach|voiture|avion|plane|navette"
 _ARRIVING_BY = re.compile(
     r"\b(?:arriv\w*|land\w*|get off|drop(?:ped)? off|descend\w* du bus)\s+(?:en|by|in the|with the|par le)\s+"
-    r"(?:bus|train|car|coach|voiture|avion|plane|taxi|navette|shuttle)\s+(?:à|a|in|at|to)\s+"
+    rf"(?:{_VEHICLES}|taxi|shuttle)\s+(?:à|a|in|at|to)\s+"
     r"([^,.;!?\n]{1,40}?)(?=\s+(?:le|on|et|and|then|puis|the|,)\b|[,.;!?\n]|$)",
     re.IGNORECASE,
 )
 _ARRIVING_IN_BY = re.compile(
     r"\b(?:arriv\w*|land\w*)\s+(?:in|at|à|a)\s+([^,.;!?\n]{1,40}?)\s+(?:by|en|in the|par le|with the)\s+"
-    r"(?:bus|train|car|coach|voiture|avion|plane|taxi|navette|shuttle)\b",
+    rf"(?:{_VEHICLES}|taxi|shuttle)\b",
     re.IGNORECASE,
 )
 # "we're staying in Escaldes, so that's where we'd start and finish": from there (a loop, said elsewhere)
@@ -715,7 +717,7 @@ _TRAVELLING_FROM = re.compile(
 )
 # Where people come from by train, bus or boat: "on arrive de Barcelone en voiture", "from Toulouse by
 # train", "with the ship from Travemünde" (loosely a start, like "flying from")
-_TRANSPORT = r"(?:bus|train|voiture|avion|car|coach|plane|navette|bateau|ferry|ship|boat|minibus)"
+_TRANSPORT = rf"(?:{_VEHICLES}|bateau|ferry|ship|boat|minibus)"
 _COMING_FROM = re.compile(
     # ("vient de Lyon" is _FROM_ORIGIN's; "the train from Toulouse to L'Hospitalet" is all the way there)
     rf"\b(?:arriv\w*|descend\w*)\s+(?:à \d+ |a \d+ )?(?:de|d['’]|du|depuis)(?=\s*[^\W\d])"
