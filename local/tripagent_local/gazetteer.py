@@ -105,6 +105,14 @@ ALIASES = {
     "Linjat": ["Linjerna"],
     "Munkkisaari": ["Munkholmen"],
 }
+# Villages at the areas' doors that GeoNames' cut at 500 people leaves out and travellers name: the
+# railway station under Pas de la Casa, the Spanish hamlet reached only through Andorra, the national
+# park beside Helsinki. (name, other names, lat, lon, country, population)
+DOORS = [
+    ("L'Hospitalet-près-l'Andorre", ["L'Hospitalet"], 42.5897, 1.7994, "France", 90),
+    ("Os de Civís", [], 42.4633, 1.4371, "Spain", 40),
+    ("Nuuksio", [], 60.3008, 24.5386, "Finland", 100),
+]
 LANGS = ("en", "fr", "ca", "es", "de", "it", "fi", "sv", "pt", "nl")
 
 
@@ -273,6 +281,23 @@ def _gathered(data_dir: Path) -> tuple[list[dict[str, Any]], list[tuple[str, int
             twin["names"] = list(dict.fromkeys(twin["names"] + city["names"]))
             continue
         rows.append({**city, "region": routed})
+    known = {normalize(n) for r in rows if r["category"] == "place" for n in r["names"]}
+    for name, others, lat, lon, country, population in DOORS:
+        if normalize(name) in known:  # a newer extract or GeoNames list has it now
+            continue
+        rows.append(
+            {
+                "names": [name, *others],
+                "kind": "village",
+                "fuzzy": False,
+                "category": "place",
+                "lat": lat,
+                "lon": lon,
+                "importance": math.log10(population + 1) / 7,
+                "country": country,
+                "region": covered.get((math.floor(lon / CELL_DEG), math.floor(lat / CELL_DEG))),
+            }
+        )
     for row in rows:  # a routed place (OSM's or GeoNames') takes the names of the district it names
         name = row["names"][0]
         extra = area_names.get((row.get("region"), name), []) + (

@@ -253,6 +253,42 @@ def test_the_other_places_of_a_brief_settle_a_name_far_from_its_namesakes(gazett
     assert isinstance(settled_by(santa_coloma, [canillo.place]), Ambiguous)
 
 
+@pytest.mark.parametrize("name", ["L'Hospitalet-près-l'Andorre", "Nuuksio"])
+def test_a_hamlet_at_the_areas_doors_under_geonames_cut_is_outside_not_unknown(
+    gazetteer: Gazetteer, name: str
+) -> None:
+    """The railway station under Pas de la Casa (about 90 people) and the national park beside Helsinki
+    are named by travellers: "outside the area we route", named, never "no place called"."""
+    outcome = gazetteer.search(name)
+    assert isinstance(outcome, Found)
+    assert outcome.place.name == name
+    assert outcome.place.region is None
+
+
+def test_a_hamlet_the_extract_routes_though_abroad_is_in_the_region(gazetteer: Gazetteer) -> None:
+    """Os de Civís, Spain, is reached only through Andorra: its roads are in the extract."""
+    outcome = gazetteer.search("Os de Civis")
+    assert isinstance(outcome, Found)
+    assert outcome.place.region == "andorra"
+
+
+def test_a_name_whose_every_namesake_is_outside_is_no_question(gazetteer: Gazetteer) -> None:
+    """The answer is "outside" whichever was meant: the namesake near the brief's other places is named.
+    Near none, or with a namesake we route, it is still asked."""
+    hospitalet = gazetteer.search("l'Hospitalet")
+    assert isinstance(hospitalet, Ambiguous)
+    pas = gazetteer.search("Pas de la Casa")
+    assert isinstance(pas, Found)
+    near_pas = settled_by(hospitalet, [pas.place])
+    assert isinstance(near_pas, Found)
+    assert near_pas.place.name == "L'Hospitalet-près-l'Andorre"
+    assert settled_by(hospitalet, []) is hospitalet
+    helsinki = gazetteer.search("Kallio")
+    assert isinstance(helsinki, Found)
+    assert settled_by(hospitalet, [helsinki.place]) is hospitalet
+    assert isinstance(settled_by(gazetteer.search("Pal"), []), Ambiguous)
+
+
 def test_a_typo_of_a_place_we_route_is_never_lost_to_an_exact_name_abroad(gazetteer: Gazetteer) -> None:
     """ "Orino" is a town in Italy and one letter from Ordino: asked, ours first, and settled by the brief's
     other places; "ngol" (Nagol) no longer finds Angol, Chile alone."""

@@ -208,16 +208,23 @@ CONTEXT_FAR_KM = 300.0  # ...when every other candidate is at least this far fro
 def settled_by(outcome: SearchOutcome, context: list[Place]) -> SearchOutcome:
     """An ambiguous name that the other places of the same brief settle: in "from Pal to Llorts" Pal is
     the village near Llorts, since every other Pal is far from it. Anything else, as it was: Santa Coloma
-    near Canillo stays a question, Santa Coloma de Gramenet being too close to rule out."""
-    if not isinstance(outcome, Ambiguous) or not context:
+    near Canillo stays a question, Santa Coloma de Gramenet being too close to rule out. A name whose
+    every namesake lies outside the areas we route is no question either: the answer is "outside"
+    whichever was meant, so the one near the brief's other places is named: "the train to l'Hospitalet"
+    before Pas de la Casa is the village, not L'Hospitalet de Llobregat. Near none, it stays a question (a
+    loose reading, "as to", is no Ås, Norway)."""
+    if not isinstance(outcome, Ambiguous):
         return outcome
 
     def reach(place: Place) -> float:
         return min(distance_km(place.lat, place.lon, other.lat, other.lon) for other in context)
 
+    if not context:
+        return outcome
     near = [c for c in outcome.candidates if reach(c.place) <= CONTEXT_NEAR_KM]
-    if len(near) == 1 and all(
-        reach(c.place) >= CONTEXT_FAR_KM for c in outcome.candidates if c is not near[0]
+    if len(near) == 1 and (
+        all(reach(c.place) >= CONTEXT_FAR_KM for c in outcome.candidates if c is not near[0])
+        or all(c.place.region is None for c in outcome.candidates)
     ):
         return Found(near[0].place, near[0].score, matched=near[0].matched_name)
     return outcome
