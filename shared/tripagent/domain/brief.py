@@ -70,6 +70,7 @@ from tripagent.domain.brief_words import (
     amount,
     detect_locale,
     duration_in,
+    story_days,
 )
 from tripagent.domain.places import normalize
 
@@ -129,18 +130,25 @@ class DaysHint:
     within_a_day: bool = False  # "just the afternoon", "tomorrow morning", "une petite heure", "today"
     one_ride: bool = False  # "une sortie dimanche", "a ride tomorrow": one day if dated and no lodging
     overnight: bool = False  # a night said: no day trip
+    story: int | None = None  # "sleep there, and next morning climb to Arinsal": the days a story spans
 
     def __or__(self, other: DaysHint) -> DaysHint:
         return DaysHint(
             self.within_a_day or other.within_a_day,
             self.one_ride or other.one_ride,
             self.overnight or other.overnight,
+            max(self.story or 0, other.story or 0) or None,
         )
 
     def days(self, collected: Collected) -> int | None:
-        """The days of a brief that says none but fits in one (never over a night said)."""
-        if collected.durationDays is not None or self.overnight:
+        """The days of a brief that says none: those its story spans, or one if it fits in a day (never
+        over a night said)."""
+        if collected.durationDays is not None:
             return collected.durationDays
+        if self.story:
+            return self.story
+        if self.overnight:
+            return None
         if self.within_a_day or (self.one_ride and collected.startDate and not collected.accommodation):
             return 1
         return None
@@ -342,6 +350,7 @@ def read_turn(
             bool(WITHIN_A_DAY.search(norm)),
             bool(ONE_RIDE.search(norm) or SHORT_WEEKDAY_DAY.search(norm)),
             bool(OVERNIGHT.search(norm)),
+            story_days(text),
         ),
         distance_again=_distance_again(norm),
         finish_said=bool(FINISHING.search(norm)),

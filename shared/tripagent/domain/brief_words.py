@@ -347,6 +347,34 @@ OVERNIGHT = re.compile(
     r"\b(?:nights?|nuits?|overnight\w*|sleep\w*|dormir|dort|stay(?:ing)? over|sleepover|bivouac|camp\w*"
     r"|refuges?|huts?)\b"
 )
+# A day more told as a story: "sleep there, and next morning climb up to Arinsal", "on dort là-bas, et le
+# lendemain...", "nuit à Canillo, et dimanche retour" (not "we land on the 10th and start the next day")
+_NEXT_DAY = re.compile(
+    r"\b(?:next (?:morning|day)|the day after(?! tomorrow)|(?:the )?following (?:day|morning)|morning after"
+    r"|le lendemain|(?:le )?jour suivant|le jour d apres|le matin suivant"
+    rf"|(?:et|puis|then|and) (?:on |le )?(?:{'|'.join(WEEKDAYS)}))\b"
+)
+_ARRIVING = re.compile(
+    r"\b(?:arriv\w*|land\w*|fly\w*|flights?|atterri\w*|trains?|bus|vol|get in|wedding|mariage)\b"
+)
+
+
+def story_days(text: str) -> int | None:
+    """The days a route told as a story spans: one more for each next day after a night on the way (in
+    its sentence, or ending the one before: "on dort là-bas. Le lendemain..."). A night of arrival is no
+    day ridden."""
+    sentences = [normalize(sentence) for sentence in re.split(r"[.!?;\n]+", text)]
+    nights = 0
+    for i, sentence in enumerate(sentences):
+        for found in _NEXT_DAY.finditer(sentence):
+            before = sentence[: found.start()]
+            if not OVERNIGHT.search(before) and len(before) < 20 and i:
+                before = sentences[i - 1]
+            if OVERNIGHT.search(before[-90:]) and not _ARRIVING.search(before):
+                nights += 1
+    return nights + 1 if nights else None
+
+
 # One ride said as such, on a date, no lodging: "une sortie dimanche 16 mai", "a ride tomorrow"
 ONE_RIDE = re.compile(
     r"\b(?:a|an|one|the|our|my|une|la|un|petit|petite|little|short|quick|gentle|easy|bike|family|club"

@@ -1,0 +1,65 @@
+"""Days told rather than counted: a route told as a story spans one day more for each next day after a
+night on the way ("sleep there, and next morning climb up to Arinsal", "nuit à Canillo, et dimanche
+retour"); a night of arrival before the first day is no day ridden."""
+
+import pytest
+from tripagent.adapters.places.gazetteer import Gazetteer
+
+from tests.fixtures.brief_chat import last_reply
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "days"),
+    [
+        (
+            "Soldeu, roll down the valley to Sant Julià, sleep there, and next morning climb up to Arinsal",
+            "en",
+            2,
+        ),
+        (
+            "D'el Tarter on descend jusqu'à Escaldes, on dort là-bas, et le lendemain on monte à Ordino",
+            "fr",
+            2,
+        ),
+        (
+            "Départ Pas de la Casa, on descend à Encamp, nuit au camping. Le lendemain on monte à Grau Roig",
+            "fr",
+            2,
+        ),
+        (
+            "Nous atterrissons à Toulouse le vendredi 11 juin, nuit à l'hôtel à Sant Julià. Samedi départ de"
+            " Sant Julià jusqu'à Canillo par Encamp, nuit à Canillo, et dimanche retour à Sant Julià.",
+            "fr",
+            2,
+        ),
+        (
+            "from Ordino to Soldeu: we ride to Canillo, sleep at the hut, the next day on to Soldeu, camp"
+            " there, and the following day back down to Encamp",
+            "en",
+            3,
+        ),
+    ],
+)
+def test_the_days_a_story_spans(gazetteer: Gazetteer, text: str, locale: str, days: int) -> None:
+    assert last_reply(gazetteer, [text], locale).collected.durationDays == days
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        (
+            "We land in Barcelona on the 10th, sleep in Andorra la Vella, and the next day we ride to Ordino",
+            "en",
+        ),
+        ("On arrive en train le 14 juin, on dort à Encamp et le lendemain on roule d'Encamp à Canillo", "fr"),
+    ],
+)
+def test_a_night_of_arrival_is_no_day_ridden(gazetteer: Gazetteer, text: str, locale: str) -> None:
+    """(A guard: the story's reading must not count the night people arrive.)"""
+    assert last_reply(gazetteer, [text], locale).collected.durationDays is None
+
+
+def test_a_count_said_wins_over_the_story(gazetteer: Gazetteer) -> None:
+    """(A guard: the story is a hint under any count said.)"""
+    turns = ["Soldeu down to Sant Julià, sleep there, and next morning climb up to Arinsal", "make it 3 days"]
+    assert last_reply(gazetteer, turns, "en").collected.durationDays == 3
