@@ -1,6 +1,7 @@
 """Days told rather than counted: a route told as a story spans one day more for each next day after a
 night on the way ("sleep there, and next morning climb up to Arinsal", "nuit à Canillo, et dimanche
-retour"); a night of arrival before the first day is no day ridden."""
+retour"); a night of arrival before the first day is no day ridden; a ride on one day from where people stay
+(their B&B, "nous logeons dans un hôtel") is a day."""
 
 import pytest
 from tripagent.adapters.places.gazetteer import Gazetteer
@@ -63,3 +64,45 @@ def test_a_count_said_wins_over_the_story(gazetteer: Gazetteer) -> None:
     """(A guard: the story is a hint under any count said.)"""
     turns = ["Soldeu down to Sant Julià, sleep there, and next morning climb up to Arinsal", "make it 3 days"]
     assert last_reply(gazetteer, turns, "en").collected.durationDays == 3
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale"),
+    [
+        (
+            ["We're staying at a B&B in Llorts. On Wednesday the 12th we go up to el Serrat and back"],
+            "en",
+        ),
+        (
+            ["We've rented an airbnb in Encamp for the whole week.", "Saturday: Encamp to Canillo and back"],
+            "en",
+        ),
+        (
+            ["nous logeons dans un hôtel à Etu-Töölö. Le jeudi 6 mai nous voudrions aller jusqu'à Linjat"],
+            "fr",
+        ),
+        (
+            ["on dort à l'auberge de jeunesse à Kamppi. Vendredi on veut faire Kamppi → Kluuvi → Siltasaari"],
+            "fr",
+        ),
+    ],
+)
+def test_a_dated_ride_from_where_people_stay_is_a_day(
+    gazetteer: Gazetteer, turns: list[str], locale: str
+) -> None:
+    """Where people stay is the ride's base, no night on the way: one ride on one day is a day."""
+    assert last_reply(gazetteer, turns, locale).collected.durationDays == 1
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale"),
+    [
+        (["Saturday from Encamp to Canillo, hotels please"], "en"),
+        (["samedi d'Encamp à Canillo, on dort au camping de Canillo"], "fr"),
+    ],
+)
+def test_a_dated_ride_with_a_night_away_is_not_a_day(
+    gazetteer: Gazetteer, turns: list[str], locale: str
+) -> None:
+    """(A guard: lodging on the way still says the days are not known.)"""
+    assert last_reply(gazetteer, turns, locale).collected.durationDays is None

@@ -28,6 +28,7 @@ from tripagent.domain.brief_words import (
     ACCOMMODATION,
     ANY_ACCOMMODATION,
     ANY_BIKE,
+    BASE_STAY,
     CHANGED_LODGING,
     CHOICE_BETWEEN,
     CLIMB,
@@ -131,6 +132,7 @@ class DaysHint:
     one_ride: bool = False  # "une sortie dimanche", "a ride tomorrow": one day if dated and no lodging
     overnight: bool = False  # a night said: no day trip
     story: int | None = None  # "sleep there, and next morning climb to Arinsal": the days a story spans
+    lodging: bool = False  # a lodging said other than where people stay ("hotels", not "our B&B in Llorts")
 
     def __or__(self, other: DaysHint) -> DaysHint:
         return DaysHint(
@@ -138,6 +140,7 @@ class DaysHint:
             self.one_ride or other.one_ride,
             self.overnight or other.overnight,
             max(self.story or 0, other.story or 0) or None,
+            self.lodging or other.lodging,
         )
 
     def days(self, collected: Collected) -> int | None:
@@ -149,7 +152,7 @@ class DaysHint:
             return self.story
         if self.overnight:
             return None
-        if self.within_a_day or (self.one_ride and collected.startDate and not collected.accommodation):
+        if self.within_a_day or (self.one_ride and collected.startDate and not self.lodging):
             return 1
         return None
 
@@ -349,8 +352,9 @@ def read_turn(
         days_hint=DaysHint(
             bool(WITHIN_A_DAY.search(norm)),
             bool(ONE_RIDE.search(norm) or SHORT_WEEKDAY_DAY.search(norm)),
-            bool(OVERNIGHT.search(norm)),
+            bool(OVERNIGHT.search(away := BASE_STAY.sub(" ", norm))),  # (where people stay is no night away)
             story_days(text),
+            bool(_accommodation(away)),
         ),
         distance_again=_distance_again(norm),
         finish_said=bool(FINISHING.search(norm)),

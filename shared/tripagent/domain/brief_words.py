@@ -547,6 +547,31 @@ CHANGED_LODGING = re.compile(
 THE_HOTEL = re.compile(
     r"\b(?:the|our|my|l|notre|mon|their|votre|his|her)\s+(?:\w+\s+)?(?:hotel|hotelli|airbnb)\b"
 )
+# Where people stay, the ride's base, not a night on the way: "staying at a hostel in Kamppi", "airbnb in
+# Encamp for the whole week", "nous logeons dans un hôtel", "on dort à l'auberge", "back to the B&B for
+# tea", "on revient dormir au même endroit"
+_LODGINGS = (
+    r"(?:hotel|hostel|airbnb|air bnb|b ?n ?b|b and b|b ?& ?b|guest ?house|apartment|flat|chalet|villa|gite"
+    r"|auberge(?: de jeunesse)?|chambre d hotes?|appart\w*|location|camping|campsite)"
+)
+_STAYING_EN = (
+    r"(?:we re|we are|i m|i am|we ll be|we will be|staying|we stay|i stay|based|rented|booked|renting"
+    r"|(?:we|i) ve (?:rented|booked|got))"
+)
+_STAYING_FR = (
+    r"(?:on dort|on loge|nous logeons|nous dormons|je loge|je dors|on est|nous sommes|je suis"
+    r"|(?:on a|nous avons|j ai) (?:loue|reserve))"
+)
+BASE_STAY = re.compile(
+    rf"\b(?:{_STAYING_EN}(?: \w+){{0,2}}(?: at| in)? (?:a|an|the|our|my)(?: \w+){{0,2}} {_LODGINGS}"
+    rf"|{_STAYING_FR}(?: \w+){{0,2}}(?: a| dans| en| chez)? (?:un|une|l|notre|mon|ma|le|la)(?: \w+){{0,2}}"
+    rf" {_LODGINGS}"
+    rf"|{_LODGINGS}(?: \w+){{0,3}} for the (?:whole |entire )?(?:week|stay|holiday)"
+    rf"|back (?:to|at) (?:the|our|my)(?: \w+)? {_LODGINGS}"
+    rf"|(?:retour|rentr\w*|revenir|revient) (?:a|au) (?:l|notre)(?: \w+)? {_LODGINGS}"
+    r"|(?:revient|revenir|rentre\w*|come back|get back|go back) (?:\w+ )?(?:dormir|to sleep|sleep)"
+    r"(?: (?:au meme endroit|at the same place|there))?)\b"
+)
 # "any kind of accommodation is fine", "anything for sleeping", "pour dormir, n'importe quoi"
 _SLEEPING = (
     r"(?:accommodation|lodging|sleep\w*|stay\w*|dormir|dort|hebergement|logement|nuits?"
