@@ -180,3 +180,33 @@ def test_where_people_come_from_by_car_bus_or_boat_is_no_start(
 ) -> None:
     reply = last_reply(gazetteer, turns, locale)
     assert reply.collected.start == start
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hello from Rotterdam! We would like to cycle 6 days",
+        "Hello, we come with camper from Eindhoven and we stay two weeks in Andorra",
+        "Bonjour, je suis espagnol de Valencia, excuse mon français",
+        "Bonjour, nous sommes néerlandais, de Groningen",
+        "On arrive en train de Turku à la gare centrale le vendredi 14 mai",
+    ],
+)
+def test_a_greeting_a_nationality_or_a_train_to_the_station_is_no_start(text: str) -> None:
+    """(At most where people come from: a start only if nothing else is.)"""
+    starts = read_turn(text, today=TODAY).places.get("start", [])
+    assert all(p.loose for p in starts)
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("hey from certers to llumeneres and then to sant julia", ["certers"]),
+        ("nous sommes partis de Canillo vers Encamp", ["canillo"]),
+        ("Départ à Encamp, arrivée à Canillo", ["encamp"]),
+        ("Départ prévu à Ordino le 12 mai", ["ordino"]),
+    ],
+)
+def test_a_route_after_a_greeting_or_said_as_depart_a_has_its_start(text: str, start: list[str]) -> None:
+    """("Départ à": new; a greeting's route and "partis de" guard the readings of origin.)"""
+    assert start[0] in _places(text).get("start", [])

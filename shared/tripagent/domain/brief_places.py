@@ -67,7 +67,7 @@ LOOSE_START = (
     "depart des", "part des", "partons des", "d abord", "tout d abord", "first",
     "la depart se fera d", "depart se fera de", "depart se fera d", "point de depart",
     "a partir de", "a partir d", "on part de", "on part d", "partirons de", "partirons d", "partira de",
-    "partira d",
+    "partira d", "depart au", "depart prevu a",
 )  # fmt: skip
 LOOSE_END = (
     "end in", "end at", "end up in", "ends in", "reach", "get to", "destination is", "destination",
@@ -521,9 +521,10 @@ _STARTING_AT = re.compile(
     r"\b(commen\w*|loge\w*|bas[ée]e?s?|serons|sommes|partons|partirons|habit\w*|d[ée]m[a]?r+\w*|enfourch\w*"
     r"|d[ée]coll\w*|attaqu\w*|d[ée]bute\w*|selle|donn[ée]e?|lou\w*|laiss\w*|r[ée]cup[ée]r\w*|gar\w*"
     # "rendez-vous à Sant Julià": where the ride sets off
-    r"|rendez-vous|rdv)"
+    r"|rendez-vous|rdv"
+    r"|d[ée]part(?:\s+pr[ée]vu)?)"  # "Départ à Encamp" (not "départ à 8h")
     r"(\s+(?:(?:notre|nos|les|la|le|mes|leurs|des|un|une)\s+\w+\s+)?(?:le \d{1,2}(?:er)? \w+\s+)?)"
-    r"(?:[àa]|aux)(?![\w])",
+    r"(?:[àa]|aux)(?![\w])(?!\s*\d)(?!\s+lieu\b)",  # (not "le départ a lieu")
     re.IGNORECASE,
 )
 # "C'est à Aixovall qu'on commence": the start
@@ -718,11 +719,13 @@ _TRAVELLING_FROM = re.compile(
 # Where people come from by train, bus or boat: "on arrive de Barcelone en voiture", "from Toulouse by
 # train", "with the ship from Travemünde" (loosely a start, like "flying from")
 _TRANSPORT = rf"(?:{_VEHICLES}|bateau|ferry|ship|boat|minibus)"
+_NOT_THE_STATION = r"(?!\s+(?:la gare|l['’]a[ée]roport|the (?:\w+ )?(?:station|airport|terminal)))"
 _COMING_FROM = re.compile(
     # ("vient de Lyon" is _FROM_ORIGIN's; "the train from Toulouse to L'Hospitalet" is all the way there)
     rf"\b(?:arriv\w*|descend\w*)\s+(?:à \d+ |a \d+ )?(?:de|d['’]|du|depuis)(?=\s*[^\W\d])"
     rf"|\b{_TRANSPORT}\s+(?:from\b|(?:depuis|de|d['’])(?=\s*(?-i:[A-ZÀ-Þ])))"
-    rf"(?!(?:\s*[\w'’-]+){{1,4}}\s+(?:to|jusqu\w*|à|a|vers)\b)"
+    # (the station or the airport the train goes to is no place of the trip: "en train de Turku à la gare")
+    rf"(?!(?:\s*[\w'’-]+){{1,4}}\s+(?:to|jusqu\w*|à|a|vers)\b{_NOT_THE_STATION})"
     rf"|\b(?:de|d['’]|du|depuis|from)(?=\s*[^\W\d][\w'’-]*(?:[ -][^\W\d][\w'’-]*){{0,3}}\s+"
     rf"(?:en|by|on the|in the|with the|par le) {_TRANSPORT}\b(?!\s+(?:to|jusqu\w*|à|a|vers)\b))",
     re.IGNORECASE,
@@ -737,10 +740,19 @@ def _coming_from(said: re.Match[str]) -> str:
     return " comingfrom "
 
 
+_NATIONALITY = (  # "je suis espagnol de Valencia", "nous sommes néerlandais, de Groningen"
+    r"(?:\s+(?:[a-zéèëï]+(?:ais|aises?|ois|oises?|iens?|iennes?|ols?|oles?|ands?|andes?|ains?|aines?|ique|iques"
+    r"|ish|ese|ian|ians|ch)|belges?|suisses?|basques?|catalans?|bretons?|retrait[ée]e?s?)\s*,?)?"
+)
 _FROM_ORIGIN = re.compile(
-    r"\b(?:on est|je suis|nous sommes|we['’]?re|we are|i['’]?m|i am|vien(?:t|s|nent|nons)"
-    r"|(?:we|i|they|she|he) (?:all )?come?s?)\s+(?:de|d['’]|du|from)(?!\s*[a-zéè]+(?:er|ir|re)\b)\s*"
-    r"[^,.;!?\n]{1,40}",
+    rf"\b(?:(?:on est|je suis|nous sommes|we['’]?re|we are|i['’]?m|i am){_NATIONALITY}|vien(?:t|s|nent|nons)"
+    # "we come with camper from Eindhoven" (not "come back from Pal")
+    r"|(?:we|i|they|she|he) (?:all )?come?s?"
+    r"(?:\s+(?!back\b)(?:with|in|by|over|down|up|all|the|our|my|a|\w+er)){0,3}"
+    r")\s+(?:de|d['’]|du|from)(?!\s*[a-zéè]+(?:er|ir|re)\b)\s*[^,.;!?\n]{1,40}"
+    # a greeting's "from": "Hello from Rotterdam!", "Bonjour de Gand" (not "hey from certers to llumeneres")
+    r"|(?:^|(?<=[.!?\n]\s))(?:hello|hi|hey|greetings|cheers|bonjour|salut|coucou|hola|moi|hallo)(?: again)?"
+    r"\s+(?:de|d['’]|du|from)(?![^,.;!?\n]{0,40}?\s(?:to|jusqu\w*|vers|à|a)\s)\s*[^,.;!?\n]{1,40}",
     re.IGNORECASE,
 )
 # Who people are and where they are from: "I'm a 34yo MTB rider from Lyon", "a couple from Manchester" (the
