@@ -122,3 +122,53 @@ def test_a_stay_is_not_the_ride(gazetteer: Gazetteer, text: str, days: int) -> N
 def test_as_long_as_it_takes_in_french_leaves_the_days_open(gazetteer: Gazetteer) -> None:
     turns = ["de Sant Julià jusqu'à Soldeu en VTT", "combien de jours ? autant qu'il faudra, au jour le jour"]
     assert last_reply(gazetteer, turns, "fr").collected.durationDays is None
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale"),
+    [
+        (["start sant julia end canillo", "3-4 days depends on legs"], "en"),
+        (
+            [
+                "Départ Canillo, arrivée Sant Julià, gravel",
+                "2 jours ? 3 ? ça dépend de la météo, je vous redis",
+            ],
+            "fr",
+        ),
+        (
+            [
+                "une boucle depuis Santa Coloma par La Margineda",
+                "on ne sait pas encore quel jour, ni si on le fait sur une ou deux journées",
+            ],
+            "fr",
+        ),
+    ],
+)
+def test_two_counts_beside_a_decision_put_off_leave_the_days_open(
+    gazetteer: Gazetteer, turns: list[str], locale: str
+) -> None:
+    reply = last_reply(gazetteer, turns, locale)
+    assert reply.collected.durationDays is None
+    assert not reply.readyToGenerate
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "from Ordino to Soldeu, 3 days, 2 nights, not sure about hotels yet",
+        "Thinking of starting in Encamp, not sure, and doing a 2 day loop",
+    ],
+)
+def test_one_count_beside_a_doubt_about_something_else_stays(gazetteer: Gazetteer, text: str) -> None:
+    """(A guard: "3 days, 2 nights" and "a 2 day loop" are one count each.)"""
+    assert last_reply(gazetteer, [text], "en").collected.durationDays in (2, 3)
+
+
+def test_a_loop_or_an_end_depending_on_the_legs_is_open(gazetteer: Gazetteer) -> None:
+    turns = [
+        "Starting from Llorts, mtb, a day",
+        "either loop back to Llorts or finish in Ordino, depending on my legs",
+    ]
+    reply = last_reply(gazetteer, turns, "en")
+    assert not reply.collected.roundTrip
+    assert not reply.readyToGenerate

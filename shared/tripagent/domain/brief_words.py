@@ -74,6 +74,24 @@ DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
         None,
     ),  # "itinéraire en trois étapes": a day each
 ]
+# Words putting a decision off: "depends on my legs", "on verra sur place", "je te redis", "I'll decide on
+# the day", "we'll talk tonight and decide"
+_DEFERRING = (
+    r"(?:not sure|unsure|don t know|dunno|idk|no idea|undecided|haven t decided|not decided|can t decide"
+    r"|cannot decide|still deciding|still thinking|torn|tbd|to be decided|sais pas|sait pas|jsp|chais pas"
+    r"|hesite|hesitons|pas sur|pas encore (?:decide|tranche|choisi|fixe)\w*|a voir|on verra|we ll see"
+    r"|will see|depends|depending|ca depend|selon|whatever s nicer|on decidera|we ll decide|i ll decide"
+    r"|decide (?:later|on the day|tonight|tomorrow)|(?:talk|think) (?:about it )?(?:tonight|later)"
+    r"|je vous dirai|je te dirai|je (?:vous|te) redis|on (?:vous|te) redit|will tell you|haven t made up"
+    r"|haven t figured|sais plus|sait plus|still arguing)"
+)
+_DAYS = r"(?:days?|jours?|journees?)"
+_NOT_DAYS = r"(?! (?:nights?|nuits?|km|kms|h|hours?|heures?|people|personnes|of us|kids|enfants)\b)"
+_TWO_COUNTS = (
+    rf"(?:\b{NUM} (?:{_DAYS} (?:or |ou |to |a )?|or |ou |to |a )(?:maybe |peut etre )?{NUM} {_DAYS}\b"
+    rf"|\b\d{{1,2}} \d{{1,2}} {_DAYS}\b"  # ("3-4 days")
+    rf"|\b{NUM} {_DAYS}[ ?,]+{NUM}\b{_NOT_DAYS})"
+)
 UNDECIDED = re.compile(
     r"\b(?:une journee|un jour|a day|one day|a day trip|une sortie)\s+(?:ou|or)\s+(?:en\s+|in\s+)?"
     r"(?:deux|two|2)\b|"
@@ -98,6 +116,9 @@ UNDECIDED = re.compile(
     r"\b(?:split|spread|over|sur|en)\b.{0,20}\b(?:two|deux|2)\b"
     rf"|\b{NUM} (?:jours|days)\b[^.]{{0,20}}\b(?:sinon|otherwise|or else)\s+{NUM}\b"
     r"(?! (?:velos|bikes|people|of us|personnes|adultes|adults|enfants|kids|vae)\b)"
+    # two counts of days beside a decision put off: "3-4 days depends on legs", "2 jours ? 3 ? ça dépend",
+    # "on ne sait pas encore... sur une ou deux journées"
+    rf"|\b{_DEFERRING}\b.{{0,60}}{_TWO_COUNTS}|{_TWO_COUNTS}.{{0,40}}\b{_DEFERRING}\b"
 )
 # "1 jour, route, hôtel": among the slots of a list, "route" is the road bike (not "une belle route")
 ROAD_IN_A_LIST = re.compile(r"(?:^|,|:)\s*(?:en |à |a )?route\s*[.!]?\s*(?:,|$)", re.MULTILINE)
@@ -187,13 +208,7 @@ _STILL_OPEN = (
 )
 # Words of indecision ("not sure", "idk", "j'hésite", "on verra", "depends"): two places or a loop joined by
 # "or" beside them are a choice left open (CHOICE_BETWEEN, LOOP_OR_NOT)
-HESITATING = re.compile(
-    r"\b(?:not sure|unsure|don t know|dunno|idk|no idea|undecided|haven t decided|not decided|can t decide"
-    r"|cannot decide|still deciding|still thinking|torn|tbd|to be decided|sais pas|sait pas|jsp|chais pas"
-    r"|hesite|hesitons|pas sur|pas encore (?:decide|tranche|choisi|fixe)\w*|a voir|on verra|we ll see"
-    r"|will see|depends|ca depend|whatever s nicer|on decidera|we ll decide|i ll decide|je vous dirai"
-    r"|je te dirai|will tell you|haven t made up|sais plus|sait plus)\b"
-)
+HESITATING = re.compile(rf"\b{_DEFERRING}\b")
 # what lies between two places that are alternatives: "Ordino... ou Llorts", "El Serrat? or Llorts"
 CHOICE_BETWEEN = re.compile(r"^\W*(?:\w+ )?(?:or|ou|either|soit|sinon)\b.{0,20}$")
 _BACK = r"(?:loop|boucle|come back|coming back|back to|revien\w*|reven\w*|rentr\w*|retour)"
