@@ -529,6 +529,8 @@ class BriefChat:
     ) -> None:
         """No word said where the trip starts: a place we route named anywhere (``place_named_anywhere``);
         the recap says it, to be corrected."""
+        if _back_where_they_are(collected, turns):
+            return
         taken = {normalize(n) for n in [collected.end, *collected.via] if n}
         # a district before the whole area ("in Helsinki, our hotel is in Kamppi"); the area itself only
         # for a trip that has its end, or is a loop ("a loop in Helsinki": from its centre)
@@ -751,6 +753,21 @@ def _meant_instead(
             if (value := getattr(collected, slot)) and _taken_back(value, gone):
                 setattr(collected, slot, new.place.name)
         collected.via = [new.place.name if _taken_back(v, gone) else v for v in collected.via]
+
+
+def _back_where_they_are(collected: Collected, turns: list[str]) -> bool:
+    """No start said, and the end is where people come back to ("we're at a hotel in Andorra la Vella...
+    up to Pal, and back to Andorra la Vella the same day"): a loop from there."""
+    end = collected.end
+    if not end or collected.start:
+        return False
+    back_to = re.compile(
+        rf"\b(?:back (?:to|in|at)|retour (?:a|vers|sur)|rentrer a|revenir a) {re.escape(normalize(end))}\b"
+    )
+    if not any(back_to.search(normalize(turn)) for turn in turns):
+        return False
+    collected.start, collected.end, collected.roundTrip = end, None, True
+    return True
 
 
 def _taken_back(name: str, gone: set[str]) -> bool:

@@ -614,7 +614,10 @@ _WHEN_NEXT = re.compile(r"(?i)\s+(?:on|this|next|tomorrow|demain|\d)")
 # "départ et arrivée à Encamp", "start and finish in Ordino": a loop from there
 _BOTH_ENDS_AT = re.compile(
     r"\b(?:d[ée]part et arriv[ée]e|start(?:s|ing)? ?(?:and|&|\+|n) ?(?:finish|end)(?:es|s|ing)?)"
-    r"(?: (?:à|a|au|aux|in|at|de|from) | (?=there\b|là\b|here\b))"
+    r"(?: (?:à|a|au|aux|in|at|de|from) | (?=there\b|là\b|here\b)"
+    # "start and finish la massana" (not "start and finish the same day", "...same spot", "...ensemble")
+    r"| (?!(?:the|same|a|an|on|both|with|where|together|point|is|are|dans|ensemble|au|en|when"
+    r"|early|late|tot|tard|by|before|after)\b)(?=[^\W\d]))"
     r"|\b(?:d[ée]part ?/ ?arriv[ée]e|start ?/ ?(?:finish|end)|d[ée]part (?:et|=) arriv[ée]e"
     r"|d[ée]part et retour)"
     r"\s*:?\s*"
@@ -624,7 +627,9 @@ _BOTH_ENDS_AT = re.compile(
 # "j'habite à Perpignan", "en vacances à La Massana": where people live or stay, said like a start but
 # loosely (a strong start elsewhere wins)
 _LIVING_AT = re.compile(
-    r"\b(habit\w*|vi[st]|vivons|r[ée]sid\w*|atterri\w*|atterr[io]\w*|vacances|s[ée]jour)\s+(?:[àa]|au)(?![\w])",
+    # ("je suis à Aubinyà": where people are; not "je suis à vélo", no place)
+    r"\b(habit\w*|vi[st]|vivons|r[ée]sid\w*|atterri\w*|atterr[io]\w*|vacances|s[ée]jour|suis|serai)"
+    r"\s+(?:[àa]|au)(?![\w])",
     re.IGNORECASE,
 )
 # Setting off from home: where people live is then the start, said as plainly as after "from"
