@@ -40,3 +40,32 @@ def test_the_loop_starts_where_people_are_or_come_back_to(
 def test_a_start_said_is_kept(gazetteer: Gazetteer, turns: list[str], locale: str) -> None:
     """(A guard: "the same day", "à vélo" and a start said are no start of a loop.)"""
     assert last_reply(gazetteer, turns, locale).collected.start == "Ordino"
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale"),
+    [
+        (["Start in Encamp please, and make a round", "5 days"], "en"),
+        (["bike tour from hakaniemi round, thru kruununhaka, kluuvi", "1 day"], "en"),
+        (["Trois jours dans un Airbnb à Punavuori, on revient dormir au même endroit chaque soir"], "fr"),
+    ],
+)
+def test_a_round_or_sleeping_at_the_same_place_is_a_loop(
+    gazetteer: Gazetteer, turns: list[str], locale: str
+) -> None:
+    assert last_reply(gazetteer, turns, locale).collected.roundTrip
+
+
+def test_the_long_way_round_is_no_loop(gazetteer: Gazetteer) -> None:
+    """(A guard: "the long way round via Sörnäinen" goes round, not back.)"""
+    turns = ["Kallio to Kruununhaka, but I'd like to go the long way round via Sörnäinen. A day."]
+    assert not last_reply(gazetteer, turns, "en").collected.roundTrip
+
+
+def test_fin_names_the_end(gazetteer: Gazetteer) -> None:
+    """ "Départ Pas de la Casa, fin Sant Julià" (not "fin mai", no place)."""
+    assert (
+        last_reply(gazetteer, ["Départ Pas de la Casa, fin Sant Julià"], "fr").collected.end
+        == "Sant Julià de Lòria"
+    )
+    assert last_reply(gazetteer, ["fin mai, d'Encamp à Canillo"], "fr").collected.end == "Canillo"

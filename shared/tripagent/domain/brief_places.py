@@ -74,7 +74,7 @@ LOOSE_END = (
     "end point", "arrival in", "arriving", "rejoindre", "make the end", "the end will be", "the end is",
     "end point is", "end point will be", "arrivee prevue", "direction", "finish down in", "finish up in",
     "finishes in", "finishes at", "ends at", "finish",
-    "finishing down in", "end down in", "au", "aux",
+    "finishing down in", "end down in", "au", "aux", "fin",
 )  # fmt: skip
 WEAK_TRIGGERS = {"de", "d", "du", "par", "depart", "retour", *LOOSE_START, *LOOSE_END}
 # Where people live, land or come from: a start only if nothing else is ("we fly into Barcelona... Canillo")

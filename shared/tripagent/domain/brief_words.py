@@ -474,8 +474,10 @@ ROUND_TRIP = re.compile(
     r"|\bdepart arrivee\b|\bstart finish\b|\bdepart et retour\b|\bstart and finish there\b"
     r"|\b(?:return(?:ing)?|get(?:ting)? back|ride back|head(?:ing)? back|(?:finish|end)(?:ing)? back) there\b"
     # "on revient au même endroit", "back to the same spot"
-    r"|\b(?:revien\w*|revenir|retour\w*|rentr\w*|back|finish\w*|end\w*) (?:au|a l|to the|at the|in the)"
-    r" (?:meme endroit|same (?:place|spot))\b"
+    r"|\b(?:revien\w*|revenir|retour\w*|rentr\w*|back|finish\w*|end\w*)(?: dormir| to sleep)?"
+    r" (?:au|a l|to the|at the|in the) (?:meme endroit|same (?:place|spot))\b"
+    # "start in Encamp please, and make a round", "bike tour from hakaniemi round, thru kruununhaka"
+    r"|\b(?:make|do|ride|doing|making) a round\b(?! of)|(?<!way )\bround (?:thru|through|via)\b"
     # (not "we loved Soldeu and want to come back there": some other year)
     r"|(?<!want to )(?<!wants to )(?<!like to )(?<!love to )(?<!hope to )\bcom(?:e|es|ing) back there\b"
     r"(?! (?:for sure|one day|some ?day|sometime|again|next|another))"
