@@ -106,3 +106,31 @@ def test_a_dated_ride_with_a_night_away_is_not_a_day(
 ) -> None:
     """(A guard: lodging on the way still says the days are not known.)"""
     assert last_reply(gazetteer, turns, locale).collected.durationDays is None
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        (
+            "On part de l'hôtel à Arinsal, on monte par Pal et on revient à l'hôtel le soir. Samedi 12 juin.",
+            "fr",
+        ),
+        ("Saturday: Encamp up to Meritxell and Canillo, and back in Encamp for dinner", "en"),
+        ("aller retour hakaniemi - eira le 1er juin en VAE", "fr"),
+    ],
+)
+def test_back_by_the_evening_or_there_and_back_on_a_date_is_a_day(
+    gazetteer: Gazetteer, text: str, locale: str
+) -> None:
+    assert last_reply(gazetteer, [text], locale).collected.durationDays == 1
+
+
+def test_back_every_evening_is_no_day_trip(gazetteer: Gazetteer) -> None:
+    """(A guard: a base people come back to each evening is several days.)"""
+    text = "Encamp to Canillo on Saturday, back to the hotel every evening for dinner"
+    assert last_reply(gazetteer, [text], "en").collected.durationDays is None
+
+
+def test_in_a_fortnight_is_when_not_how_long(gazetteer: Gazetteer) -> None:
+    turns = ["Départ d'Encamp, arrivée Andorre-la-Vieille, 2 jours", "dans quinze jours, le samedi 15"]
+    assert last_reply(gazetteer, turns, "fr").collected.durationDays == 2

@@ -210,3 +210,9 @@ def test_a_greeting_a_nationality_or_a_train_to_the_station_is_no_start(text: st
 def test_a_route_after_a_greeting_or_said_as_depart_a_has_its_start(text: str, start: list[str]) -> None:
     """("Départ à": new; a greeting's route and "partis de" guard the readings of origin.)"""
     assert start[0] in _places(text).get("start", [])
+
+
+def test_ou_where_ends_the_place_before_it(gazetteer: Gazetteer) -> None:
+    """ "où" (where; not "ou", or) ends the place before it: what follows is what happens there."""
+    text = "on descend jusqu'à Sant Julià où ma femme nous attend pour manger une glace"
+    assert last_reply(gazetteer, [text], "fr").collected.end == "Sant Julià de Lòria"

@@ -41,6 +41,7 @@ from tripagent.domain.brief_words import (
     END_UNKNOWN,
     END_WORD,
     FINISHING,
+    FROM_NOW,
     FURTHER_OR_ELSEWHERE,
     HESITATING,
     LAUNCH,
@@ -298,7 +299,7 @@ def read_turn(
     # "40 km a day" is a distance, not a duration; "800 m of climbing a day" a climb
     without_daily = CLIMB_PER_DAY.sub(" ", DAILY.sub(" ", norm))
     # "the first weekend of June" is when, not how long
-    duration = duration_in(NTH_DAY_OF_MONTH.sub(" ", without_daily))
+    duration = duration_in(FROM_NOW.sub(" ", NTH_DAY_OF_MONTH.sub(" ", without_daily)))
     nth = NTH_DAY_OF_MONTH.search(without_daily)
     if nth and nth.group(2).startswith("week") and not SETTING_OFF_ON.search(without_daily[: nth.start()]):
         duration = duration or 2  # ...though, no other length said, a weekend's two days (not "start on")

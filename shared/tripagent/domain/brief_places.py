@@ -1167,6 +1167,8 @@ def _listed_route(text: str) -> str:
 def _clauses(text: str) -> list[str]:
     """The turn's clauses, normalized: punctuation ends a place phrase, so each is read on its own."""
     text = _BLANKS.sub(" ", text)[:MAX_TURN_CHARS]  # the raw-text patterns below run on single blanks
+    # "jusqu'à Sant Julià où ma femme nous attend": "où" (where, not "ou", or) ends the place before it
+    text = re.sub(r"(?<=\w) (?=où )", ", ", text)
     text = _HEADING.sub(r"\1. ", text)
     text = _STAYING_WITH.sub(
         lambda m: f"{m.group(1)} {m.group(2)}" if m.group(1) else f"loge {m.group(4)}", text

@@ -356,11 +356,14 @@ WITHIN_A_DAY = re.compile(
     r"|\b\d{1,2} ?(?:h|hrs?)\b(?! (?:away|drive|by car|de route|de voiture))"
     r"|\bday (?:loop|plan|out|tour|ride|trip)\b|\b(?:the )?same day\b|\ble meme jour\b|\bdans la journee\b"
     r"|\b(?:half|demi)[ -](?:a )?(?:day|journee)\b|\bcouple (?:hours?|hrs?|heures?)\b"
+    # back by the evening: "on revient à l'hôtel le soir", "back in Encamp for dinner" (not "chaque soir")
+    r"|\b(?:revien\w*|rentr\w*|retour|back)\b(?:(?! chaque| tous les| every| each)[^.]){0,40}?"
+    r"\b(?:le soir|ce soir|for (?:dinner|tea|lunch|supper)|in the evening|by (?:dinner|evening|nightfall))\b"
 )
 # ...unless a night is said: "ride in the evening, sleep in Soldeu"
 OVERNIGHT = re.compile(
     r"\b(?:nights?|nuits?|overnight\w*|sleep\w*|dormir|dort|stay(?:ing)? over|sleepover|bivouac|camp\w*"
-    r"|refuges?|huts?)\b"
+    r"|refuges?|huts?|every evening|each evening|chaque soir|tous les soirs)\b"
 )
 # A day more told as a story: "sleep there, and next morning climb up to Arinsal", "on dort là-bas, et le
 # lendemain...", "nuit à Canillo, et dimanche retour" (not "we land on the 10th and start the next day")
@@ -394,7 +397,7 @@ def story_days(text: str) -> int | None:
 ONE_RIDE = re.compile(
     r"\b(?:a|an|one|the|our|my|une|la|un|petit|petite|little|short|quick|gentle|easy|bike|family|club"
     r"|velo)\s+(?:\w+\s+)?(?:ride|spin|outing|balade|sortie|promenade|viree)\b"
-    r"|\b(?:tomorrow|demain|tmrw|tmr|2morrow)\b"
+    r"|\b(?:tomorrow|demain|tmrw|tmr|2morrow)\b|\baller retour\b"
     r"|^(?:\w+\s+)?(?:ride|spin|outing|balade|sortie|promenade|viree)\b"
     r"|\b(?:petit|little|short|quick|small)\s+tour\b"
     # a single day named ("cycling w the kids sunday", "boucle VTT dimanche"): one ride, if dated, no lodging
@@ -657,6 +660,8 @@ NOT_THE_DAYS = re.compile(
     r"\b(?:commute|first|last|did|done|fait|ridden|rode|average|speed|moyenne|whole|entire|total|range"
     r"|autonomie|battery|batterie)\b[^.,;!?]{0,25}$"
 )
+# When, not how long: "dans quinze jours, le samedi 15", "dans 3 semaines" (French: "en 3 jours" is how long)
+FROM_NOW = re.compile(rf"\bdans (?:{NUM}|quinze) (?:jours|semaines?|mois)\b")
 NO_LIMIT = re.compile(r"\bno (?:limit|max)\b|\bpas de (?:limite|max)\b|\bsans limite\b")
 # A limit said again without its unit, after a distance: "say 45 actually", "en fait max 30"
 DAILY_AGAIN = re.compile(
