@@ -172,3 +172,14 @@ def test_a_loop_or_an_end_depending_on_the_legs_is_open(gazetteer: Gazetteer) ->
     reply = last_reply(gazetteer, turns, "en")
     assert not reply.collected.roundTrip
     assert not reply.readyToGenerate
+
+
+def test_a_start_between_two_said_each_with_de_is_open(gazetteer: Gazetteer) -> None:
+    """ "de Sant Julià ou d'Andorre-la-Vieille": two starts, each after its own "de", then a doubt."""
+    turns = [
+        "Trois jours, on finira à Ordino. Pour le départ, on partira de Sant Julià ou d'Andorre-la-Vieille,"
+        " ce n'est pas encore décidé"
+    ]
+    reply = last_reply(gazetteer, turns, "fr")
+    assert reply.collected.start is None
+    assert not reply.readyToGenerate

@@ -42,7 +42,7 @@ _STOP = (
     r"|taking|stopping|hit|past|for good|ou se|ou on|pour filer|pour|i|we|you|they|je|j|nous|vous|ils|first"
     r"|again|too|also|aussi|as well|base|oui|yes|yeah|yep|retour|return|loops?|boucles?|"
     r"pardon|sorry|desole|the day|le jour|the next|the following|next morning|le lendemain|arrivee|arrival"
-    r"|departure|youth hostel|hostel|hotel|all the way|tout droit"
+    r"|departure|youth hostel|hostel|hotel|all the way|tout droit|ou (?=d |de |du )|or (?=from )"
     r"|sur(?= (?:la|une|un|deux|trois|quatre|cinq|six|sept|\d))"  # "Canillo – Soldeu sur la journée"
     r"|camping|campsite|night|nights|thru|thro|where|ou il|ou y|directement|directly|straight|"
     + "|".join(WEEKDAYS)
