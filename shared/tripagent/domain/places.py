@@ -213,14 +213,12 @@ def settled_by(outcome: SearchOutcome, context: list[Place]) -> SearchOutcome:
     whichever was meant, so the one near the brief's other places is named: "the train to l'Hospitalet"
     before Pas de la Casa is the village, not L'Hospitalet de Llobregat. Near none, it stays a question (a
     loose reading, "as to", is no Ås, Norway)."""
-    if not isinstance(outcome, Ambiguous):
+    if not isinstance(outcome, Ambiguous) or not context:
         return outcome
 
     def reach(place: Place) -> float:
         return min(distance_km(place.lat, place.lon, other.lat, other.lon) for other in context)
 
-    if not context:
-        return outcome
     near = [c for c in outcome.candidates if reach(c.place) <= CONTEXT_NEAR_KM]
     if len(near) == 1 and (
         all(reach(c.place) >= CONTEXT_FAR_KM for c in outcome.candidates if c is not near[0])
