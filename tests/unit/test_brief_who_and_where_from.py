@@ -216,3 +216,9 @@ def test_ou_where_ends_the_place_before_it(gazetteer: Gazetteer) -> None:
     """ "où" (where; not "ou", or) ends the place before it: what follows is what happens there."""
     text = "on descend jusqu'à Sant Julià où ma femme nous attend pour manger une glace"
     assert last_reply(gazetteer, [text], "fr").collected.end == "Sant Julià de Lòria"
+
+
+def test_bikes_rented_in_a_shop_in_a_town_start_there(gazetteer: Gazetteer) -> None:
+    """ "on loue des VTT dans une boutique à La Massana": words between the verb and "à"."""
+    text = "Samedi on loue des VTT dans une boutique à La Massana, on monte à Pal et on finit à Arinsal"
+    assert last_reply(gazetteer, [text], "fr").collected.start == "La Massana"

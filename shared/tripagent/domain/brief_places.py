@@ -523,7 +523,9 @@ _STARTING_AT = re.compile(
     # "rendez-vous à Sant Julià": where the ride sets off
     r"|rendez-vous|rdv"
     r"|d[ée]part(?:\s+pr[ée]vu)?)"  # "Départ à Encamp" (not "départ à 8h")
-    r"(\s+(?:(?:notre|nos|les|la|le|mes|leurs|des|un|une)\s+\w+\s+)?(?:le \d{1,2}(?:er)? \w+\s+)?)"
+    r"(\s+(?:(?:notre|nos|les|la|le|mes|leurs|des|un|une)\s+\w+\s+)?"
+    r"(?:dans (?:un|une|le|la|notre) \w+\s+)?"  # "on loue des VTT dans une boutique à La Massana"
+    r"(?:le \d{1,2}(?:er)? \w+\s+)?)"
     r"(?:[àa]|aux)(?![\w])(?!\s*\d)(?!\s+lieu\b)",  # (not "le départ a lieu")
     re.IGNORECASE,
 )
