@@ -14,11 +14,17 @@ def test_an_end_said_with_another_beside_a_word_of_indecision_is_open(gazetteer:
     assert not reply.readyToGenerate
 
 
-def test_a_loop_or_another_end_left_open_is_no_loop(gazetteer: Gazetteer) -> None:
-    turns = [
-        "starting from canillo, 2 days, MTB",
-        "either come back to canillo or end in la massana, idk yet",
-    ]
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ["starting from canillo, 2 days, MTB", "either come back to canillo or end in la massana, idk yet"],
+        [
+            "Starting from Llorts, mtb, a day",
+            "either loop back to Llorts or finish in Ordino, depending on my legs",
+        ],
+    ],
+)
+def test_a_loop_or_another_end_left_open_is_no_loop(gazetteer: Gazetteer, turns: list[str]) -> None:
     reply = last_reply(gazetteer, turns, "en")
     assert not reply.collected.roundTrip
     assert reply.collected.end is None

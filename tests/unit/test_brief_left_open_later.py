@@ -164,16 +164,6 @@ def test_one_count_beside_a_doubt_about_something_else_stays(gazetteer: Gazettee
     assert last_reply(gazetteer, [text], "en").collected.durationDays in (2, 3)
 
 
-def test_a_loop_or_an_end_depending_on_the_legs_is_open(gazetteer: Gazetteer) -> None:
-    turns = [
-        "Starting from Llorts, mtb, a day",
-        "either loop back to Llorts or finish in Ordino, depending on my legs",
-    ]
-    reply = last_reply(gazetteer, turns, "en")
-    assert not reply.collected.roundTrip
-    assert not reply.readyToGenerate
-
-
 def test_a_start_between_two_said_each_with_de_is_open(gazetteer: Gazetteer) -> None:
     """ "de Sant Julià ou d'Andorre-la-Vieille": two starts, each after its own "de", then a doubt."""
     turns = [
