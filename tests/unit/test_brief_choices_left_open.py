@@ -7,11 +7,44 @@ from tripagent.adapters.places.gazetteer import Gazetteer
 from tests.fixtures.brief_chat import last_reply
 
 
-def test_an_end_said_with_another_beside_a_word_of_indecision_is_open(gazetteer: Gazetteer) -> None:
-    reply = last_reply(gazetteer, ["2j VTT", "depart arinsal", "arrivée ordino... ou llorts, a voir"], "fr")
-    assert reply.collected.start == "Arinsal"
+@pytest.mark.parametrize(
+    ("turns", "start"),
+    [
+        (["2j VTT", "depart arinsal", "arrivée ordino... ou llorts, a voir"], "Arinsal"),
+        # the French verbs of finishing, and "soit à... soit à..."
+        (
+            [
+                "soldeu -> encamp",
+                "2 jours",
+                "attends je sais plus si je finis a encamp ou escaldes, je te redis",
+            ],
+            "Soldeu",
+        ),
+        (
+            [
+                "On part de Ransol. 2 jours",
+                "on voudrait finir soit à La Massana soit à Ordino, pas encore tranché",
+            ],
+            "Ransol",
+        ),
+        (
+            ["2 jours au départ d'Andorre-la-Vieille, on finit à Pal ou à Arinsal", "on verra où dormir"],
+            "Andorra la Vella",
+        ),
+    ],
+)
+def test_an_end_said_with_another_beside_a_word_of_indecision_is_open(
+    gazetteer: Gazetteer, turns: list[str], start: str
+) -> None:
+    reply = last_reply(gazetteer, turns, "fr")
+    assert reply.collected.start == start
     assert reply.collected.end is None
     assert not reply.readyToGenerate
+
+
+def test_a_french_end_said_once_is_the_end(gazetteer: Gazetteer) -> None:
+    """(A guard: "je finis à Encamp", alone, is an end.)"""
+    assert last_reply(gazetteer, ["de Soldeu, 2 jours, je finis a encamp"], "fr").collected.end == "Encamp"
 
 
 @pytest.mark.parametrize(
@@ -129,3 +162,88 @@ def test_a_start_left_open_somewhere_else_keeps_the_end(gazetteer: Gazetteer) ->
         "départ ? je sais pas trop, je peux prendre le métro jusqu'au centre ou ailleurs",
     ]
     assert last_reply(gazetteer, turns, "fr").collected.end == "Kallio"
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale"),
+    [
+        (
+            [
+                "Départ Ordino, arrivée Pas de la Casa, en vélo de route, dimanche",
+                "combien de jours tu conseilles ?",
+            ],
+            "fr",
+        ),
+        (
+            [
+                "My partner says 2 days, I say 3. We'll fight about it over dinner",
+                "Starting in Escaldes, ending in Arinsal",
+            ],
+            "en",
+        ),
+        (
+            [
+                "ça dépend de mon genou. Si ça tient, 3 jours, sinon on raccourcira."
+                " Départ d'Andorre-la-Vieille, en"
+                " boucle"
+            ],
+            "fr",
+        ),
+    ],
+)
+def test_days_asked_back_argued_or_only_if_are_open(
+    gazetteer: Gazetteer, turns: list[str], locale: str
+) -> None:
+    reply = last_reply(gazetteer, turns, locale)
+    assert reply.collected.durationDays is None
+    assert not reply.readyToGenerate
+
+
+def test_a_loop_doubted_is_no_loop(gazetteer: Gazetteer) -> None:
+    turns = [
+        "loop from Ordino, 2 days",
+        "actually not sure we'll loop back, my friend might pick us up somewhere",
+    ]
+    reply = last_reply(gazetteer, turns, "en")
+    assert not reply.collected.roundTrip
+    assert not reply.readyToGenerate
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale"),
+    [
+        (
+            [
+                "Two days on the road bike from Encamp",
+                "finish at Arinsal",
+                "hmm no, actually Ordino",
+                "or Arinsal... ugh let me think about it and come back to you",
+            ],
+            "en",
+        ),
+        (
+            [
+                "Je suis à Helsinki, mon hôtel est à Kamppi.",
+                "demain soir je voudrais rouler un peu depuis l'hôtel. Aucune idée d'où aller.",
+            ],
+            "fr",
+        ),
+    ],
+)
+def test_an_end_put_off_is_open(gazetteer: Gazetteer, turns: list[str], locale: str) -> None:
+    reply = last_reply(gazetteer, turns, locale)
+    assert reply.collected.end is None
+    assert not reply.readyToGenerate
+
+
+def test_an_end_the_writer_and_another_disagree_on_is_open_until_agreed(gazetteer: Gazetteer) -> None:
+    start = ["planning a weekend, hybrids", "start from Andorra la Vella"]
+    open_end = (
+        "she wants to end up in Pas de la Casa, I'd rather finish in Ordino. we'll talk tonight and decide"
+    )
+    reply = last_reply(gazetteer, [*start, open_end], "en")
+    assert (reply.collected.end, reply.collected.startDate) == (None, None)
+    agreed = (
+        "She wants to finish in Canillo, I'd rather end in Soldeu. Ok let's say Soldeu, she'll forgive me"
+    )
+    assert last_reply(gazetteer, [*start, agreed], "en").collected.end == "Soldeu"

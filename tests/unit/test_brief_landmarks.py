@@ -18,6 +18,9 @@ from tests.fixtures.brief_chat import last_reply
         ("on loge a cote de caldea", "on loge a cote de escaldes"),
         ("le musee du tabac", "sant julia de loria"),
         ("through kaivopuisto park", "through ullanlinna"),
+        ("from the central station", "from helsinki"),
+        ("commencer a la gare centrale", "commencer a helsinki"),
+        ("depart hakis", "depart hakaniemi"),
     ],
 )
 def test_a_landmark_is_said_as_the_place_it_is_in(said: str, place: str) -> None:
@@ -46,3 +49,13 @@ def test_an_end_said_last_makes_the_place_before_it_a_stop() -> None:
     )
     assert [p.text for p in read.places["end"]] == ["kruununhaka"]
     assert "kallio" in [p.text for p in read.places["via"]]
+
+
+def test_the_centre_by_its_station_and_a_district_by_its_nickname(gazetteer: Gazetteer) -> None:
+    for turns, start in [
+        (["cycle route please", "from the central station", "to kallio", "1 day"], "Helsinki"),
+        (["départ Hakis, arrivée Sörkka, via Kallio", "juste une sortie d'une heure"], "Hakaniemi"),
+    ]:
+        reply = last_reply(gazetteer, turns, "fr" if "départ" in turns[0] else "en")
+        assert reply.collected.start == start
+        assert reply.readyToGenerate

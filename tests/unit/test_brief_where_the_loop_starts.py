@@ -69,3 +69,31 @@ def test_fin_names_the_end(gazetteer: Gazetteer) -> None:
         == "Sant Julià de Lòria"
     )
     assert last_reply(gazetteer, ["fin mai, d'Encamp à Canillo"], "fr").collected.end == "Canillo"
+
+
+@pytest.mark.parametrize(
+    ("turns", "start", "via"),
+    [
+        (
+            [
+                "We drive up to Pas de la Casa and start riding there.",
+                "4 days, a loop back to Pas de la Casa, through Canillo, Ordino, La Massana and Sant Julià",
+            ],
+            "Pas de la Casa",
+            ["Canillo", "Ordino", "La Massana", "Sant Julià de Lòria"],
+        ),
+        (
+            [
+                "from tomorrow until saturday, mtb, starting in canillo, a hut each night and end back in"
+                " canillo"
+            ],
+            "Canillo",
+            [],
+        ),
+    ],
+)
+def test_a_loop_back_to_a_place_starts_there(
+    gazetteer: Gazetteer, turns: list[str], start: str, via: list[str]
+) -> None:
+    collected = last_reply(gazetteer, turns, "en").collected
+    assert (collected.start, collected.via, collected.roundTrip) == (start, via, True)

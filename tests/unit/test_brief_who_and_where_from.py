@@ -222,3 +222,46 @@ def test_bikes_rented_in_a_shop_in_a_town_start_there(gazetteer: Gazetteer) -> N
     """ "on loue des VTT dans une boutique à La Massana": words between the verb and "à"."""
     text = "Samedi on loue des VTT dans une boutique à La Massana, on monte à Pal et on finit à Arinsal"
     assert last_reply(gazetteer, [text], "fr").collected.start == "La Massana"
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale", "expected"),
+    [
+        (
+            [
+                "We are two friends from Valencia. We fly to Barcelona and then take the bus to Andorra la"
+                " Vella. Then we ride to Arinsal and finish in Sant Julia. 3 days"
+            ],
+            "en",
+            {"end": "Sant Julià de Lòria"},
+        ),
+        (
+            [
+                "From Pas de la Casa to Sant Julià de Lòria over 2 days, stopping overnight in Escaldes."
+                " Then we drive home via Barcelona."
+            ],
+            "en",
+            {"via": ["les Escaldes"], "end": "Sant Julià de Lòria"},
+        ),
+        (
+            [
+                "on habite à toulouse, on monte en voiture vendredi soir et on dort à l'hôtel à"
+                " ax-les-thermes",
+                "samedi matin départ du pas de la case, arrivée à andorre la vieille, 1 jour",
+            ],
+            "fr",
+            {"via": [], "start": "Pas de la Casa"},
+        ),
+    ],
+)
+def test_places_abroad_passed_on_the_way_there_are_no_places_of_the_ride(
+    gazetteer: Gazetteer, turns: list[str], locale: str, expected: dict[str, object]
+) -> None:
+    collected = last_reply(gazetteer, turns, locale).collected
+    assert {slot: getattr(collected, slot) for slot in expected} == expected
+    assert not {"Barcelona", "Ax-les-Thermes", "Toulouse"} & {collected.start, collected.end, *collected.via}
+
+
+def test_a_place_abroad_ridden_to_is_still_its_end(gazetteer: Gazetteer) -> None:
+    """(A guard: riding to Porvoo, not driving, is a place of the ride.)"""
+    assert last_reply(gazetteer, ["from Kallio we ride to Porvoo, 2 days"], "en").collected.end == "Porvoo"

@@ -47,6 +47,7 @@ from tripagent.domain.brief import (
     read_turn,
     turned_back,
 )
+from tripagent.domain.brief_base import base_said
 from tripagent.domain.brief_places import THERE, capitalizes_names, said_as_an_end
 from tripagent.domain.brief_words import STOPS_CHANGED, bare_count, settled_count
 from tripagent.domain.choice import Option as Choosable
@@ -340,13 +341,34 @@ class BriefChat:
         if out.clarification is not None and self._settled_by_the_trip(out, state):
             out.clarification = None
         turns = [m.content for m in history if m.role == "user"]
-        if self._loosely_abroad(out, said_from):  # "we fly into Barcelona", then only Canillo: not Barcelona
-            out.collected.start = None
+        self._ends_unsaid(
+            out, turns, said_from, not_the_end, start_unknown=start_unknown, end_unknown=end_unknown
+        )
+        return out
+
+    def _ends_unsaid(
+        self,
+        out: _Understood,
+        turns: list[str],
+        said_from: set[str],
+        not_the_end: set[str],
+        *,
+        start_unknown: bool,
+        end_unknown: bool,
+    ) -> None:
+        """The ends no word of starting or ending gave, read from the whole conversation: no place abroad
+        only passed on the way there, the base the ride leaves from, a place named anywhere."""
+        if passed := self._loosely_abroad(out, said_from):  # "we fly into Barcelona", then only Canillo
+            trip = out.collected
+            trip.start = None if trip.start in passed else trip.start
+            trip.end = None if trip.end in passed else trip.end
+            trip.via = [stop for stop in trip.via if stop not in passed]
+        if out.clarification is None and not start_unknown:
+            self._from_the_base(out.collected, turns, out.located)
         if not out.collected.start and out.clarification is None and not start_unknown:
             self._start_named_anywhere(out.collected, turns, out.located)
         if not (end_unknown or out.clarification):
             self._end_named_anywhere(out.collected, turns, out.located, not_the_end)
-        return out
 
     def _settled_by_the_trip(self, out: _Understood, state: BriefState) -> bool:
         """A question about a start or an end that only one namesake makes a trip of (its days, its limit,
@@ -514,15 +536,46 @@ class BriefChat:
         return searched
 
     @staticmethod
-    def _loosely_abroad(out: _Understood, said_from: set[str]) -> bool:
-        """Whether the start is a place abroad said only as where people live, land or come from ("we fly
-        into Barcelona") while the brief names a place we route: that one is the start."""
-        start = out.located.get(out.collected.start or "")
-        if start is None or start.region is not None:
-            return False
-        plainly = any(out.located.get(t) == start or normalize(t) == normalize(start.name) for t in said_from)
-        ours = any(place.region is not None for place in out.located.values())
-        return not plainly and ours
+    def _loosely_abroad(out: _Understood, said_from: set[str]) -> set[str]:
+        """The brief's places abroad said only as where people live, land, come from or pass on the way
+        there ("we fly into Barcelona", "drive home via Foix") while the brief names a place we route:
+        no places of the ride."""
+        if not any(place.region is not None for place in out.located.values()):
+            return set()
+        trip = out.collected
+        abroad = {
+            name: place
+            for name in [trip.start, trip.end, *trip.via]
+            if name and (place := out.located.get(name)) is not None and place.region is None
+        }
+        return {
+            name
+            for name, place in abroad.items()
+            if not any(
+                out.located.get(t) == place or normalize(t) == normalize(place.name) for t in said_from
+            )
+        }
+
+    def _from_the_base(self, collected: Collected, turns: list[str], located: dict[str, Place]) -> None:
+        """No start said (or the start said is the base's place), and the ride leaves from or comes back to
+        a base placed in a village or district we route ("park the car in Pas de la Casa... back to the
+        car"): the ride starts there, a loop if it comes back (``base_said``)."""
+        if (base := base_said(turns)) is None:
+            return
+        for name in base.names:
+            found = self.finder.search(name)
+            if isinstance(found, Found) and found.place.region is not None:
+                place = found.place
+                break
+        else:
+            return
+        if collected.start and located.get(collected.start) != place and collected.start != place.name:
+            return
+        collected.start = collected.start or place.name
+        located[collected.start] = place
+        collected.via = [stop for stop in collected.via if located.get(stop) != place and stop != place.name]
+        if base.comes_back and (not collected.end or collected.end == collected.start):
+            collected.end, collected.roundTrip = None, True
 
     def _start_named_anywhere(
         self, collected: Collected, turns: list[str], located: dict[str, Place]
@@ -758,16 +811,30 @@ def _meant_instead(
 def _back_where_they_are(collected: Collected, turns: list[str]) -> bool:
     """No start said, and the end is where people come back to ("we're at a hotel in Andorra la Vella...
     up to Pal, and back to Andorra la Vella the same day"): a loop from there."""
-    end = collected.end
-    if not end or collected.start:
+    if collected.start:
         return False
-    back_to = re.compile(
-        rf"\b(?:back (?:to|in|at)|retour (?:a|vers|sur)|rentrer a|revenir a) {re.escape(normalize(end))}\b"
-    )
-    if not any(back_to.search(normalize(turn)) for turn in turns):
+    end = collected.end
+    if (
+        not end and collected.roundTrip
+    ):  # "a loop back to Pas de la Casa, through Canillo...": listed on the way
+        back = [stop for stop in collected.via if _said_back_to(stop, turns)]
+        if back:
+            collected.start, collected.via = back[-1], [stop for stop in collected.via if stop != back[-1]]
+            return True
+        return False
+    if not end:
+        return False
+    if not _said_back_to(end, turns):
         return False
     collected.start, collected.end, collected.roundTrip = end, None, True
     return True
+
+
+def _said_back_to(name: str, turns: list[str]) -> bool:
+    back_to = re.compile(
+        rf"\b(?:back (?:to|in|at)|retour (?:a|vers|sur)|rentrer a|revenir a) {re.escape(normalize(name))}\b"
+    )
+    return any(back_to.search(normalize(turn)) for turn in turns)
 
 
 def _taken_back(name: str, gone: set[str]) -> bool:

@@ -200,16 +200,20 @@ def turned_back(start: str | None, end: str | None, via: list[str]) -> tuple[str
 # "from Encamp, or maybe Canillo", "to El Serrat or Llorts", "départ d'Arinsal ou de La Massana": two
 # places for one end, neither chosen (unless what follows "or" is no place: "to Ordino, hotels or camping")
 _START_OR = re.compile(
-    r"\b(?:from|depuis|start(?:ing)? (?:in|at|from)|depart (?:de|d|du)|partir (?:de|d|du))"
-    r" (?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*){0,3} (?:or|ou)(?: maybe| perhaps| peut etre| bien| else)?"
-    r"(?: from| de| d| du| depuis)? ((?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*){0,3})"
+    r"\b(?:from|depuis|start(?:ing)? (?:in|at|from)|depart (?:de|d|du)|(?:partir|pars|part|partons|partira\w*"
+    r"|partiron\w*) (?:de|d|du))"
+    r" (?P<said>(?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*){0,3} (?:or|ou)(?: maybe| perhaps| peut etre| bien| else)?"
+    r"(?: from| de| d| du| depuis)? (?P<other>(?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*){0,3}))"
 )
 _END_OR = re.compile(
     r"\b(?:to|towards|end(?:ing)? (?:up )?(?:in|at)|finish(?:ing)? (?:in|at)|vers|jusqu a"
-    r"|arrivee(?: a| vers)?|end(?: point)?|finish|aller soit (?:a|au|vers|jusqu a))"  # soit à A soit à B
-    r"(?: either)? (?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*){0,3} (?:or|ou|soit)"
+    r"|arrivee(?: a| vers)?|end(?: point)?|finish|aller soit (?:a|au|vers|jusqu a)"  # soit à A soit à B
+    # "je finis à Encamp ou Escaldes", "on termine à Ordino ou à Llorts"
+    r"|(?P<verb>(?:fini[rst]?|finissons|finirai\w*|finiron\w*|termine\w*|arriver)(?: soit)?"
+    r" (?:a|au|aux|vers|dans)))"
+    r"(?: either)? (?P<said>(?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*){0,3} (?:or|ou|soit)"
     r"(?: maybe| perhaps| peut etre| bien| else)?"
-    r"(?: to| in| at| a| vers)? ((?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*){0,3})"
+    r"(?: to| in| at| a| vers)? (?P<other>(?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*){0,3}))"
 )
 
 
@@ -237,17 +241,28 @@ _NOT_IN_A_NAME = {
 }
 
 
+_FIRST_OF_TWO = re.compile(r" (?:or|ou|soit)\b")
+
+
+def _named(two: re.Match[str]) -> str:
+    """The words of a "two for one" that name places: after its verb ("je finis à"), else after its first
+    word ("jusqu'à la gare, soit..." keeps its "à": no two ends)."""
+    if two.groupdict().get("verb"):  # (the two names, without the "à" of "ou à Arinsal")
+        return f"{_FIRST_OF_TWO.split(two.group('said'))[0]} {two.group('other')}"
+    return two.group(0).replace("soit a ", "soit ").split(" ", 1)[1]
+
+
 def _two_for_one(pattern: re.Pattern[str], norm: str) -> bool:
     """Whether the turn names two places for one end, joined by "or", neither chosen (not "from Ordino
     with my wife or my brother", nor "to eat or drink")."""
     return any(
-        not says_a_slot(m.group(1))
-        and not _NOT_IN_A_NAME & set(m.group(0).replace("soit a ", "soit ").split()[1:])  # (à: to)
-        and m.group(0).split()[-len(m.group(1).split()) - 2] not in VERBS
-        and m.group(1).split()[0] not in VERBS
-        and m.group(1).split()[0] not in _NOT_AFTER_OR
+        not says_a_slot(m.group("other"))
+        and not _NOT_IN_A_NAME & set(_named(m).split())
+        and m.group(0).split()[-len(m.group("other").split()) - 2] not in VERBS
+        and m.group("other").split()[0] not in VERBS
+        and m.group("other").split()[0] not in _NOT_AFTER_OR
         and not {"si", "if", "unless", "sauf"}
-        & set(m.group(1).split())  # "or Llorts if we're tired": a fallback
+        & set(m.group("other").split())  # "or Llorts if we're tired": a fallback
         for m in pattern.finditer(norm)
     )
 
@@ -401,12 +416,29 @@ def _choices_left_open(norm: str, places: dict[str, list[PlacePhrase]]) -> set[s
         left_open.add("end")
     elif hesitating and (first := _first_alternative(norm, found)) is not None:
         left_open.add("start" if _said_for(norm, first) == "start" else "end")
+    elif (
+        hesitating
+        and (other := _OR_FIRST.match(norm))
+        and _may_be_a_place(other[1])
+        and not _WHEN.match(other[1])
+    ):
+        left_open.add("end")  # "or Arinsal... ugh let me think about it": the end said before, or another
+    if disagreeing and _AGREED.search(norm, disagreeing.end()):  # "...ok let's say Soldeu, she'll forgive me"
+        disagreeing = None
     if disagreeing:  # the places said from where the group disagrees on
         said: dict[str, set[str]] = {}
         for at, _, text in (place for place in found if place[0] >= disagreeing.start()):
             said.setdefault(_said_for(norm, at) or "", set()).add(text)
         left_open |= {slot for slot in ("start", "end") if len(said.get(slot, ())) > 1}
     return left_open
+
+
+_AGREED = re.compile(
+    r"\b(?:let s say|lets say|let s go (?:with|for)|we ll go (?:with|for)|we agreed|we decided|on dit|va pour"
+    r"|on a decide|on s est mis d accord|disons|finalement)\b"
+)
+_WHEN = re.compile(r"(?:fin|debut|mi|end|start|early|late|mid|next|this|le|the|\d+)$")  # "ou fin mai"
+_OR_FIRST = re.compile(r"^\W*(?:\w+ )?(?:or|ou|sinon) (?:maybe |peut etre |perhaps )?([a-z]\w*)")
 
 
 def _first_alternative(norm: str, found: list[tuple[int, int, str]]) -> int | None:

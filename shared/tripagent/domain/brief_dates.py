@@ -108,15 +108,29 @@ DATES_RANGE = re.compile(
     rf"(?:the )?(\d{{1,2}}){_ORD} (?:of )?({_MONTH})\b"
 )
 # "du lundi au vendredi", "from Saturday to Monday", "this coming Saturday and Sunday", "sat-sun": those days
+# (and "de vendredi soir à dimanche midi", "from tomorrow until Saturday")
+_PART_OF_DAY = r"(?: (?:morning|afternoon|evening|night|noon|lunchtime|matin|midi|soir|aprem|apres midi))?"
 WEEKDAY_RANGE = re.compile(
-    rf"\b(?:du |from |this coming |this |next |coming |ce )?({'|'.join(WEEKDAYS)})"
-    rf" (?:au|to|till|until|and|et|through|thru) ({'|'.join(WEEKDAYS)})\b"
+    rf"\b(?:du |de |from |this coming |this |next |coming |ce )?({'|'.join(WEEKDAYS)}|tomorrow|demain)"
+    rf"{_PART_OF_DAY} (?:au|a|jusqu a|jusqu au|to|till|until|and|et|through|thru) ({'|'.join(WEEKDAYS)})\b"
+)
+# "leaving Friday after work, back home Sunday evening", "départ samedi matin, retour dimanche soir", "je pars
+# demain de Sant Julià et je rentre dimanche": from the one day to the other
+LEAVE_AND_BACK = re.compile(
+    rf"\b(?:leav\w*|set\w* off|start\w*|depart\w*|pars|part|partons|partirons)\b(?: \w+){{0,3}}?"
+    rf" ({'|'.join(WEEKDAYS)}|tomorrow|demain)\b.{{0,60}}?"
+    rf"\b(?:back|return\w*|home|retour|rentr\w*|revien\w*)\b(?: \w+){{0,4}}? ({'|'.join(WEEKDAYS)})\b"
+)
+# "May 20-23", "June 3 to 5": days of one month, the month first
+MONTH_DAYS_RANGE = re.compile(
+    rf"\b({_MONTH}) (\d{{1,2}}){_ORD} (?:to |till |until |thru |through |au )?(\d{{1,2}}){_ORD}\b"
+    r"(?! ?(?:km|kms|k|kilo\w*|days?|jours?|nights?|nuits?|h|hours?|heures?|people|personnes)\b)"
 )
 NEXT_WEEK = re.compile(r"\bnext week\b|\bla semaine prochaine\b|\bsemaine prochaine\b")
 # When people will talk again, not when they ride: "I'll decide tomorrow morning", "je te redis ça demain",
 # "on en discute ce soir", "let you know tomorrow", "I'll confirm in a day or two"
 TALK_LATER = re.compile(
-    r"\b(?:decide|deciding|tell|let you know|confirm|get back|redi\w*|dirai|discut\w*|en parle\w*"
+    r"\b(?:decide|deciding|tell|let you know|confirm|get back|redi\w*|dirai|discut\w*|en parle\w*|talk\w*"
     r"|verra|reviens|revien\w* vers|choisi\w*|check\w*|ask\w*|demand\w*)\b[^.!?]{0,25}?"
     r"\b((?:tomorrow|demain|ce soir|tonight|later|plus tard)(?: (?:morning|matin|soir|evening))?"
     r"|(?:in|dans) (?:a|un) (?:day|jour) (?:or|ou) (?:two|deux))\b"
@@ -177,6 +191,10 @@ _SHORT_DAY_TYPED = re.compile(
 _DAY_DASH_DAY = re.compile(
     rf"(?i)\b({'|'.join(WEEKDAYS)})\s?[-–/]\s?({'|'.join(WEEKDAYS)}|{'|'.join(SHORT_WEEKDAYS)})\b"
 )
+# "fri to sun", "thu till sat": two short names joined as a range are days
+_SHORT_TO_SHORT = re.compile(
+    rf"(?i)\b({'|'.join(SHORT_WEEKDAYS)})\.? (to|till|until|thru|au) ({'|'.join(SHORT_WEEKDAYS)})\b"
+)
 _DAY_NAMES = {number: name for name, number in WEEKDAYS.items() if name.isascii() and name.endswith("day")}
 _JOURS = {number: name for name, number in WEEKDAYS.items() if not name.endswith("day")}
 _FRENCH_SHORT = {"lun", "mar", "mer", "jeu", "ven", "sam", "dim"}
@@ -198,6 +216,12 @@ def short_days(text: str) -> str:
             last = (_JOURS if last in _FRENCH_SHORT else _DAY_NAMES)[SHORT_WEEKDAYS[last]]
         return f"{m.group(1)} to {last}"
 
+    def both(m: re.Match[str]) -> str:
+        first, last = m.group(1).lower(), m.group(3).lower()
+        names = _JOURS if first in _FRENCH_SHORT else _DAY_NAMES
+        return f"{names[SHORT_WEEKDAYS[first]]} {m.group(2)} {names[SHORT_WEEKDAYS[last]]}"
+
+    text = _SHORT_TO_SHORT.sub(both, text)
     spelled_out = _SHORT_DAY_TYPED.sub(spelled, _SHORT_DAY.sub(spelled, text))
     return _WEEKEND_TYPED.sub("weekend", _TONIGHT.sub("tonight", _DAY_DASH_DAY.sub(ranged, spelled_out)))
 
@@ -334,7 +358,12 @@ def _dates_in(norm: str, today: dt.date, known: dt.date | None) -> tuple[dt.date
         if opening and closing and closing >= opening:
             return opening, (closing - opening).days + 1
     if m := WEEKDAY_RANGE.search(norm):
-        first_day = _next_weekday(WEEKDAYS[m.group(1)], today)
+        if m.group(1) in WEEKDAYS:
+            first_day = _next_weekday(WEEKDAYS[m.group(1)], today)
+        else:  # "from tomorrow until Saturday", "till Tuesday next week"
+            first_day = today + dt.timedelta(days=1)
+            days = (WEEKDAYS[m.group(2)] - first_day.weekday()) % 7 + 1
+            return first_day, days + (7 if NEXT_WEEK.match(norm, m.end() + 1) and days < 7 else 0)
         # "Saturday to Monday... starting Saturday the 15th": that Saturday
         dated = _date(norm[: m.start()] + " " + norm[m.end() :], today, known)
         if dated and dated.weekday() == first_day.weekday():
@@ -342,6 +371,8 @@ def _dates_in(norm: str, today: dt.date, known: dt.date | None) -> tuple[dt.date
         elif NEXT_WEEK.search(norm) and first_day - today < dt.timedelta(days=7 - today.weekday()):
             first_day += dt.timedelta(days=7)  # "la semaine prochaine, du lundi au vendredi"
         return first_day, (WEEKDAYS[m.group(2)] - WEEKDAYS[m.group(1)] - 1) % 7 + 2  # Sat to Sat: 8
+    if between := _days_between(norm, today):
+        return between
     if (m := DAY_RANGE.search(norm)) and not DATE_RANGE.search(norm):
         first, last = int(m.group(1) or m.group(3)), int(m.group(2) or m.group(4))
         start = _next_day_of_month(first, today)
@@ -353,6 +384,21 @@ def _dates_in(norm: str, today: dt.date, known: dt.date | None) -> tuple[dt.date
             return start, last - first + 1
         return start, None
     return _date(norm, today, known), None
+
+
+def _days_between(norm: str, today: dt.date) -> tuple[dt.date, int] | None:
+    """ "leaving Friday... back Sunday": from the one to the other; "May 20-23": those days."""
+    if m := LEAVE_AND_BACK.search(norm):
+        first_day = (
+            _next_weekday(WEEKDAYS[m.group(1)], today) if m.group(1) in WEEKDAYS else _day_after(today)
+        )
+        return first_day, (WEEKDAYS[m.group(2)] - first_day.weekday()) % 7 + 1
+    if m := MONTH_DAYS_RANGE.search(norm):
+        first, last = int(m.group(2)), int(m.group(3))
+        start = _day_month(first, MONTHS[m.group(1)], None, today)
+        if start and first < last <= first + 30:
+            return start, last - first + 1
+    return None
 
 
 def _day_month(day: int, month: int, year: str | None, today: dt.date) -> dt.date | None:

@@ -115,7 +115,9 @@ _END = (
     r"|end(?:ing)? up (?:in|at)|park (?:the|our) bikes?(?: for good)? (?:in|at)|collapse (?:in|at)"
     r"|finish line (?:is|will be)|(?:s|se) termine (?:vers|a|dans)|s acheve (?:vers|a)|on s arrete (?:vers|a)"
     r"|terminer (?:la balade |le voyage )?(?:vers|a|dans)|poser les velos (?:vers|a)"
-    r"|on fini[rt]? (?:vers|a|dans)"
+    # "on finit à", "je finis à", "nous finirons vers", "finir à", "je termine à"
+    r"|(?:(?:on|je|j|nous|tu|vous) )?(?:fini[rt]?|finis|finissons|finissez|finirai\w*|finiron\w*|finir"
+    r"|termine|terminons|terminerai\w*|termineron\w*) (?:vers|a|au|aux|dans)"
     r"|(?:end|finish|wrap up|conclude)(?:s|ing)? (?:our|my|the) (?:\w+ )?"
     r"(?:trip|ride|tour|adventure|journey|day) (?:at|in)"
     r"|arrivee vers|arrivee|retour|" + "|".join(sorted(LOOSE_END, key=len, reverse=True))
@@ -314,6 +316,12 @@ NOT_PLACES = {
     "hola",
     "moi",
     "hei",
+    "allo",  # Quebec's hello ("Allô !"), a village in Navarre too
+    "bon dia",
+    "buenos dias",
+    "hallo",
+    "hoi",
+    "ciao",
     # French idioms after "à", which reads as "to": "réserver à l'avance", "à pied", "à peu près"
     "l avance",
     "pied",
@@ -1062,10 +1070,10 @@ def place_phrases(text: str, *, capitalizes: bool = False) -> dict[str, list[Pla
         return _as_written(_day_by_day(plan), text, capitalizes)
     clauses = _clauses(text)
     reader = _TurnReader()
-    for clause in clauses:
-        reader.read(clause)
+    for clause, travel in clauses:
+        reader.read(clause, travel=travel)
         reader.offset += len(clause) + 1
-    return _as_written(_ordered(reader.mentions, " ".join(clauses)), text, capitalizes)
+    return _as_written(_ordered(reader.mentions, " ".join(c for c, _ in clauses)), text, capitalizes)
 
 
 _WORD = re.compile(r"[^\W\d_]+")
@@ -1123,7 +1131,7 @@ def names_said(text: str, *, longest: int = 5) -> list[str]:
     each word (a fallback: where no word said what a place is, a place we route named anywhere is the
     start)."""
     runs: list[str] = []
-    for clause in _clauses(text):
+    for clause, _ in _clauses(text):
         words = clause.split()
         for i in range(len(words)):
             if any(w in _REFUSING for w in words[max(0, i - 3) : i]):  # "but avoid Canillo please"
@@ -1166,8 +1174,9 @@ def _listed_route(text: str) -> str:
     return _LISTED_ROUTE.sub(route, text)
 
 
-def _clauses(text: str) -> list[str]:
-    """The turn's clauses, normalized: punctuation ends a place phrase, so each is read on its own."""
+def _clauses(text: str) -> list[tuple[str, bool]]:
+    """The turn's clauses, normalized: punctuation ends a place phrase, so each is read on its own; and
+    whether each is in a sentence only about getting there (``_GETTING_THERE``, no word of riding)."""
     text = _BLANKS.sub(" ", text)[:MAX_TURN_CHARS]  # the raw-text patterns below run on single blanks
     # "jusqu'à Sant Julià où ma femme nous attend": "où" (where, not "ou", or) ends the place before it
     text = re.sub(r"(?<=\w) (?=où )", ", ", text)
@@ -1218,8 +1227,17 @@ def _clauses(text: str) -> list[str]:
     if detect_locale(text, "en") == "fr":  # French by its own words: "de Canillo a Ordino" lost its accent
         marked = re.sub(r"(\b(?:de|d|du|depuis)[ '’][^,.;!?\n]{1,60}?)\s+a\s+(?=\w)", r"\1 vers ", marked)
     clauses = []
-    pieces = (_routes_in_words(c) for c in re.split(r"[.;!?\n()«»“”\"]+|,(?!\d)", marked))
-    for clause in (part for piece in pieces for part in _SEPARATOR.split(piece)):
+    pieces = (
+        (_routes_in_words(c), travel)
+        for sentence in re.split(r"[.;!?\n]+", marked)
+        # (a sentence that names no riding: "flying into Toulouse, then the train to Ax" is all travel)
+        for said in [normalize(sentence)]
+        for travel in [
+            bool(_GETTING_THERE.search(said)) and not _RIDING.search(said) and "->" not in sentence
+        ]
+        for c in re.split(r"[()«»“”\"]+|,(?!\d)", sentence)
+    )
+    for clause, travel in ((part, travel) for piece, travel in pieces for part in _SEPARATOR.split(piece)):
         norm = _ABBREVIATIONS.sub(lambda m: ABBREVIATIONS[m.group(0)], normalize(clause.replace("=", ":")))
         norm = _AND_TYPED_N.sub("and ", norm)  # "start n end in la massana", "go round n come back"
         norm = CLIMB_PER_DAY.sub(" ", DAILY.sub(" ", norm))
@@ -1229,8 +1247,25 @@ def _clauses(text: str) -> list[str]:
         for label, replacement in _LABELS:
             norm = label.sub(replacement, norm)
         norm = _PAS.sub(r"\1 pas de la casa", norm)
-        clauses.append(norm.replace(":", " ").strip())
+        norm = norm.replace(":", " ").strip()
+        clauses.append((norm, travel))
     return clauses
+
+
+# A clause about getting there or home by other means than the bike, in a sentence with no word of riding
+# ("we fly to Barcelona and then take the bus", "drive home via Foix", "on dort à Ax la veille"): its places
+# are where people pass, loosely said (a place abroad in it is no place of the ride). (Not the ferry: the
+# one to Suomenlinna is part of a day's ride.)
+_GETTING_THERE = re.compile(
+    r"\b(?:fly|flying|flies|flew|flight|plane|avion|bus|coach|train|tgv|car|voiture"
+    r"|drive|driving|drives|drove|taxi|metro|tram|la veille|the night before"
+    r"|comingfrom)\b"  # (what "by bus from", "en train de" were rewritten to)
+)
+_RIDING = re.compile(
+    r"\b(?:ride|rides|riding|rode|cycl\w*|bike|bikes|biking|velos?|pedal\w*|roul\w*|vtt|gravel|spin|loop"
+    r"|boucle|start\w*|finish\w*|end|ending|fini[rst]?|finissons|finiron\w*|termin\w*|depart|arrivee"
+    r"|part|pars|partons|partir|partira\w*|partiron\w*|one way|aller simple)\b"
+)
 
 
 class _TurnReader:
@@ -1242,9 +1277,11 @@ class _TurnReader:
         self.list_open = False  # the clause before ended inside a list: "par Juberri, Nagol et Aixovall"
         self.end_open = False  # the clause before ended on where the trip goes
         self.there: list[tuple[int, str, bool]] = []  # "from there" of the clause being read
+        self.travel = False  # the clause being read is about getting there, not riding
 
-    def read(self, clause: str) -> None:
+    def read(self, clause: str, *, travel: bool = False) -> None:
         before = len(self.mentions)
+        self.travel = travel
         if self.end_open and (more := _THEN.match(" " + clause)):  # "..., puis Aubinyà, et finir à..."
             self._add(more.start(1) - 1, "end", more.group(1).strip(), strong=True)
         elif (
@@ -1355,6 +1392,7 @@ class _TurnReader:
             self.there.append((self.offset + at, slot, strong))
         elif _is_name(candidate, strong=strong) and not _UNDECIDED.search(candidate):
             # (not "from Encamp or Canillo": not decided)
+            loose = loose or self.travel  # ("we fly to Barcelona and take the bus up": how they get there)
             self.mentions.append((self.offset + at, slot, PlacePhrase(candidate, strong, loose=loose)))
 
     def _there(self) -> None:

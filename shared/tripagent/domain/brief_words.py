@@ -83,7 +83,8 @@ _DEFERRING = (
     r"|will see|depends|depending|ca depend|selon|whatever s nicer|on decidera|we ll decide|i ll decide"
     r"|decide (?:later|on the day|tonight|tomorrow)|(?:talk|think) (?:about it )?(?:tonight|later)"
     r"|je vous dirai|je te dirai|je (?:vous|te) redis|on (?:vous|te) redit|will tell you|haven t made up"
-    r"|haven t figured|sais plus|sait plus|still arguing)"
+    r"|haven t figured|sais plus|sait plus|still arguing|let me think|laisse moi reflechir|je reflechis"
+    r"|i ll think|get back to you|come back to you|je reviens vers (?:toi|vous))"
 )
 _DAYS = r"(?:days?|jours?|journees?)"
 _NOT_DAYS = r"(?! (?:nights?|nuits?|km|kms|h|hours?|heures?|people|personnes|of us|kids|enfants)\b)"
@@ -119,6 +120,10 @@ UNDECIDED = re.compile(
     # two counts of days beside a decision put off: "3-4 days depends on legs", "2 jours ? 3 ? ça dépend",
     # "on ne sait pas encore... sur une ou deux journées"
     rf"|\b{_DEFERRING}\b.{{0,60}}{_TWO_COUNTS}|{_TWO_COUNTS}.{{0,40}}\b{_DEFERRING}\b"
+    # a count each: "my partner says 2 days, I say 3", "il veut 2 jours, moi 3"
+    rf"|\b(?:says?|wants?|veut|dit)\b {NUM}(?: {_DAYS})?\W+(?:i|me|moi|je)(?: \w+)? {NUM}\b"
+    # a count only if: "si ça tient, 3 jours, sinon on raccourcira", "3 days if the weather holds, otherwise"
+    rf"|\b(?:si|if)\b[^.!?]{{0,25}}\b{NUM} {_DAYS}\b[^.!?]{{0,25}}\b(?:sinon|otherwise|or else|else)\b"
 )
 # "1 jour, route, hôtel": among the slots of a list, "route" is the road bike (not "une belle route")
 ROAD_IN_A_LIST = re.compile(r"(?:^|,|:)\s*(?:en |à |a )?route\s*[.!]?\s*(?:,|$)", re.MULTILINE)
@@ -197,6 +202,9 @@ DAYS_UNKNOWN = re.compile(
     r"\b(?:how many days|how long|combien de jours)\b"
     r"|\bhow long\b\W{0,3}(?:\w+ )?(?:depends|no idea|not sure|dunno|idk|we ll see)\b"
     r"|\bdecide (?:that )?later\b"
+    # a question back: "combien de jours tu conseilles ?", "how many days would you suggest?"
+    r"|\b(?:how many days|combien de jours)\b[^.!]{0,30}\b(?:recommend\w*|suggest\w*|advis\w*|conseill\w*"
+    r"|recommand\w*|propos\w*|faut il|should (?:we|i))\b"
     rf"|\b(?:maybe|perhaps|peut etre|might be|could be) {NUM} (?:days?|jours?)\b.{{0,30}}"
     r"\b(?:check|let me|ask|see|verra|confirm|not sure)\b"
 )
@@ -235,6 +243,9 @@ DISAGREEING = re.compile(
     # (by someone else: not "my wife says she wants")
     r"\b(?!(?:she|he|they|it|elle|il|ils|elles|on|qu elle|qu il)\b)\w+"
     r" (?:wants|(?<!\bon )veut|prefers|prefere|says|dit)\b"
+    # ...or by the writer: "my husband wants to start in Ordino, I want Canillo", "she wants X, I'd rather Y"
+    r"|\b(?:says|wants|(?<!\bon )veut|prefers|prefere)\b.{1,80}\b(?:i|moi|moi je)"
+    r" (?:want|d rather|would rather|prefer|veux|prefere|say|dis|aimerais)\b"
 )
 # words of passing: what follows is a stop ("as long as we go through Encamp")
 VIA_WORD = re.compile(r"\b(?:via|through|thru|par|passing|passer|passant|stop\w*|see|voir|visit\w*)\b")
@@ -286,6 +297,9 @@ END_UNKNOWN = re.compile(
     r"|i am not sure|i m not sure|am not sure"
     r"|torn)\b"
     r"|\b(?:pas sur|sais pas|ne sais pas) (?:encore )?(?:d )?ou (?:finir|terminer|arriver)\b"
+    # "aucune idée d'où aller", "no idea where to go"
+    r"|\b(?:aucune idee|pas d idee|sais pas|no idea|not sure|don t know|dunno) (?:encore |yet )?(?:d )?"
+    r"(?:ou|where) (?:aller|to go|we ll go|i ll go|on va)\b"
     # "maybe end in Pal, or not", "finir à Erts, ou pas": an end only perhaps
     r"|\b(?:end|ending|finish|finishing|fini\w*|termin\w*|arriv\w*)\b[^.!?]{0,40}\b(?:or not|ou pas|ou non)\b"
     # "maybe not Pal, somewhere else on the west side, tbd"
@@ -468,6 +482,7 @@ ROUND_TRIP = re.compile(
     r"|\bstart(?:s|ing)? and (?:finish|end)(?:es|s|ing)? (?:in|at)\b|\bback to where\b"
     r"|\bcom(?:e|ing) back to\b(?! (?:you|me|us|ya)\b)"
     r"|\b(?:back|finish\w*|end\w*) where (?:we|i) (?:start|began)"
+    r"|\b(?:end|ending|finish|finishing) back (?:in|at)\b"  # "starting in Canillo... and end back in Canillo"
     r"|\b(?:revient|revenir|retour) au (?:point de )?depart\b"
     # "départ et arrivée à Encamp", "depart et arrivee andorre la vieille" (not "... le même jour")
     r"|\bdepart et (?:arrivee|retour) (?:a |vers |au |aux |d |de |du )?(?=[^\W\d])"
@@ -515,6 +530,9 @@ ONE_WAY = re.compile(
     r"|\b(?:don t|do not|never) (?:really )?(?:like|do|want) loops\b|\b(?:hate|dislike) loops\b"
     r"|\bn aime pas les boucles\b"
     r"|\bboucle ou (?:pas|non|aller simple)\b|\bloop or (?:not|one way)\b"  # not decided: no loop yet
+    # "not sure we'll loop back, my friend might pick us up", "pas sûr qu'on revienne"
+    r"|\b(?:not sure|unsure|pas sur) (?:if |whether |that |qu |si )?(?:we ll |we will |we |i ll |i |on )?"
+    r"(?:loop|come back|revien\w*|boucl\w*)\b"
 )
 # "A to B and back", "up to B and then back down", "je monte jusqu'à B et je redescends": B is where a loop
 # from A turns (not "and back to C", "et retour à C": those name the end)

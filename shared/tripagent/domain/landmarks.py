@@ -66,6 +66,17 @@ LANDMARKS: dict[str, str] = {
     "hietalahti market hall": "punavuori",
     "hietalahden kauppahalli": "punavuori",
     "sorkka": "sornainen",
+    # what locals and visitors call the centre and its station (no railway in Andorra: no other "central
+    # station"), and Hakaniemi's nickname
+    "central station": "helsinki",
+    "central railway station": "helsinki",
+    "main railway station": "helsinki",
+    "main train station": "helsinki",
+    "helsinki central station": "helsinki",
+    "gare centrale": "helsinki",
+    "gare centrale d helsinki": "helsinki",
+    "stadi": "helsinki",
+    "hakis": "hakaniemi",
     # Andorra
     "caldea": "escaldes",
     "carmen thyssen": "escaldes",
