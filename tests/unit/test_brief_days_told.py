@@ -18,6 +18,11 @@ from tests.fixtures.brief_chat import last_reply
             2,
         ),
         (
+            "park the car in pas de la casa and ride over to ordino, sleep there, then back to the car on sunday",
+            "en",
+            2,
+        ),
+        (
             "D'el Tarter on descend jusqu'à Escaldes, on dort là-bas, et le lendemain on monte à Ordino",
             "fr",
             2,

@@ -384,7 +384,9 @@ OVERNIGHT = re.compile(
 _NEXT_DAY = re.compile(
     r"\b(?:next (?:morning|day)|the day after(?! tomorrow)|(?:the )?following (?:day|morning)|morning after"
     r"|le lendemain|(?:le )?jour suivant|le jour d apres|le matin suivant"
-    rf"|(?:et|puis|then|and) (?:on |le )?(?:{'|'.join(WEEKDAYS)}))\b"
+    rf"|(?:et|puis|then|and) (?:on |le )?(?:{'|'.join(WEEKDAYS)})"
+    # "sleep there, then back to the car on Sunday": a day named after the night
+    rf"|(?:then|puis|and then|et puis)\b[^,]{{0,30}}\b(?:on|le) (?:{'|'.join(WEEKDAYS)}))\b"
 )
 _ARRIVING = re.compile(
     r"\b(?:arriv\w*|land\w*|fly\w*|flights?|atterri\w*|trains?|bus|vol|get in|wedding|mariage)\b"
