@@ -45,6 +45,7 @@ def test_the_days_from_one_day_to_another(text: str, locale: str, days: int, fir
         ("start june 5, 2 days", 2),
         ("may 3 40 km a day", None),
         ("leaving friday, back to the car by 5", None),
+        ("we leave on may 3, 10 of us", None),
     ],
 )
 def test_a_day_beside_a_count_is_no_range(text: str, days: int | None) -> None:

@@ -810,27 +810,24 @@ def _meant_instead(
 
 def _back_where_they_are(collected: Collected, turns: list[str]) -> bool:
     """No start said, and the end is where people come back to ("we're at a hotel in Andorra la Vella...
-    up to Pal, and back to Andorra la Vella the same day"): a loop from there."""
+    up to Pal, and back to Andorra la Vella the same day"), or a loop comes back to one of its stops ("4
+    days, a loop back to Pas de la Casa, through Canillo..."): a loop from there."""
     if collected.start:
         return False
-    end = collected.end
-    if (
-        not end and collected.roundTrip
-    ):  # "a loop back to Pas de la Casa, through Canillo...": listed on the way
-        back = [stop for stop in collected.via if _said_back_to(stop, turns)]
+    if collected.end is None:
+        back = [stop for stop in collected.via if collected.roundTrip and _said_back_to(stop, turns)]
         if back:
-            collected.start, collected.via = back[-1], [stop for stop in collected.via if stop != back[-1]]
-            return True
+            collected.start = back[-1]
+            collected.via = [stop for stop in collected.via if stop != back[-1]]
+        return bool(back)
+    if not _said_back_to(collected.end, turns):
         return False
-    if not end:
-        return False
-    if not _said_back_to(end, turns):
-        return False
-    collected.start, collected.end, collected.roundTrip = end, None, True
+    collected.start, collected.end, collected.roundTrip = collected.end, None, True
     return True
 
 
 def _said_back_to(name: str, turns: list[str]) -> bool:
+    """Whether a turn says people come back to the place ("back to Encamp", "retour à Encamp")."""
     back_to = re.compile(
         rf"\b(?:back (?:to|in|at)|retour (?:a|vers|sur)|rentrer a|revenir a) {re.escape(normalize(name))}\b"
     )

@@ -124,7 +124,8 @@ LEAVE_AND_BACK = re.compile(
 # "May 20-23", "June 3 to 5": days of one month, the month first
 MONTH_DAYS_RANGE = re.compile(
     rf"\b({_MONTH}) (\d{{1,2}}){_ORD} (?:to |till |until |thru |through |au )?(\d{{1,2}}){_ORD}\b"
-    r"(?! ?(?:km|kms|k|kilo\w*|days?|jours?|nights?|nuits?|h|hours?|heures?|people|personnes)\b)"
+    r"(?! ?(?:km|kms|k|kilo\w*|days?|jours?|nights?|nuits?|h|hours?|heures?|people|personnes|of us|riders"
+    r"|adults?|adultes?|kids|enfants|bikes?|velos?|euros?|eur|ans|years?)\b)"
 )
 NEXT_WEEK = re.compile(r"\bnext week\b|\bla semaine prochaine\b|\bsemaine prochaine\b")
 # When people will talk again, not when they ride: "I'll decide tomorrow morning", "je te redis ça demain",
