@@ -18,7 +18,8 @@ from tests.fixtures.brief_chat import last_reply
             2,
         ),
         (
-            "park the car in pas de la casa and ride over to ordino, sleep there, then back to the car on sunday",
+            "park the car in pas de la casa and ride over to ordino, sleep there, then back to the car on"
+            " sunday",
             "en",
             2,
         ),
