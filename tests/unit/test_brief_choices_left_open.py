@@ -189,6 +189,10 @@ def test_a_start_left_open_somewhere_else_keeps_the_end(gazetteer: Gazetteer) ->
             ],
             "fr",
         ),
+        (
+            ["départ Kallio, arrivée Kamppi, je sais pas combien de jours, je reste jusqu'à jeudi"],
+            "fr",
+        ),
     ],
 )
 def test_days_asked_back_argued_or_only_if_are_open(
@@ -247,3 +251,12 @@ def test_an_end_the_writer_and_another_disagree_on_is_open_until_agreed(gazettee
         "She wants to finish in Canillo, I'd rather end in Soldeu. Ok let's say Soldeu, she'll forgive me"
     )
     assert last_reply(gazetteer, [*start, agreed], "en").collected.end == "Soldeu"
+
+
+def test_torn_between_two_bikes_leaves_the_start_as_said(gazetteer: Gazetteer) -> None:
+    turns = [
+        "Départ d'Encamp, arrivée Andorre-la-Vieille, 2 jours",
+        "on hésite entre VTT et gravel... ok VTT",
+    ]
+    collected = last_reply(gazetteer, turns, "fr").collected
+    assert (collected.start, collected.profile) == ("Encamp", "mountain")

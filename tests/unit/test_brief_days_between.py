@@ -30,6 +30,9 @@ TODAY = dt.date(2027, 5, 3)  # a Monday
             dt.date(2027, 5, 8),
         ),
         ("je pars demain de Sant Julià et je rentre à Sant Julià dimanche", "fr", 6, dt.date(2027, 5, 4)),
+        ("Family trip with our 3 teens. starting the 24th, ending the 28th", "en", 5, dt.date(2027, 5, 24)),
+        ("the kids pushed for a shorter trip, so 24th to 26th then", "en", 3, dt.date(2027, 5, 24)),
+        ("départ le 10, retour le 12", "fr", 3, dt.date(2027, 5, 10)),
     ],
 )
 def test_the_days_from_one_day_to_another(text: str, locale: str, days: int, first: dt.date) -> None:

@@ -59,3 +59,29 @@ def test_what_someone_else_does_after_the_end_is_no_place() -> None:
     places = read_turn(text, today=TODAY).places
     assert [p.text for p in places["end"]] == ["sant julia"]
     assert "via" not in places
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale"),
+    [
+        (
+            [
+                "Du Pas de la Case jusque chez ma cousine à Sispony, en 2 jours",
+                "sans passer par Escaldes svp, nuit à Ordino",
+            ],
+            "fr",
+        ),
+        (
+            [
+                "From Pas de la Casa to Sispony, 2 days",
+                "without going through Escaldes please, night in Ordino",
+            ],
+            "en",
+        ),
+    ],
+)
+def test_a_place_not_to_pass_is_no_stop(gazetteer: Gazetteer, turns: list[str], locale: str) -> None:
+    """ "sans passer par Escaldes", "without going through Escaldes": not through it (and "jusque" ends the
+    start's name)."""
+    collected = last_reply(gazetteer, turns, locale).collected
+    assert (collected.start, collected.end, collected.via) == ("Pas de la Casa", "Sispony", ["Ordino"])

@@ -121,6 +121,12 @@ LEAVE_AND_BACK = re.compile(
     rf" ({'|'.join(WEEKDAYS)}|tomorrow|demain)\b.{{0,60}}?"
     rf"\b(?:back|return\w*|home|retour|rentr\w*|revien\w*)\b(?: \w+){{0,4}}? ({'|'.join(WEEKDAYS)})\b"
 )
+# "starting the 24th, ending the 28th", "départ le 10, retour le 12": the first and the last day
+START_AND_END_DAYS = re.compile(
+    r"\b(?:start\w*|from|leav\w*|depart\w*|set\w* off)(?: on)? (?:the |le )(\d{1,2})(?:st|nd|rd|th|er)?\b"
+    r"[^.!?]{0,25}?\b(?:end\w*|finish\w*|until|till|back|return\w*|retour|fin\w*|jusqu au)(?: on)?"
+    r" (?:the |le )(\d{1,2})(?:st|nd|rd|th|er)?\b(?! ?(?:km|kilo\w*|h|heures?|hours?|people|personnes)\b)"
+)
 # "May 20-23", "June 3 to 5": days of one month, the month first
 MONTH_DAYS_RANGE = re.compile(
     rf"\b({_MONTH}) (\d{{1,2}}){_ORD} (?:to |till |until |thru |through |au )?(\d{{1,2}}){_ORD}\b"
@@ -155,7 +161,7 @@ DAY_ONLY = re.compile(
 
 # "from the 14th to the 16th", "du 14 au 16": a range within the month of its first day
 DAY_RANGE = re.compile(
-    rf"\b(?:from )?(?:the |(?:{_WEEKDAY}) (?:the )?)(\d{{1,2}})(?:st|nd|rd|th)"
+    rf"\b(?:from )?(?:the |(?:{_WEEKDAY}) (?:the )?)?(\d{{1,2}})(?:st|nd|rd|th)"  # ("24th to 26th")
     rf" (?:to|till|until|and|through|thru) (?:the |(?:{_WEEKDAY}) (?:the )?)?(\d{{1,2}})(?:st|nd|rd|th)\b"
     rf"|\bdu (?:(?:{_WEEKDAY}) )?(\d{{1,2}})(?:er)? (?:au )?(?:(?:{_WEEKDAY}) )?(\d{{1,2}})\b"
     r"(?! ?(?:km|kilo|jours?|h|heures?|m|personnes?)\b)"
@@ -394,6 +400,11 @@ def _days_between(norm: str, today: dt.date) -> tuple[dt.date, int] | None:
             _next_weekday(WEEKDAYS[m.group(1)], today) if m.group(1) in WEEKDAYS else _day_after(today)
         )
         return first_day, (WEEKDAYS[m.group(2)] - first_day.weekday()) % 7 + 1
+    if m := START_AND_END_DAYS.search(norm):
+        first, last = int(m.group(1)), int(m.group(2))
+        start = _next_day_of_month(first, today)
+        if start and first <= last <= first + 30:
+            return start, last - first + 1
     if m := MONTH_DAYS_RANGE.search(norm):
         first, last = int(m.group(2)), int(m.group(3))
         start = _day_month(first, MONTHS[m.group(1)], None, today)

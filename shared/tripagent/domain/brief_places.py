@@ -32,7 +32,7 @@ from tripagent.domain.places import normalize
 # Where a place phrase ends: a connector or punctuation (not an article: "Andorra la Vella" keeps its "la").
 _COUNTS = "|".join(n for n in NUMBERS if len(n) > 1 and n not in ("un", "une"))  # "to Encamp two days"
 _STOP = (
-    r"(?=\s+(?:to|au|jusqu|vers|via|par|in|en|dans|on|for|pour|with|avec|and|et|by|over|during|starting|then"
+    r"(?=\s+(?:to|au|jusqu|jusque|vers|via|par|in|en|dans|on|for|pour|with|avec|and|et|by|over|during|starting|then"
     r"|puis|le|using|riding|please|svp|thanks|merci|through|passing|back|and back|et retour|loop|instead"
     r"|rather than|plutot que|au lieu|from there|pas d|not|after|apres|before|avant|is where|that s where"
     r"|finalement|actually|instead|then|alors|maybe|peut etre|so|from|if|si|because|car|since|this|ce|cette"
@@ -955,7 +955,8 @@ CORRECTION = re.compile(
 _ONWARD = re.compile(r"\b(?:then|puis|ensuite|and|et|back|on|before|avant|after|apres)\b")
 # A via point taken out: "actually skip Sispony", "on zappe Sispony"
 SKIP = re.compile(
-    r"\b(skip|skipping|drop(?! (?:into|in|by|down))|without|sans|zappe|zapper|enleve|enlever|retire|forget"
+    r"\b(skip|skipping|drop(?! (?:into|in|by|down))|without (?:going|passing) (?:through|by|via)|without"
+    r"|sans passer (?:par|vers)|sans|zappe|zapper|enleve|enlever|retire|forget"
     r"|oublie|not through|pas par"
     r"|laisse tomber|laisser tomber"
     r"|plus par|no longer through|no need to go through)\s+(.{1,60}?)" + _STOP

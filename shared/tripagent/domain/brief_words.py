@@ -129,6 +129,11 @@ UNDECIDED = re.compile(
 ROAD_IN_A_LIST = re.compile(r"(?:^|,|:)\s*(?:en |à |a )?route\s*[.!]?\s*(?:,|$)", re.MULTILINE)
 # "not sure yet where to start", "je ne sais pas d'où partir": the start is not said
 _NO_COUNT = r"(?!\s*(?:\d|one|two|three|four|five|un|une|deux|trois|quatre|cinq)\b)"  # "maybe 3 or 4 days"
+# (torn between two bikes or two beds is no start left open: "on hésite entre VTT et gravel")
+_NOT_BIKE_OR_BED = (
+    r"(?! (?:le |la |les |l |a |the |des |du )?(?:vtt|gravel|route|road|velo\w*|bike\w*|mtb|vae|e ?bikes?"
+    r"|hybrid\w*|electri\w*|camping|camp\w*|hotel\w*|hostel\w*|auberge\w*|refuge\w*|huts?|b b|gites?)\b)"
+)
 START_UNKNOWN = re.compile(
     # "pour le départ je sais pas trop", "départ ? je sais pas", "the start, no idea yet"
     r"(?:^|\b(?:pour le|le|the|as for the|for the|quant au|where to|d ou) )"
@@ -138,12 +143,12 @@ START_UNKNOWN = re.compile(
     r"|pas encore decide|on verra|we ll see)\b|"
     r"\b(?:not sure|don t know|do not know|no idea|undecided|haven t decided|pas sur|sais pas|aucune idee"
     r"|pas encore decide)\b.{0,30}\b(?:where|d ou|ou)\b.{0,20}\b(?:start|begin|set off|partir|commencer)"
-    r"|\b(?:torn|hesitating|undecided) (?:\w+ )?between\b"
+    rf"|\b(?:torn|hesitating|undecided) (?:\w+ )?between\b{_NOT_BIKE_OR_BED}"
     r"|\b(?:or|ou) (?:maybe |perhaps )?\w+(?: \w+)?"
     r" (?:as (?:a |the |our )?start(?:ing point)?|comme (?:point de )?depart)\b"
     # (but a count: the days are undecided)
     r"|(?<!arrivee )(?<!l arrivee )(?<!la fin )\bon hesite (?:encore |toujours )?entre\b"
-    r"(?! (?:\d|un|une|deux|trois|quatre|cinq|six|sept|a|one|two|three))"
+    rf"(?! (?:\d|un|une|deux|trois|quatre|cinq|six|sept|a|one|two|three)){_NOT_BIKE_OR_BED}"
     r"|\beither\b.{0,40}\bor\b.{0,30}\b(?:start|depart)|\bcan t decide\b.{0,20}\bstart"
     r"|\bstart\b.{0,30}\bcan t decide"
     r"|\b(?:haven t decided|not decided|undecided|pas decide|pas encore decide)\b"
@@ -196,7 +201,8 @@ DAYS_UNKNOWN = re.compile(
     r"|\bhaven t (?:worked out|decided|figured out) (?:on )?(?:the number of |how many )?days\b"
     r"|\b(?:nombre de jours|number of days|how many days|combien de jours)\b[^.!]{0,20}"
     r"\b(?:aucune idee|pas encore|sais pas|on verra|ouvert|no idea|not sure|dunno)\b"
-    r"|\b(?:je ne sais pas|on ne sait pas|aucune idee) (?:encore )?(?:combien de jours|du nombre de jours)\b"
+    r"|\b(?:je ne sais pas|on ne sait pas|je sais pas|on sait pas|sais pas|jsp|aucune idee) (?:encore )?"
+    r"(?:combien de jours|du nombre de jours)\b"
     # "I shall let you know how many days", "how long? depends on the kids", "maybe 2 days, let me check"
     r"|\b(?:let you know|tell you|get back to you|confirm)\b.{0,25}"
     r"\b(?:how many days|how long|combien de jours)\b"
