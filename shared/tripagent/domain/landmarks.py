@@ -68,13 +68,13 @@ LANDMARKS: dict[str, str] = {
     "sorkka": "sornainen",
     # what locals and visitors call the centre and its station (no railway in Andorra: no other "central
     # station"), and Hakaniemi's nickname
-    "central station": "helsinki centre",
-    "central railway station": "helsinki centre",
-    "main railway station": "helsinki centre",
-    "main train station": "helsinki centre",
-    "helsinki central station": "helsinki centre",
-    "gare centrale": "helsinki centre",
-    "gare centrale d helsinki": "helsinki centre",
+    "central station": "helsinki",
+    "central railway station": "helsinki",
+    "main railway station": "helsinki",
+    "main train station": "helsinki",
+    "helsinki central station": "helsinki",
+    "gare centrale": "helsinki",
+    "gare centrale d helsinki": "helsinki",
     "stadi": "helsinki",
     "hakis": "hakaniemi",
     # Andorra
