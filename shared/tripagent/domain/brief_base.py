@@ -43,7 +43,7 @@ _FROM_IT = re.compile(
     rf" (?:\w+ )?(?P<kind>{_KINDS})\b"
 )
 
-_EACH_DAY = re.compile(r"\b(?:chaque jour|tous les jours|every day|each day|daily)\b")
+_EACH_DAY = re.compile(r"\b(?:chaque jour|tous les jours|every day|each day)\b")
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class Base:
     """Where people keep their base, as the words that may name it (longest first), and how the ride
     uses it."""
 
-    names: list[str]
+    names: tuple[str, ...]
     leaves_from: bool
     comes_back: bool
 
@@ -70,9 +70,8 @@ def base_said(texts: list[str]) -> Base | None:
             kind = _family(placed)
             if kind in leaving | back:
                 words = placed.group("at").split()
-                return Base(
-                    [" ".join(words[:n]) for n in range(len(words), 0, -1)], kind in leaving, kind in back
-                )
+                names = tuple(" ".join(words[:n]) for n in range(len(words), 0, -1))
+                return Base(names, kind in leaving, kind in back)
     return None
 
 
