@@ -142,9 +142,35 @@ def test_as_long_as_it_takes_in_french_leaves_the_days_open(gazetteer: Gazetteer
             ],
             "fr",
         ),
+        # asked back, argued, only if, not known
+        (
+            [
+                "Départ Ordino, arrivée Pas de la Casa, en vélo de route, dimanche",
+                "combien de jours tu conseilles ?",
+            ],
+            "fr",
+        ),
+        (
+            [
+                "My partner says 2 days, I say 3. We'll fight about it over dinner",
+                "Starting in Escaldes, ending in Arinsal",
+            ],
+            "en",
+        ),
+        (
+            [
+                "ça dépend de mon genou. Si ça tient, 3 jours, sinon on raccourcira."
+                " Départ d'Andorre-la-Vieille, en boucle"
+            ],
+            "fr",
+        ),
+        (
+            ["départ Kallio, arrivée Kamppi, je sais pas combien de jours, je reste jusqu'à jeudi"],
+            "fr",
+        ),
     ],
 )
-def test_two_counts_beside_a_decision_put_off_leave_the_days_open(
+def test_days_put_off_asked_back_or_argued_are_open(
     gazetteer: Gazetteer, turns: list[str], locale: str
 ) -> None:
     reply = last_reply(gazetteer, turns, locale)

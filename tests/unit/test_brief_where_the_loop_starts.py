@@ -19,6 +19,42 @@ from tests.fixtures.brief_chat import last_reply
         ),
         (["tomorrow we ride up to Pal and back to Encamp for dinner"], "en", "Encamp"),
         (["on monte à Pal et retour à Encamp le soir, demain"], "fr", "Encamp"),
+        # from and back to a base placed in a village (test_brief_from_the_base.py)
+        (
+            [
+                "Nous venons de Genève. En Andorre on dort à l'hôtel à Ordino.",
+                "Depuis l'hôtel, on aimerait une boucle d'une journée par la Cortinada et Ansalonga,"
+                " et retour à l'hôtel.",
+            ],
+            "fr",
+            "Ordino",
+        ),
+        (
+            ["On gare la voiture à Sant Julià samedi, on roule jusqu'au soir puis on retrouve la voiture."],
+            "fr",
+            "Sant Julià de Lòria",
+        ),
+        (
+            [
+                "we come with the car and leave it in Andorra la Vella parking. We want to make a circle"
+                " and return to the car. Four days"
+            ],
+            "en",
+            "Andorra la Vella",
+        ),
+        (
+            ["three days riding round the centre from Wednesday, always back to the hostel in Kamppi"],
+            "en",
+            "Kamppi",
+        ),
+        (
+            [
+                "on loge 3 nuits à l'hôtel à Soldeu, on veut faire des sorties en vélo de route chaque"
+                " jour en partant de l'hôtel, donc 3 jours de vélo"
+            ],
+            "fr",
+            "Soldeu",
+        ),
     ],
 )
 def test_the_loop_starts_where_people_are_or_come_back_to(
@@ -27,6 +63,7 @@ def test_the_loop_starts_where_people_are_or_come_back_to(
     collected = last_reply(gazetteer, turns, locale).collected
     assert collected.start == start
     assert collected.roundTrip
+    assert start not in collected.via
 
 
 @pytest.mark.parametrize(
