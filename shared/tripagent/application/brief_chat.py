@@ -562,6 +562,8 @@ class BriefChat:
         car"): the ride starts there, a loop if it comes back (``base_said``)."""
         if (base := base_said(turns)) is None:
             return
+        # (the longest words that name a place we route: "the hostel in Kamppi at night"; not trimmed_to_ours,
+        # which takes no shortened name, and "sant julia samedi" is Sant Julià de Lòria)
         for name in base.names:
             found = self.finder.search(name)
             if isinstance(found, Found) and found.place.region is not None:
@@ -815,7 +817,7 @@ def _back_where_they_are(collected: Collected, turns: list[str]) -> bool:
     if collected.start:
         return False
     if collected.end is None:
-        back = [stop for stop in collected.via if collected.roundTrip and _said_back_to(stop, turns)]
+        back = [stop for stop in collected.via if _said_back_to(stop, turns)] if collected.roundTrip else []
         if back:
             collected.start = back[-1]
             collected.via = [stop for stop in collected.via if stop != back[-1]]

@@ -48,18 +48,16 @@ _EACH_DAY = re.compile(r"\b(?:chaque jour|tous les jours|every day|each day)\b")
 
 @dataclass(frozen=True)
 class Base:
-    """Where people keep their base, as the words that may name it (longest first), and how the ride
-    uses it."""
+    """Where people keep their base, as the words that may name it (those after its "in", longest first),
+    and whether the ride comes back to it."""
 
     names: tuple[str, ...]
-    leaves_from: bool
     comes_back: bool
 
 
 def base_said(texts: list[str]) -> Base | None:
     """The base the texts place ("the car in Pas de la Casa") when a ride leaves from it or comes back to
-    it (a car for a car, a roof for a roof); the words after its "in" are tried as a name, longest
-    first."""
+    it (a car for a car, a roof for a roof)."""
     norms = [normalize(text) for text in texts]
     leaving = {_family(m) for norm in norms for m in _FROM_IT.finditer(norm)}
     # ("chaque jour en partant de l'hôtel": rides from it and back, each day)
@@ -67,11 +65,9 @@ def base_said(texts: list[str]) -> Base | None:
     back |= leaving if any(_EACH_DAY.search(norm) for norm in norms) else set()
     for norm in norms:
         for placed in [*_PARKED.finditer(norm), *_LODGED.finditer(norm)]:
-            kind = _family(placed)
-            if kind in leaving | back:
+            if (kind := _family(placed)) in leaving | back:
                 words = placed.group("at").split()
-                names = tuple(" ".join(words[:n]) for n in range(len(words), 0, -1))
-                return Base(names, kind in leaving, kind in back)
+                return Base(tuple(" ".join(words[:n]) for n in range(len(words), 0, -1)), kind in back)
     return None
 
 
