@@ -33,6 +33,16 @@ TODAY = dt.date(2027, 5, 3)  # a Monday
         ("Family trip with our 3 teens. starting the 24th, ending the 28th", "en", 5, dt.date(2027, 5, 24)),
         ("the kids pushed for a shorter trip, so 24th to 26th then", "en", 3, dt.date(2027, 5, 24)),
         ("départ le 10, retour le 12", "fr", 3, dt.date(2027, 5, 10)),
+        ("how about 2027-05-15 to 2027-05-18", "en", 4, dt.date(2027, 5, 15)),
+        ("ah et le pont c'est du jeudi 6 au dimanche 9", "fr", 4, dt.date(2027, 5, 6)),
+        ("a tour over the long weekend? Sat 29 to Mon 31", "en", 3, dt.date(2027, 5, 29)),
+        ("on arrive jeudi soir, on roule vendredi samedi dimanche", "fr", 3, dt.date(2027, 5, 7)),
+        (
+            "we set off on the bikes straight after work on friday, back home monday night",
+            "en",
+            4,
+            dt.date(2027, 5, 7),
+        ),
     ],
 )
 def test_the_days_from_one_day_to_another(text: str, locale: str, days: int, first: dt.date) -> None:

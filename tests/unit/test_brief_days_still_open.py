@@ -26,6 +26,10 @@ TODAY = dt.date(2027, 5, 3)
         ),
         (["départ Encamp, arrivée Andorre-la-Vieille", "3 jours... ou 4, on verra"], "fr"),
         (["départ kamppi, arrivée kallio, auberge de jeunesse", "on hésite entre 1 nuit ou 2"], "fr"),
+        (["between 3 and 5 days, we'll see how the legs feel", "loop from Kallio"], "en"),
+        (["this time 4 or 5, not sure yet", "Ordino to Canillo, via Arinsal and La Massana"], "en"),
+        (["not sure about dates, probably 3 or 4 nights", "loop from Andorra la Vella"], "en"),
+        (["on hésite entre 2 jours et un long week-end", "départ Ullanlinna, arrivée Alppila"], "fr"),
         (
             [
                 "Good afternoon. I intend to cycle in Helsinki from Kamppi to Kallio.",

@@ -70,6 +70,18 @@ def test_dates_as_people_say_them(text: str, date: dt.date, days: int | None) ->
         ("a long weekend", 3),  # not also a "weekend" of two
         ("Un long week-end en boucle", 3),
         ("we are 4 of us", None),
+        ("make it 4 actually, want a rest day in Andorra la Vella", 4),
+        ("Change of plans: instead of 5 days it's 3 now", 3),
+        ("wait no, 2, my wife reminded me we have a wedding", 2),
+        ("non, finalement deux, on rentre plus tôt", 2),
+        ("3 jours dont un jour de repos au spa", 3),  # a day off the bike is no count
+        ("on a 5 jours mais avec un jour de repos à Escaldes au milieu", 5),
+        ("48h in Andorra, loop from Encamp", 2),
+        ("Last time we did it in 5 days, loop from Encamp again", None),  # a length of another trip
+        ("from Pas de la Casa to Sant Julià, 4 days of the fortnight", 4),  # the fortnight holds it
+        ("Finalement plutôt à l'hôtel, la météo s'annonce mauvaise", None),  # (guards: "à" is no count)
+        ("non, un aller simple jusqu'à Canillo", None),
+        ("Massana to Pas, 2 days, MTB", 2),  # ("Pas" is no "not")
     ],
 )
 def test_the_last_duration_said_is_the_one(text: str, days: int | None) -> None:

@@ -71,6 +71,7 @@ from tripagent.domain.brief_words import (
     Profile,
     amount,
     detect_locale,
+    days_changed,
     duration_in,
     story_days,
 )
@@ -174,6 +175,7 @@ class Reading:
     days_unknown: bool = False  # "let's leave the number of days open"
     days_hint: DaysHint = field(default_factory=DaysHint)  # "just the afternoon": one day
     distance_again: float | None = None  # "say 45 actually": the daily distance, if one was said before
+    days_change: int = 0  # "add a day", "on enlève un jour": the days said before, so many more or fewer
     finish_said: bool = False  # a word of finishing ("finish in", "arrivée"), not a mere "to"
     hotel_as_base: bool = False  # the lodging said is only the hotel people stay at ("our hotel in Kamppi")
     days_undecided: bool = False  # "2 or 3 days, not sure": no count yet (one chosen later settles it)
@@ -187,6 +189,8 @@ class Reading:
             merged.profile = None
         if self.distance_again and collected.dailyDistanceKm and not self.slots.dailyDistanceKm:
             merged.dailyDistanceKm = self.distance_again
+        if self.days_change and collected.durationDays and not self.slots.durationDays:
+            merged.durationDays = max(1, collected.durationDays + self.days_change)
         return merged
 
 
@@ -313,8 +317,11 @@ def read_turn(
     values: dict[str, object] = {}
     # "40 km a day" is a distance, not a duration; "800 m of climbing a day" a climb
     without_daily = CLIMB_PER_DAY.sub(" ", DAILY.sub(" ", norm))
+    days_change, counted = days_changed(without_daily)  # "on rajoute un jour": no count of one day
     # "the first weekend of June" is when, not how long
-    duration = duration_in(FROM_NOW.sub(" ", NTH_DAY_OF_MONTH.sub(" ", without_daily)))
+    duration = duration_in(FROM_NOW.sub(" ", NTH_DAY_OF_MONTH.sub(" ", counted)))
+    if duration and days_change:  # "on voulait 6 jours mais on enlève un jour"
+        duration, days_change = max(1, duration + days_change), 0
     nth = NTH_DAY_OF_MONTH.search(without_daily)
     if nth and nth.group(2).startswith("week") and not SETTING_OFF_ON.search(without_daily[: nth.start()]):
         duration = duration or 2  # ...though, no other length said, a weekend's two days (not "start on")
@@ -373,6 +380,7 @@ def read_turn(
             bool(_accommodation(away)),
         ),
         distance_again=_distance_again(norm),
+        days_change=days_change,
         finish_said=bool(FINISHING.search(norm)),
         hotel_as_base=values.get("accommodation") == "hotel" and not _accommodation(THE_HOTEL.sub(" ", norm)),
         days_undecided=bool(UNDECIDED.search(without_daily)),
@@ -380,7 +388,7 @@ def read_turn(
     )
 
 
-_WEEKEND = re.compile(r"\bweek ?ends?\b")
+_WEEKEND = re.compile(r"\bweek ?ends?\b|\bpont\b")  # (a long weekend, "le pont": its days are the range's)
 
 
 def _range_says_the_days(spanned: int, said: object, norm: str) -> bool:

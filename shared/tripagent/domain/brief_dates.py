@@ -5,6 +5,7 @@ without a year is the next one to come."""
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import re
 
 MONTHS = {
@@ -112,12 +113,21 @@ DATES_RANGE = re.compile(
 _PART_OF_DAY = r"(?: (?:morning|afternoon|evening|night|noon|lunchtime|matin|midi|soir|aprem|apres midi))?"
 WEEKDAY_RANGE = re.compile(
     rf"\b(?:du |de |from |this coming |this |next |coming |ce )?({'|'.join(WEEKDAYS)}|tomorrow|demain)"
+    rf"(?: (?:the )?(\d{{1,2}}){_ORD})?"  # "du jeudi 6 au dimanche 9": that Thursday
     rf"{_PART_OF_DAY} (?:au|a|jusqu a|jusqu au|to|till|until|and|et|through|thru) ({'|'.join(WEEKDAYS)})\b"
+)
+# "on roule vendredi samedi dimanche": three days or more named in a row, one after the other
+WEEKDAY_LIST = re.compile(
+    rf"\b({'|'.join(WEEKDAYS)})((?:,? (?:et |and |puis |then )?(?:{'|'.join(WEEKDAYS)})\b){{2,6}})"
+)
+# "2027-05-15 to 2027-05-18"
+ISO_RANGE = re.compile(
+    r"\b(\d{4} \d{2} \d{2}) (?:to|au|until|till|through|thru|and|et|a|jusqu au)? ?(\d{4} \d{2} \d{2})\b"
 )
 # "leaving Friday after work, back home Sunday evening", "départ samedi matin, retour dimanche soir", "je pars
 # demain de Sant Julià et je rentre dimanche": from the one day to the other
 LEAVE_AND_BACK = re.compile(
-    rf"\b(?:leav\w*|set\w* off|start\w*|depart\w*|pars|part|partons|partirons)\b(?: \w+){{0,3}}?"
+    rf"\b(?:leav\w*|set\w* off|start\w*|depart\w*|pars|part|partons|partirons)\b(?: \w+){{0,8}}?"
     rf" ({'|'.join(WEEKDAYS)}|tomorrow|demain)\b.{{0,60}}?"
     rf"\b(?:back|return\w*|home|retour|rentr\w*|revien\w*)\b(?: \w+){{0,4}}? ({'|'.join(WEEKDAYS)})\b"
 )
@@ -198,9 +208,10 @@ _SHORT_DAY_TYPED = re.compile(
 _DAY_DASH_DAY = re.compile(
     rf"(?i)\b({'|'.join(WEEKDAYS)})\s?[-–/]\s?({'|'.join(WEEKDAYS)}|{'|'.join(SHORT_WEEKDAYS)})\b"
 )
-# "fri to sun", "thu till sat": two short names joined as a range are days
+# "fri to sun", "thu till sat", "Sat 29 to Mon 31": two short names joined as a range are days
 _SHORT_TO_SHORT = re.compile(
-    rf"(?i)\b({'|'.join(SHORT_WEEKDAYS)})\.? (to|till|until|thru|au) ({'|'.join(SHORT_WEEKDAYS)})\b"
+    rf"(?i)\b({'|'.join(SHORT_WEEKDAYS)})\.?((?: \d{{1,2}}(?:st|nd|rd|th)?)?) (to|till|until|thru|au)"
+    rf" ({'|'.join(SHORT_WEEKDAYS)})\b"
 )
 _DAY_NAMES = {number: name for name, number in WEEKDAYS.items() if name.isascii() and name.endswith("day")}
 _JOURS = {number: name for name, number in WEEKDAYS.items() if not name.endswith("day")}
@@ -224,9 +235,9 @@ def short_days(text: str) -> str:
         return f"{m.group(1)} to {last}"
 
     def both(m: re.Match[str]) -> str:
-        first, last = m.group(1).lower(), m.group(3).lower()
+        first, last = m.group(1).lower(), m.group(4).lower()
         names = _JOURS if first in _FRENCH_SHORT else _DAY_NAMES
-        return f"{names[SHORT_WEEKDAYS[first]]} {m.group(2)} {names[SHORT_WEEKDAYS[last]]}"
+        return f"{names[SHORT_WEEKDAYS[first]]}{m.group(2)} {m.group(3)} {names[SHORT_WEEKDAYS[last]]}"
 
     text = _SHORT_TO_SHORT.sub(both, text)
     spelled_out = _SHORT_DAY_TYPED.sub(spelled, _SHORT_DAY.sub(spelled, text))
@@ -364,20 +375,32 @@ def _dates_in(norm: str, today: dt.date, known: dt.date | None) -> tuple[dt.date
         closing = _day_month(int(m.group(3)), MONTHS[m.group(4)], None, opening or today)
         if opening and closing and closing >= opening:
             return opening, (closing - opening).days + 1
+    if m := ISO_RANGE.search(norm):
+        opening, closing = (_date(m.group(i), today) for i in (1, 2))
+        if opening and closing and opening <= closing <= opening + dt.timedelta(days=60):
+            return opening, (closing - opening).days + 1
     if m := WEEKDAY_RANGE.search(norm):
+        last = m.group(3)
         if m.group(1) in WEEKDAYS:
             first_day = _next_weekday(WEEKDAYS[m.group(1)], today)
         else:  # "from tomorrow until Saturday", "till Tuesday next week"
             first_day = today + dt.timedelta(days=1)
-            days = (WEEKDAYS[m.group(2)] - first_day.weekday()) % 7 + 1
+            days = (WEEKDAYS[last] - first_day.weekday()) % 7 + 1
             return first_day, days + (7 if NEXT_WEEK.match(norm, m.end() + 1) and days < 7 else 0)
-        # "Saturday to Monday... starting Saturday the 15th": that Saturday
-        dated = _date(norm[: m.start()] + " " + norm[m.end() :], today, known)
+        # "Saturday to Monday... starting Saturday the 15th", "du jeudi 6 au dimanche 9": that Saturday
+        dated = (
+            _next_day_of_month(int(m.group(2)), today)
+            if m.group(2)
+            else _date(norm[: m.start()] + " " + norm[m.end() :], today, known)
+        )
         if dated and dated.weekday() == first_day.weekday():
             first_day = dated
         elif NEXT_WEEK.search(norm) and first_day - today < dt.timedelta(days=7 - today.weekday()):
             first_day += dt.timedelta(days=7)  # "la semaine prochaine, du lundi au vendredi"
-        return first_day, (WEEKDAYS[m.group(2)] - WEEKDAYS[m.group(1)] - 1) % 7 + 2  # Sat to Sat: 8
+        return first_day, (WEEKDAYS[last] - WEEKDAYS[m.group(1)] - 1) % 7 + 2  # Sat to Sat: 8
+    if (m := WEEKDAY_LIST.search(norm)) and _one_after_another(m.group(0)):
+        named = WEEKDAY.findall(m.group(0))
+        return _next_weekday(WEEKDAYS[named[0]], today), len(named)
     if between := _days_between(norm, today):
         return between
     if (m := DAY_RANGE.search(norm)) and not DATE_RANGE.search(norm):
@@ -391,6 +414,12 @@ def _dates_in(norm: str, today: dt.date, known: dt.date | None) -> tuple[dt.date
             return start, last - first + 1
         return start, None
     return _date(norm, today, known), None
+
+
+def _one_after_another(days: str) -> bool:
+    """Whether the days named follow one another ("vendredi samedi dimanche"), each once."""
+    numbers = [WEEKDAYS[day] for day in WEEKDAY.findall(days)]
+    return all((b - a) % 7 == 1 for a, b in itertools.pairwise(numbers))
 
 
 def _days_between(norm: str, today: dt.date) -> tuple[dt.date, int] | None:

@@ -39,6 +39,7 @@ NUMBERS = {
 NUM = r"(\d{1,2}|" + "|".join(sorted(NUMBERS, key=len, reverse=True)) + r")"
 
 NIGHTS = -2  # (a pattern's days) a count of nights, the days one more
+HOURS = -24  # (a pattern's days) a count of whole days in hours: "48h in Andorra" is two days
 DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
     (
         re.compile(
@@ -57,6 +58,7 @@ DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
     # "two nights", "une nuit en refuge": a day more than the nights (when no days are said)
     (re.compile(rf"\b{NUM}[ -]?(nights?|nuits?)\b"), NIGHTS),
     (re.compile(rf"\b(?:days|jours|duration|duree)\s*:\s*{NUM}\b"), None),  # "Days: 3"
+    (re.compile(r"\b(48|72|96) ?(?:h|hrs?|hours?|heures?)\b"), HOURS),
     (
         re.compile(
             r"\b(?:a|one) (?:free|single|whole|full) day\b|\b(?:une|la|une seule) journee\b|\bday out\b"
@@ -88,6 +90,10 @@ _DEFERRING = (
 )
 _DAYS = r"(?:days?|jours?|journees?)"
 _NOT_DAYS = r"(?! (?:nights?|nuits?|km|kms|h|hours?|heures?|people|personnes|of us|kids|enfants)\b)"
+_A_LENGTH = (  # a length of trip however said: "2 jours", "a long weekend", "une semaine"
+    rf"(?:{NUM} (?:{_DAYS}|nights?|nuits?)|(?:a |an |un |une )?(?:long |grand |full |whole )?"
+    r"(?:week ?end|week|semaine))\b"
+)
 _TWO_COUNTS = (
     rf"(?:\b{NUM} (?:{_DAYS} (?:or |ou |to |a )?|or |ou |to |a )(?:maybe |peut etre )?{NUM} {_DAYS}\b"
     rf"|\b\d{{1,2}} \d{{1,2}} {_DAYS}\b"  # ("3-4 days")
@@ -124,6 +130,14 @@ UNDECIDED = re.compile(
     rf"|\b(?:says?|wants?|veut|dit)\b {NUM}(?: {_DAYS})?\W+(?:i|me|moi|je)(?: \w+)? {NUM}\b"
     # a count only if: "si ça tient, 3 jours, sinon on raccourcira", "3 days if the weather holds, otherwise"
     rf"|\b(?:si|if)\b[^.!?]{{0,25}}\b{NUM} {_DAYS}\b[^.!?]{{0,25}}\b(?:sinon|otherwise|or else|else)\b"
+    # "between 3 and 5 days", "entre 3 et 5", "probably 3 or 4 nights", "2-3 nuits"
+    rf"|\b(?:between|entre) {NUM} (?:and|et) {NUM} (?:{_DAYS}|nights?|nuits?)\b"
+    rf"|\b(?:between|entre) {NUM} (?:{_DAYS}|nights?|nuits?) (?:and|et) {NUM}\b"
+    rf"|\b{NUM} (?:nights? |nuits? )?(?:or|ou|to|a) {NUM} (?:nights?|nuits?)\b"
+    # "this time 4 or 5, not sure yet": two counts, then a decision put off
+    rf"|\b{NUM} (?:or|ou) {NUM}\b{_NOT_DAYS}[^.!?]{{0,25}}\b{_DEFERRING}\b"
+    # "on hésite entre 2 jours et un long week-end", "torn between a weekend or 3 days"
+    rf"|\b(?:hesit\w*|torn|undecided|between|entre)\b[^.!?]{{0,15}}?{_A_LENGTH} (?:et|and|ou|or) {_A_LENGTH}"
 )
 # "1 jour, route, hôtel": among the slots of a list, "route" is the road bike (not "une belle route")
 ROAD_IN_A_LIST = re.compile(r"(?:^|,|:)\s*(?:en |à |a )?route\s*[.!]?\s*(?:,|$)", re.MULTILINE)
@@ -361,6 +375,8 @@ def _count_of_days(found: re.Match[str] | None) -> int | None:
 _ONE_DAY = re.compile(
     r"(?:a|one) (?:free|single|whole|full) day\b|(?:une|la|une seule) journee\b|day out\b|just the day\b"
     r"|one day only\b|juste la journee\b|for (?:the|a) day\b|spend (?:that|the) day\b"
+    # a day of the trip off the bike: "3 jours dont un jour de repos", "4 days with a day off"
+    r"|(?:a|one|un|une) (?:jour|day|journee) (?:de repos|off|de pause|of rest)\b"
 )
 # A ride that fits in a day, its days unsaid: "just the afternoon", "tomorrow morning", "une petite heure",
 # "a 2 hour ride", "ce soir", "today" (not "every evening", "chaque soir": a base for several days)
@@ -737,11 +753,49 @@ def detect_locale(text: str, default: Locale = "en") -> Locale:
 
 
 # A bare count that corrects the duration: "actually make it four", "we only have two", "let's do 3"
+# (not "a", "un", "one": "non, un aller simple", "finalement plutôt à l'hôtel", "no one")
+_TWO_OR_MORE = r"\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|deux|trois|quatre|cinq|sept|huit|neuf|dix"
 DURATION_CORRECTION = re.compile(
     rf"\b(?:make it|make that|let s do|lets do|let s make it|let s say|lets say|say|only have|plutot"
-    rf"|disons|mettons|on fait|on va dire|actually"
-    rf"|finalement|plutot en)\s+{NUM}(?=\s*(?:$|instead|then|please|plutot|alors|finalement|svp|au lieu))"
+    rf"|disons|mettons|on fait|on va dire|actually|it s|its"
+    rf"|finalement|plutot en)\s+{NUM}(?=\s*(?:$|[;:!?]|(?:instead|then|please|plutot|alors|finalement|svp"
+    r"|au lieu|actually|en fait|now|maintenant)\b))"
+    # "wait no, 2", "non, finalement deux": a count after a word taking back, if it counts nothing else
+    rf"|\b(?:no|non|nope|nah|finalement|actually|en fait)\s+(?:finalement\s+|plutot\s+|actually\s+)?"
+    rf"({_TWO_OR_MORE})\b"
+    r"(?! ?(?:km|kms|k|kilo\w*|people|persons?|personnes|of us|bikes?|velos?|h|hrs?|hours?|heures?|m|pm|am"
+    r"|nights?|nuits?|weeks?|semaines?|days?|jours?|euros?|eur|ans|years?|kids|enfants|adults?|adultes|e)\b)"
 )
+# A length that is not this trip's: "we did it in 5 days last time", "instead of 5 days", "4 days of the
+# fortnight" (the fortnight holds the trip)
+_NOT_THIS_LENGTH = re.compile(
+    r"(?:\b(?:did it|done it|did that|did the \w+|took us|took me|it took|l avons fait|l ai fait|on l a fait"
+    r"|on a mis|j ai mis|nous avons mis)(?: \w+){0,2}? (?:in |en )?"
+    r"|\b(?:instead of|au lieu de|rather than|plutot que|not)(?: the| les)? )$"
+)
+_HOLDS_THE_TRIP = re.compile(r"\b(?:out )?(?:of|de|sur) (?:the|our|my|la|notre|ma|nos|les) $")
+# A day more or less than said: "finalement on rajoute un jour", "add another day", "on enlève un jour"
+DAYS_ADDED = re.compile(
+    rf"\b(?:add(?:ing)?|rajout\w*|ajout\w*) (?:{NUM}|another) (?:more |extra )?(?:days?|jours?|journees?)\b"
+    rf"|\b{NUM} (?:more|extra) days?\b|\b{NUM} (?:jours?|journees?) de plus\b"
+)
+DAYS_TAKEN = re.compile(
+    rf"\b(?:drop(?:ping)?|remove|take off|lose|enlev\w*|retir\w*|supprim\w*|on perd) {NUM}"
+    r" (?:days?|jours?|journees?)\b"
+    rf"|\b{NUM} (?:days?|jours?|journees?) (?:less|de moins|en moins)\b|\b{NUM} less days?\b"
+)
+
+
+def days_changed(norm: str) -> tuple[int, str]:
+    """The days a turn adds or takes off the count said ("on rajoute un jour": +1), and the turn without
+    those words (their "un jour" is no count of its own)."""
+    change = 0
+    for pattern, sign in ((DAYS_ADDED, 1), (DAYS_TAKEN, -1)):
+        for found in pattern.finditer(norm):
+            count = found.group(1) or found.group(2) or "1"
+            change += sign * (int(count) if count.isdigit() else NUMBERS.get(count, 1))
+            norm = norm[: found.start()] + " " * (found.end() - found.start()) + norm[found.end() :]
+    return change, norm
 
 
 # How long people stay where they ride, said beside what they ride: "on passe une semaine aux Escaldes",
@@ -765,18 +819,22 @@ def duration_in(norm: str) -> int | None:
                 count = found.group(1) or found.group(2)
                 n = int(count) if count.isdigit() else NUMBERS.get(count, 0)
                 extra = int(days in (-1, NIGHTS))  # a half day is a day; nights, a day more
-                reading = (found.start(), found.end(), n * (7 if days == -7 else 1) + extra)
+                n = n // 24 if days == HOURS else n * (7 if days == -7 else 1)
+                reading = (found.start(), found.end(), n + extra)
                 (of_nights if days == NIGHTS else said).append(reading)
             else:
                 said.append((found.start(), found.end(), days))
     said = said or of_nights
+    said = [f for f in said if not _NOT_THIS_LENGTH.search(norm[max(0, f[0] - 40) : f[0]])]
+    if len(said) > 1:  # "4 days of the fortnight": the fortnight holds the trip
+        said = [f for f in said if not _HOLDS_THE_TRIP.search(norm[max(0, f[0] - 12) : f[0]])] or said
     # "en vacances à Helsinki pour dix jours... une balade d'une journée": the stay is not the ride
     stays = [m.span(1) for m in _STAY_FOR.finditer(norm)]
     ridden = [f for f in said if not any(a <= f[0] < b for a, b in stays)]
     if stays and (ridden or WITHIN_A_DAY.search(norm) or ONE_RIDE.search(norm)):
         said = ridden
     for found in DURATION_CORRECTION.finditer(norm):
-        count = found.group(1)
+        count = found.group(1) or found.group(2)
         n = int(count) if count.isdigit() else NUMBERS.get(count, 0)
         if 1 <= n <= 30:
             said.append((found.start(), found.end(), n))
