@@ -11,7 +11,7 @@ from tests.fixtures.brief_chat import last_reply
     ("turns", "locale", "days"),
     [
         (["On avait prévu 3 jours d'Andorre-la-Vieille à Soldeu", "finalement on rajoute un jour"], "fr", 4),
-        (["on part 2 jours, de La Massana à Encamp", "finalement on rajoute un jour, dormir à Ordino"], "fr", 3),
+        (["on part 2 jours, de La Massana à Encamp", "finalement on rajoute un jour"], "fr", 3),
         (["on voulait 6 jours mais on enlève un jour", "boucle depuis Canillo"], "fr", 5),
         (["3 days from Encamp to Soldeu", "let's add another day"], "en", 4),
         (["4 days, loop from Ordino", "actually drop a day, we're tired"], "en", 3),

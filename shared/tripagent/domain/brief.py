@@ -70,8 +70,8 @@ from tripagent.domain.brief_words import (
     Locale,
     Profile,
     amount,
-    detect_locale,
     days_changed,
+    detect_locale,
     duration_in,
     story_days,
 )
@@ -317,14 +317,7 @@ def read_turn(
     values: dict[str, object] = {}
     # "40 km a day" is a distance, not a duration; "800 m of climbing a day" a climb
     without_daily = CLIMB_PER_DAY.sub(" ", DAILY.sub(" ", norm))
-    days_change, counted = days_changed(without_daily)  # "on rajoute un jour": no count of one day
-    # "the first weekend of June" is when, not how long
-    duration = duration_in(FROM_NOW.sub(" ", NTH_DAY_OF_MONTH.sub(" ", counted)))
-    if duration and days_change:  # "on voulait 6 jours mais on enlève un jour"
-        duration, days_change = max(1, duration + days_change), 0
-    nth = NTH_DAY_OF_MONTH.search(without_daily)
-    if nth and nth.group(2).startswith("week") and not SETTING_OFF_ON.search(without_daily[: nth.start()]):
-        duration = duration or 2  # ...though, no other length said, a weekend's two days (not "start on")
+    duration, days_change = _days_said(without_daily)
     if duration:
         values["durationDays"] = duration
     if profile := _profile(norm, text):
@@ -386,6 +379,20 @@ def read_turn(
         days_undecided=bool(UNDECIDED.search(without_daily)),
         profile_open=_profile_left_open(norm, profile),
     )
+
+
+def _days_said(without_daily: str) -> tuple[int | None, int]:
+    """The days a turn says, and the days it adds to or takes off those said before ("on rajoute un
+    jour": +1; within the turn, "on voulait 6 jours mais on enlève un jour" is 5)."""
+    days_change, counted = days_changed(without_daily)  # (their "un jour" is no count of one day)
+    # "the first weekend of June" is when, not how long
+    duration = duration_in(FROM_NOW.sub(" ", NTH_DAY_OF_MONTH.sub(" ", counted)))
+    if duration and days_change:
+        duration, days_change = max(1, duration + days_change), 0
+    nth = NTH_DAY_OF_MONTH.search(without_daily)
+    if nth and nth.group(2).startswith("week") and not SETTING_OFF_ON.search(without_daily[: nth.start()]):
+        duration = duration or 2  # ...though, no other length said, a weekend's two days (not "start on")
+    return duration, days_change
 
 
 _WEEKEND = re.compile(r"\bweek ?ends?\b|\bpont\b")  # (a long weekend, "le pont": its days are the range's)

@@ -379,6 +379,26 @@ def _dates_in(norm: str, today: dt.date, known: dt.date | None) -> tuple[dt.date
         opening, closing = (_date(m.group(i), today) for i in (1, 2))
         if opening and closing and opening <= closing <= opening + dt.timedelta(days=60):
             return opening, (closing - opening).days + 1
+    if weekdays := _weekdays(norm, today, known):
+        return weekdays
+    if between := _days_between(norm, today):
+        return between
+    if (m := DAY_RANGE.search(norm)) and not DATE_RANGE.search(norm):
+        first, last = int(m.group(1) or m.group(3)), int(m.group(2) or m.group(4))
+        start = _next_day_of_month(first, today)
+        return start, (last - first + 1 if start and last >= first else None)
+    if m := DATE_RANGE.search(norm):
+        first, last = int(m.group(1)), int(m.group(2))
+        start = _day_month(first, MONTHS[m.group(3)], None, today)
+        if start and last >= first:
+            return start, last - first + 1
+        return start, None
+    return _date(norm, today, known), None
+
+
+def _weekdays(norm: str, today: dt.date, known: dt.date | None) -> tuple[dt.date, int] | None:
+    """ "from Saturday to Monday", "du jeudi 6 au dimanche 9", "vendredi samedi dimanche": the first day
+    and the days they span."""
     if m := WEEKDAY_RANGE.search(norm):
         last = m.group(3)
         if m.group(1) in WEEKDAYS:
@@ -401,19 +421,7 @@ def _dates_in(norm: str, today: dt.date, known: dt.date | None) -> tuple[dt.date
     if (m := WEEKDAY_LIST.search(norm)) and _one_after_another(m.group(0)):
         named = WEEKDAY.findall(m.group(0))
         return _next_weekday(WEEKDAYS[named[0]], today), len(named)
-    if between := _days_between(norm, today):
-        return between
-    if (m := DAY_RANGE.search(norm)) and not DATE_RANGE.search(norm):
-        first, last = int(m.group(1) or m.group(3)), int(m.group(2) or m.group(4))
-        start = _next_day_of_month(first, today)
-        return start, (last - first + 1 if start and last >= first else None)
-    if m := DATE_RANGE.search(norm):
-        first, last = int(m.group(1)), int(m.group(2))
-        start = _day_month(first, MONTHS[m.group(3)], None, today)
-        if start and last >= first:
-            return start, last - first + 1
-        return start, None
-    return _date(norm, today, known), None
+    return None
 
 
 def _one_after_another(days: str) -> bool:

@@ -754,7 +754,9 @@ def detect_locale(text: str, default: Locale = "en") -> Locale:
 
 # A bare count that corrects the duration: "actually make it four", "we only have two", "let's do 3"
 # (not "a", "un", "one": "non, un aller simple", "finalement plutôt à l'hôtel", "no one")
-_TWO_OR_MORE = r"\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|deux|trois|quatre|cinq|sept|huit|neuf|dix"
+_TWO_OR_MORE = (
+    r"\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|deux|trois|quatre|cinq|sept|huit|neuf|dix"
+)
 DURATION_CORRECTION = re.compile(
     rf"\b(?:make it|make that|let s do|lets do|let s make it|let s say|lets say|say|only have|plutot"
     rf"|disons|mettons|on fait|on va dire|actually|it s|its"
