@@ -110,9 +110,19 @@ ALIASES = {
 # park beside Helsinki. (name, other names, lat, lon, country, population)
 DOORS = [
     ("L'Hospitalet-près-l'Andorre", ["L'Hospitalet"], 42.5897, 1.7994, "France", 90),
+    # the night train's station from Paris, and the French town facing Puigcerdà (no population in GeoNames)
+    ("Latour-de-Carol", ["La Tour-de-Carol"], 42.4614, 1.8883, "France", 400),
+    ("Bourg-Madame", [], 42.4326, 1.9447, "France", 1200),
     ("Os de Civís", [], 42.4633, 1.4371, "Spain", 40),
     ("Nuuksio", [], 60.3008, 24.5386, "Finland", 100),
 ]
+# What travellers call the towns at the areas' doors whose GeoNames name is another: "La Seu" for La Seu
+# d'Urgell, the Finnish name of a bilingual town GeoNames names in Swedish (their other alternate names are
+# too noisy to take whole: Vantaa's include "fanta")
+NAMES_AT_THE_DOORS = {
+    "La Seu d'Urgell": ["La Seu", "Seu d'Urgell", "Seo de Urgel"],
+    "Sibbo": ["Sipoo"],
+}
 LANGS = ("en", "fr", "ca", "es", "de", "it", "fi", "sv", "pt", "nl")
 
 
@@ -205,7 +215,7 @@ def _world_cities() -> list[dict[str, Any]]:
         # Exonyms of big cities ("Londres", "Parigi"); the alternate names of small ones are mostly noise
         # that shadows real places ("Paris" is also an alternate name of Parys, South Africa).
         alternates = city.get("alternatenames", []) if int(city["population"]) >= 1_000_000 else []
-        names = [city["name"]] + [
+        names = [city["name"], *NAMES_AT_THE_DOORS.get(city["name"], [])] + [
             n for n in alternates if n and len(n) <= 60 and normalize(n).isascii() and normalize(n)
         ]
         population = int(city["population"])

@@ -253,13 +253,25 @@ def test_the_other_places_of_a_brief_settle_a_name_far_from_its_namesakes(gazett
     assert isinstance(settled_by(santa_coloma, [canillo.place]), Ambiguous)
 
 
-@pytest.mark.parametrize("name", ["L'Hospitalet-près-l'Andorre", "Nuuksio"])
+@pytest.mark.parametrize(
+    "name", ["L'Hospitalet-près-l'Andorre", "Nuuksio", "Latour-de-Carol", "Bourg-Madame"]
+)
 def test_a_hamlet_at_the_areas_doors_under_geonames_cut_is_outside_not_unknown(
     gazetteer: Gazetteer, name: str
 ) -> None:
     """The railway station under Pas de la Casa (about 90 people) and the national park beside Helsinki
     are named by travellers: "outside the area we route", named, never "no place called"."""
     outcome = gazetteer.search(name)
+    assert isinstance(outcome, Found)
+    assert outcome.place.name == name
+    assert outcome.place.region is None
+
+
+@pytest.mark.parametrize(("said", "name"), [("la seu", "La Seu d'Urgell"), ("Sipoo", "Sibbo")])
+def test_a_town_at_the_doors_by_the_name_travellers_use(gazetteer: Gazetteer, said: str, name: str) -> None:
+    """ "La Seu" is La Seu d'Urgell (not "did you mean Seoul?"); Sipoo is the town GeoNames names Sibbo:
+    outside the area we route, never "no place called"."""
+    outcome = gazetteer.search(said)
     assert isinstance(outcome, Found)
     assert outcome.place.name == name
     assert outcome.place.region is None

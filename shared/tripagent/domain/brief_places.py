@@ -95,9 +95,9 @@ _START = (
     r"|get(?:ting)? going (?:from|in|at)|head(?:ing)? out (?:from|of)|prendre le velo (?:vers|a)"
     r"|(?:begin|start)(?:s|ning|ing)? (?:our|my|the) (?:\w+ )?(?:trip|ride|tour|adventure|journey|day)"
     r" (?:at|in|from)"
-    r"|(?:pick(?:ing)? up|collect(?:ing)?|rent(?:ing)?|hir(?:e|ing)|grab(?:bing)?)"
+    r"|(?:pick(?:ing)?(?: up)?|collect(?:ing)?|rent(?:ing)?|hir(?:e|ing)|grab(?:bing)?)"
     r" (?:the |our |my |some |rental |hire |a |an |city |electric |road |mountain |gravel )*"
-    r"(?:e )?bikes? (?:in|at|from)"
+    r"(?:e )?bikes?(?: up)? (?:in|at|from|near|(?:near|by|at) the \w+ (?:in|at))"
     r"|(?:leav(?:e|ing)|park(?:ing)?|drop(?:ping)?) (?:the|our|my) (?:car|van|camper) (?:in|at)"
     r"|park(?:ing)? (?:up )?(?:in|at)|" + "|".join(sorted(LOOSE_START, key=len, reverse=True)) + r"|depart"
 )
@@ -120,6 +120,29 @@ _END = (
     r"|termine|terminons|terminerai\w*|termineron\w*) (?:vers|a|au|aux|dans)"
     r"|(?:end|finish|wrap up|conclude)(?:s|ing)? (?:our|my|the) (?:\w+ )?"
     r"(?:trip|ride|tour|adventure|journey|day) (?:at|in)"
+    # "on repart du Pas de la Case en bus": where the ride ends, the way home leaves from
+    r"|repart\w* (?:du|de|d|depuis|comingfrom)(?= [^,.;!?]{1,40} en (?:bus|train|navette|taxi|voiture)\b)"
+    # "on redescend sur La Massana", "basculer sur Ax": French going down or over to a place
+    r"|(?:re)?descend\w* sur|(?:re)?mont\w* sur|bascul\w* sur|file\w* sur"
+    # the place of the last night or stage: "terminus Pas de la Case", "dernière étape Pas de la Case",
+    # "last night in Encamp before the bus out" (not "we spent last night in Foix")
+    r"|terminus(?: a| au| en| :)?|(?:notre |la |the |our )?(?:derniere|last|final) (?:etape|stage|leg)"
+    r"(?: a| au| en| in| at| is| will be| sera| est)?"
+    r"|(?<!spent )(?<!slept )(?<!spend )(?<!passe )(?:notre |la |the |our )?(?:derniere|last|final)"
+    r" (?:night|nuit)(?: is| will be| sera| est)?(?: we re| we are| we ll be| on est| on sera| on dort)?"
+    r" (?:in|at|a|au|en|via)"  # ("nuit à Arinsal" is read "nuit via Arinsal")
+    # where people are picked up or collected: "picked up by the van in el Serrat", "my brother can only
+    # collect us in La Massana", "on se fait récupérer à Soldeu", "ma sœur vient nous chercher à Foix"
+    r"|picked up(?: by (?:the |a |my |our |his |her )?\w+(?: \w+)?)? (?:in|at)"
+    r"|collect(?:s|ing|ed)? (?:us|me|them) (?:in|at|from)|fetch(?:es|ing)? (?:us|me) (?:in|at|from)"
+    r"|(?:se fait|se fera|se faire|nous fait|on se fait) (?:recuperer|chercher)(?: en \w+)? (?:a|au)"
+    r"|(?:vient|viendra|viennent|viendront|va|vont) (?:nous |me )?(?:chercher|recuperer)(?: en \w+)? (?:a|au)"
+    # the bus or train home from the end: "we catch the bus home from La Seu", "take the train back from
+    # Ax", "rentrer en train depuis Foix", "le bus du retour part d'Encamp"
+    r"|(?:catch|take|get|grab|hop on)(?:ing)?(?: the| a)? (?:bus|train|coach|ferry|taxi)(?: \w+)?"
+    r" (?:home|back) (?:from|at)"
+    r"|(?:rentr\w*|retour) en (?:bus|train|navette|taxi) (?:depuis|de|d|du|a|au)"
+    r"|(?:bus|train|navette) (?:du |de )?retour (?:part |partira )?(?:de|d|du|depuis|a|au)"
     r"|arrivee vers|arrivee|retour|" + "|".join(sorted(LOOSE_END, key=len, reverse=True))
 )
 _VIA = (
@@ -527,7 +550,9 @@ class PlacePhrase:
 
 _STARTING_AT = re.compile(
     r"\b(commen\w*|loge\w*|bas[ée]e?s?|serons|sommes|partons|partirons|habit\w*|d[ée]m[a]?r+\w*|enfourch\w*"
-    r"|d[ée]coll\w*|attaqu\w*|d[ée]bute\w*|selle|donn[ée]e?|lou\w*|laiss\w*|r[ée]cup[ée]r\w*|gar\w*"
+    r"|d[ée]coll\w*|attaqu\w*|d[ée]bute\w*|selle|donn[ée]e?|lou\w*|laiss\w*|gar\w*"
+    # ("on récupère les vélos à Encamp", not "on se fait récupérer à Soldeu": picked up there, the end)
+    r"|(?<!fait )(?<!faire )(?<!fera )(?<!nous )(?<!vient )r[ée]cup[ée]r\w*"
     # "rendez-vous à Sant Julià": where the ride sets off
     r"|rendez-vous|rdv"
     r"|d[ée]part(?:\s+pr[ée]vu)?)"  # "Départ à Encamp" (not "départ à 8h")
@@ -828,9 +853,11 @@ _NAMED_FIRST = [
     (
         "end",
         re.compile(
-            r"^(?:so |well |ok |okay )?(.{1,60}?) (?:is where (?:we|i)"
+            # (after the clause's last "so", "then": "... we fly home, so Sant Julià is the last stop")
+            r"^(?:.*\b(?:so|well|ok|okay|then|and|and then|puis|et|donc|alors) )?(.{1,60}?)"
+            r" (?:is where (?:we|i)"
             r"(?: ll| will| wanna| want to| d like to)?"
-            r" (?:finish|end(?: up)?|stop)"
+            r" (?:finish|end(?: up)?|stop)|is (?:the|our|my) last (?:stop|night)"
             r"|is (?:our|my|the) (?:destination|finish|end point|goal|target|end)"
             r"|(?:has to|must|will|should) be (?:the|our) (?:end point|end|finish|destination)"
             r"|sera notre point de chute(?: final)?|c est l arrivee"
@@ -965,6 +992,8 @@ _THEN = re.compile(r"^\s+(?:then|and then|puis|et puis|ensuite)\s+(.{1,60}?)" + 
 # "up to La Cortinada and Llorts, then back": the last of two, if the clause ends there or goes on
 _AND_LAST = re.compile(
     r"^\s+(?:and|et)\s+(?!(?:she|he|they|we|i|you|it|elle|il|ils|on|nous|je|j|back|retour)\b)"
+    # (not "down to Pas de la Casa and that's it", "jusqu'à Sant Julià et voilà": the end said is the last)
+    r"(?!(?:that s it|that s all|that s the trip|done|voila|c est fini|c est tout|finish|fin)\b)"
     r"((?:(?!\b(?:and|et|in|at|to|on|from|a|au|en|dans|pour|for|with|avec)\b).){1,40}?)"
     r"\s*(?:$|\bthen\b|\bpuis\b|\band then\b|\bet puis\b)"
 )
@@ -1074,7 +1103,11 @@ def place_phrases(text: str, *, capitalizes: bool = False) -> dict[str, list[Pla
     for clause, travel in clauses:
         reader.read(clause, travel=travel)
         reader.offset += len(clause) + 1
-    return _as_written(_ordered(reader.mentions, " ".join(c for c, _ in clauses)), text, capitalizes)
+    # a place said as the end is no stop on the way too ("then El Serrat is where we stop", "last night in
+    # Encamp": the night's words read it as a stop as well)
+    ends = {m[2].text for m in reader.mentions if m[1] == "end" and m[2].strong} | reader.named_ends
+    mentions = [m for m in reader.mentions if m[1] != "via" or m[2].text not in ends]
+    return _as_written(_ordered(mentions, " ".join(c for c, _ in clauses)), text, capitalizes)
 
 
 _WORD = re.compile(r"[^\W\d_]+")
@@ -1279,6 +1312,7 @@ class _TurnReader:
         self.end_open = False  # the clause before ended on where the trip goes
         self.there: list[tuple[int, str, bool]] = []  # "from there" of the clause being read
         self.travel = False  # the clause being read is about getting there, not riding
+        self.named_ends: set[str] = set()  # "El Serrat is where we stop": said plainly, though weakly found
 
     def read(self, clause: str, *, travel: bool = False) -> None:
         before = len(self.mentions)
@@ -1300,9 +1334,7 @@ class _TurnReader:
                 continue
             for match in _every_match(pattern, clause):
                 self._triggered(clause, slot, match)
-        for slot, pattern in _NAMED_FIRST:
-            if named := pattern.match(clause):
-                self._add(named.start(1), slot, named.group(1).strip(), strong=False)
+        self._named_first(clause)
         for slot, pattern in _MADE:
             if made := pattern.search(clause):
                 self._add(made.start(1), slot, made.group(1).strip(), strong=True)
@@ -1324,6 +1356,16 @@ class _TurnReader:
             # the turn's first clause: an answer to "where from?" ("Toulouse, I live there"), said plainly
             self._add(len(clause) - len(bare), "bare", bare, strong=self.offset == 0)
         self._there()
+
+    def _named_first(self, clause: str) -> None:
+        """ "Encamp is where we begin", "El Serrat is where we stop" (the ends said before it in the turn are
+        on the way: "up to Ordino, then El Serrat is where we stop")."""
+        for slot, pattern in _NAMED_FIRST:
+            if named := pattern.match(clause):
+                if slot == "end":
+                    self.mentions = [(at, "via" if s == "end" else s, p) for at, s, p in self.mentions]
+                    self.named_ends.add(named.group(1).strip())
+                self._add(named.start(1), slot, named.group(1).strip(), strong=False)
 
     def _triggered(self, clause: str, slot: str, match: re.Match[str]) -> None:
         trigger, phrase = match.group(1), match.group(2).strip()

@@ -281,6 +281,10 @@ END_WORD = re.compile(
 )
 END_UNKNOWN = re.compile(
     r"\bnot sure (?:yet )?where to (?:end|finish)\b"
+    # "we haven't figured out the ending yet", "could end anywhere with a train station"
+    r"|\b(?:haven t|have not|not yet|still haven t) (?:figured|worked|sorted) out (?:the )?"
+    r"(?:end|ending|finish)\b"
+    r"|\b(?:could|can|might|may) (?:end|finish)(?: up)? anywhere\b"
     r"|\b(?:don t know|do not know|not sure|no idea|no clue|idk|dunno|not decided|haven t decided) where"
     r" (?:we d |we ll |we will |i d |i ll |we |i |to )?(?:end up|end|finish)\b"
     # "pas décidé où finir", "on sait pas encore où on arrive", "where we end depends on the weather"
@@ -564,7 +568,8 @@ OUT_AND_BACK = re.compile(
     r"\b(?:and|then|et|n) (?:then |come |coming |ride |go |ride )?back\b(?! (?:down |up )?to\b)"
     r"|\b(?:and|then|n) (?:then )?(?:come|ride|head|cycle|go) (?:back )?home\b|\bhome again\b"
     r"|\bback down\b(?! to\b)"
-    r"|\bthere and back\b|\bet retour\b(?! (?:a|au|vers|jusqu)\b)|\baller retour\b"
+    # (not "dernière nuit à Arinsal et retour en bus": a way home)
+    r"|\bthere and back\b|\bet retour\b(?! (?:a|au|vers|jusqu|en)\b)|\baller retour\b"
     # (not "redescendre vers l'Espagne")
     r"|\bredescend\w*\b(?! (?:a|au|aux|vers|jusqu|sur|en|dans|to|towards)\b)"
     # (not "je regarde les billets et je reviens": back to this chat)
