@@ -91,6 +91,12 @@ def test_a_count_said_wins_over_the_story(gazetteer: Gazetteer) -> None:
             ["on dort à l'auberge de jeunesse à Kamppi. Vendredi on veut faire Kamppi → Kluuvi → Siltasaari"],
             "fr",
         ),
+        (
+            ["Petit tour demain : départ de l'hôtel à Arinsal, je monte par Pal et retour à Arinsal", "VTT"],
+            "fr",
+        ),
+        (["mtb day: La Massana up to Pal, drop into Arinsal and roll back to La Massana"], "en"),
+        (["after work today I want to ride from Eira up to Hakaniemi, then the tram home"], "en"),
     ],
 )
 def test_a_dated_ride_from_where_people_stay_is_a_day(

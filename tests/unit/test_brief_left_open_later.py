@@ -29,9 +29,24 @@ def test_days_doubted_in_a_later_turn_are_open(gazetteer: Gazetteer, turns: list
     assert not reply.readyToGenerate
 
 
-def test_a_count_chosen_after_the_doubt_settles_the_days(gazetteer: Gazetteer) -> None:
-    turns = ["d'ordino a soldeu en 2 jours", "hmm ou 3, je sais plus", "va pour 3"]
-    assert last_reply(gazetteer, turns, "fr").collected.durationDays == 3
+@pytest.mark.parametrize(
+    ("turns", "locale"),
+    [
+        (["d'ordino a soldeu en 2 jours", "hmm ou 3, je sais plus", "va pour 3"], "fr"),
+        (
+            [
+                "loop from Escaldes, road bike",
+                "I haven't worked out the number of days yet",
+                "ok boss says I can have 3",
+            ],
+            "en",
+        ),
+    ],
+)
+def test_a_count_chosen_after_the_doubt_settles_the_days(
+    gazetteer: Gazetteer, turns: list[str], locale: str
+) -> None:
+    assert last_reply(gazetteer, turns, locale).collected.durationDays == 3
 
 
 @pytest.mark.parametrize(
@@ -54,6 +69,7 @@ def test_days_said_in_few_letters(gazetteer: Gazetteer, text: str, days: int) ->
         "hmm actually not sure about Encamp anymore, could start somewhere else",
         "jsp d'ou je pars, je loge chez un pote, ca depend",
         "on ne sait pas encore d'où on partira",
+        "idk, somewhere near the centre, wherever the rental place is",
     ],
 )
 def test_a_start_given_up_later_is_none(gazetteer: Gazetteer, second: str) -> None:

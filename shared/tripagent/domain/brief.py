@@ -368,7 +368,8 @@ def read_turn(
         days_hint=DaysHint(
             bool(WITHIN_A_DAY.search(norm)),
             bool(ONE_RIDE.search(norm) or SHORT_WEEKDAY_DAY.search(norm)),
-            bool(OVERNIGHT.search(away := BASE_STAY.sub(" ", norm))),  # (where people stay is no night away)
+            # (where people stay, "the hotel", is no night away)
+            bool(OVERNIGHT.search(away := THE_HOTEL.sub(" ", BASE_STAY.sub(" ", norm)))),
             story_days(text),
             bool(_accommodation(away)),
         ),

@@ -149,6 +149,8 @@ _NOT_BIKE_OR_BED = (
     r"|hybrid\w*|electri\w*|camping|camp\w*|hotel\w*|hostel\w*|auberge\w*|refuge\w*|huts?|b b|gites?)\b)"
 )
 START_UNKNOWN = re.compile(
+    # "idk, somewhere near the centre, wherever the rental place is": where the bikes are, not known yet
+    r"\bwherever the (?:rental|bike|hire)\w*\b|\bla ou (?:on loue|est le loueur|sont les velos)\b|"
     # "pour le départ je sais pas trop", "départ ? je sais pas", "the start, no idea yet"
     r"(?:^|\b(?:pour le|le|the|as for the|for the|quant au|where to|d ou) )"
     r"(?:depart|start|starting point|point de depart|partir)\b"
@@ -350,7 +352,9 @@ _BARE_COUNT = re.compile(rf"^(?:{NUM}|{NUM} (?:please|svp|stp))$")
 
 # "let's say 3", "ok va pour 5", "3 it is": a count chosen, once the days were left open
 _SETTLED_COUNT = re.compile(
-    r"\b(?:let s say|lets say|say|va pour|disons|on dit|go with|ce sera|on part sur|we ll do)"
+    # ("boss says I can have 4": the days once put off)
+    r"\b(?:let s say|lets say|say|va pour|disons|on dit|go with|ce sera|on part sur|we ll do|i can have"
+    r"|we can have|i can take|we can take|j ai droit a|on a droit a)"
     rf"\s+{NUM}(?:\s+(?:days?|jours?|journees?))?"
     r"(?=\s*(?:$|and|et|then|alors|it is|c est|please|svp|ok|instead|plutot|a loop|une boucle)\b)"
     rf"|^(?:ok |okay |alors |bon |so |fine )*{NUM} (?:it is|then|alors|c est bon)\b"
@@ -395,6 +399,8 @@ WITHIN_A_DAY = re.compile(
     r"(?! (?:away|drive|by car|de route|de voiture|de train|of driving))"
     r"|\b\d{1,2} ?(?:h|hrs?)\b(?! (?:away|drive|by car|de route|de voiture))"
     r"|\bday (?:loop|plan|out|tour|ride|trip)\b|\b(?:the )?same day\b|\ble meme jour\b|\bdans la journee\b"
+    # "mtb day: La Massana up to Pal...", "after work today I want to ride"
+    r"|\b(?:mtb|bike|cycling|gravel|road|riding) day\b(?! \d)|\bafter work today\b|\btoday after work\b"
     r"|\b(?:half|demi)[ -](?:a )?(?:day|journee)\b|\bcouple (?:hours?|hrs?|heures?)\b"
     # back by the evening: "on revient à l'hôtel le soir", "back in Encamp for dinner" (not "chaque soir")
     r"|\b(?:revien\w*|rentr\w*|retour|back)\b(?:(?! chaque| tous les| every| each)[^.]){0,40}?"
