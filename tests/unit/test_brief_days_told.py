@@ -45,6 +45,18 @@ from tests.fixtures.brief_chat import last_reply
             "en",
             3,
         ),
+        (
+            "Day one Sant Julia to Encamp, then the next day over to Canillo and up to Soldeu, and the last"
+            " day we roll all the way down to Andorra la Vella",
+            "en",
+            3,
+        ),
+        (
+            "départ Andorre-la-Vieille le 5 juin, on veut dormir à Ordino le premier soir puis à Canillo le"
+            " deuxième et revenir à Andorre-la-Vieille le troisième jour",
+            "fr",
+            3,
+        ),
     ],
 )
 def test_the_days_a_story_spans(gazetteer: Gazetteer, text: str, locale: str, days: int) -> None:

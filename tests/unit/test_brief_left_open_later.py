@@ -70,6 +70,7 @@ def test_days_said_in_few_letters(gazetteer: Gazetteer, text: str, days: int) ->
         "jsp d'ou je pars, je loge chez un pote, ca depend",
         "on ne sait pas encore d'où on partira",
         "idk, somewhere near the centre, wherever the rental place is",
+        "départ... là où on sera logés, pas encore réservé",
     ],
 )
 def test_a_start_given_up_later_is_none(gazetteer: Gazetteer, second: str) -> None:
@@ -94,6 +95,11 @@ def test_a_start_only_if_is_no_start(gazetteer: Gazetteer) -> None:
             "hmm actually maybe not pal, somewhere else on the west side, tbd",
         ],
         ["la massana loop 2 days", "actually not sure about a loop, maybe end in pal, or not. let me think"],
+        # "on rentre dimanche" says when, no loop; "on sait pas encore où on va" leaves the end open
+        [
+            "on part vendredi soir après le boulot et on rentre dimanche",
+            "depuis Kamppi, et on sait pas encore où on va",
+        ],
     ],
 )
 def test_an_end_or_a_loop_given_up_later_is_none(gazetteer: Gazetteer, turns: list[str]) -> None:

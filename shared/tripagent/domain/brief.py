@@ -73,6 +73,7 @@ from tripagent.domain.brief_words import (
     days_changed,
     detect_locale,
     duration_in,
+    numbered_days,
     story_days,
 )
 from tripagent.domain.places import normalize
@@ -370,7 +371,7 @@ def read_turn(
             bool(ONE_RIDE.search(norm) or SHORT_WEEKDAY_DAY.search(norm)),
             # (where people stay, "the hotel", is no night away)
             bool(OVERNIGHT.search(away := THE_HOTEL.sub(" ", BASE_STAY.sub(" ", norm)))),
-            story_days(text),
+            max(story_days(text) or 0, numbered_days(text) or 0) or None,
             bool(_accommodation(away)),
         ),
         distance_again=_distance_again(norm),

@@ -1011,10 +1011,17 @@ def _route_goes_on(clause: str, at: int) -> re.Match[str] | None:
 
 
 _JUST = re.compile(
-    r"^(?:(?:ok|okay|alright|fine|so|bon|alors|allez)\s+)?"
+    r"^(?:(?:ok|okay|alright|fine|so|bon|alors|allez|yes|oui|yeah|yep|right|d accord|dac)\s+)*"
     r"(?:just|only|juste|seulement|simplement|rather|plutot|decided|we decided|on a tranche|c est decide"
-    r"|va pour|let s say|let s go with|go with|disons|ce sera|it ll be|it will be)\s+"
+    r"|va pour|let s say|let s go with|go with|disons|ce sera|it ll be|it will be"
+    # a choice made: "on garde Kallio", "let's take Llorts", "je prends Arinsal"
+    r"|on garde|we keep|let s keep|keep|on prend|je prends|we take|let s take|we ll take|on choisit"
+    r"|je choisis|we choose|let s do)\s+"
+    # an answer that is only a name after a word of assent: "ok Llorts", "ok arinsal"
+    r"|^(?:ok|okay|alright|fine|yes|oui|yeah|yep|d accord|dac)\s+(?=\S+(?:\s+\S+){0,3}$)"
 )
+# ...and what closes such a choice: "ok soldeu then", "ok andorre la vieille alors", "sant julia is fine"
+_CHOSEN_TAIL = re.compile(r"\s+(?:then|alors|donc|is fine|c est bon|ca ira|please|svp)$")
 _TRIGGERED = [(slot, p) for slot, p in PLACE_PATTERNS if p.pattern.startswith(r"\b(")]  # after a word
 # A clause that says where the trip ends or starts goes on with no list: "..., then end at Alppiharju"
 _ENDS_A_LIST = re.compile(
@@ -1345,7 +1352,7 @@ class _TurnReader:
         if swap := _SWAP.search(clause):  # "swap Escaldes for Encamp": one via point for another
             self._add(swap.start(1), "skip", swap.group(1).strip(), strong=True)
             self._add(swap.start(2), "via", swap.group(2).strip(), strong=True)
-        bare = _JUST.sub("", clause)
+        bare = _CHOSEN_TAIL.sub("", _JUST.sub("", clause))
         # (phrases after a French "de" inside a clause that is only a name are pieces of it: "pas de la case")
         pieces = all(
             not m[2].strong and clause[: m[0] - self.offset].split()[-1:] in (["de"], ["d"], ["du"], ["des"])

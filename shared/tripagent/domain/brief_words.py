@@ -149,8 +149,10 @@ _NOT_BIKE_OR_BED = (
     r"|hybrid\w*|electri\w*|camping|camp\w*|hotel\w*|hostel\w*|auberge\w*|refuge\w*|huts?|b b|gites?)\b)"
 )
 START_UNKNOWN = re.compile(
-    # "idk, somewhere near the centre, wherever the rental place is": where the bikes are, not known yet
-    r"\bwherever the (?:rental|bike|hire)\w*\b|\bla ou (?:on loue|est le loueur|sont les velos)\b|"
+    # "idk, somewhere near the centre, wherever the rental place is": where the bikes are, not known yet;
+    # "là où on sera logés, pas encore réservé", "from wherever we end up staying"
+    r"\bwherever the (?:rental|bike|hire)\w*\b|\bla ou (?:on loue|est le loueur|sont les velos)\b"
+    r"|\bla ou (?:on|nous) (?:sera|serons|dormira|logera)\w*\b|\bwherever we (?:end up )?(?:stay|sleep)\w*\b|"
     # "pour le départ je sais pas trop", "départ ? je sais pas", "the start, no idea yet"
     r"(?:^|\b(?:pour le|le|the|as for the|for the|quant au|where to|d ou) )"
     r"(?:depart|start|starting point|point de depart|partir)\b"
@@ -289,9 +291,10 @@ END_UNKNOWN = re.compile(
     r"|\b(?:could|can|might|may) (?:end|finish)(?: up)? anywhere\b"
     r"|\b(?:don t know|do not know|not sure|no idea|no clue|idk|dunno|not decided|haven t decided) where"
     r" (?:we d |we ll |we will |i d |i ll |we |i |to )?(?:end up|end|finish)\b"
-    # "pas décidé où finir", "on sait pas encore où on arrive", "where we end depends on the weather"
+    # "pas décidé où finir", "on sait pas encore où on arrive", "where we end depends on the weather", "on
+    # sait pas encore où on va"
     r"|\b(?:pas decide|pas encore decide|sais pas|sait pas|jsp|aucune idee|hesite\w*|pas sur) (?:encore )?"
-    r"(?:d )?ou (?:finir|terminer|arriver|on finit|on arrive|on termine|s arreter)\b"
+    r"(?:d )?ou (?:finir|terminer|arriver|on finit|on arrive|on termine|s arreter|on va|aller)\b"
     r"|\bwhere (?:we|i)(?: ll| d)? (?:end|finish)(?: up)? depends\b"
     # "ou finir à Erts jsp": an end only perhaps
     r"|\b(?:ou|or) (?:finir|terminer|finish|end|arriver)\b[^.!?]{0,40}\b(?:jsp|idk|dunno|"
@@ -441,6 +444,47 @@ def story_days(text: str) -> int | None:
     return nights + 1 if nights else None
 
 
+# The days of a route told day by day: "day one... day two", "the third day", "le troisième jour", "le
+# dernier jour" after a second one (one more than the last counted)
+_NTH_DAY = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "1": 1, "2": 2, "3": 3, "4": 4, "5": 5,
+            "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "premier": 1, "deuxieme": 2,
+            "troisieme": 3, "quatrieme": 4, "cinquieme": 5}  # fmt: skip
+_DAY_BY_NUMBER = re.compile(
+    r"\b(?:day|jour) (one|two|three|four|five|[1-5])\b"
+    r"|\b(?:the |le |la )?(first|second|third|fourth|fifth|premier|deuxieme|troisieme|quatrieme|cinquieme)"
+    r" (?:day|jour|soir|night|nuit)\b"
+)
+
+
+def numbered_days(text: str) -> int | None:
+    """The days a route told day by day spans ("day one Sant Julià to Encamp, then the next day over to
+    Canillo, and the last day down to Andorra la Vella": three): the day named, a day more for each next or
+    last day said after it; a night is followed by a day ("first night in Andorra la Vella, second night
+    Canillo, then up to Soldeu": three)."""
+    norm = normalize(text)
+    events = [
+        (found.start(), _NTH_DAY[found.group(1) or found.group(2)] + found.group(0).endswith(_NIGHT))
+        for found in _DAY_BY_NUMBER.finditer(norm)
+    ]
+    if not events:
+        return None
+    events += [(found.start(), 0) for found in _ONE_DAY_MORE.finditer(norm)]
+    days = 0
+    for _, day in sorted(events):
+        if day:
+            days = max(days, day)
+        elif days:  # a next or a last day, after a day named
+            days += 1
+    return days if days >= 2 else None
+
+
+_NIGHT = ("soir", "night", "nuit")
+_ONE_DAY_MORE = re.compile(
+    r"\b(?:the )?(?:next|following) day\b|\ble lendemain\b|\bthe day after\b(?! tomorrow)"
+    r"|\b(?:the |le )?(?:last|final|dernier) (?:day|jour)\b"
+)
+
+
 # One ride said as such, on a date, no lodging: "une sortie dimanche 16 mai", "a ride tomorrow"
 ONE_RIDE = re.compile(
     r"\b(?:a|an|one|the|our|my|une|la|un|petit|petite|little|short|quick|gentle|easy|bike|family|club"
@@ -580,7 +624,9 @@ OUT_AND_BACK = re.compile(
     r"|\bredescend\w*\b(?! (?:a|au|aux|vers|jusqu|sur|en|dans|to|towards)\b)"
     # (not "je regarde les billets et je reviens": back to this chat)
     r"|\b(?:puis|et) (?:on |nous |je (?=rentre))?(?:revient|revenons|revenir|rentre|rentrons|rentrer)\b"
-    r"(?! (?:a|au|vers|jusqu|en(?! passant)|par|avec)\b)"  # ("et revenir en passant par Kallio": a loop)
+    # ("et revenir en passant par Kallio": a loop; not "et on rentre dimanche": when, home from anywhere)
+    r"(?! (?:a|au|vers|jusqu|en(?! passant)|par|avec|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche"
+    r"|demain)\b)"
     # "on remonterait par Punavuori et Kamppi pour rentrer": home again
     # (not "y a un bus pour rentrer": a way home)
     r"|(?<!bus )(?<!train )(?<!taxi )(?<!navette )(?<!voiture )(?<!avion )"
