@@ -187,6 +187,20 @@ def test_a_start_left_open_somewhere_else_keeps_the_end(gazetteer: Gazetteer) ->
             ],
             "fr",
         ),
+        (
+            [
+                "planning 4 days of road riding from Andorra la Vella",
+                "we haven't figured out the ending yet, maybe France, maybe back to AlV",
+            ],
+            "en",
+        ),
+        (
+            [
+                "2 days road from Andorra la Vella to Soldeu",
+                "hmm actually maybe not Soldeu, could end anywhere with a train station really",
+            ],
+            "en",
+        ),
     ],
 )
 def test_an_end_put_off_is_open(gazetteer: Gazetteer, turns: list[str], locale: str) -> None:

@@ -23,6 +23,6 @@ def test_a_day_more_or_less_than_said(gazetteer: Gazetteer, turns: list[str], lo
 
 
 def test_a_day_more_with_no_count_before_is_no_count(gazetteer: Gazetteer) -> None:
-    """(A guard: with no count said, "add a day" says none either.)"""
+    """With no count said, "add a day" says none either (before, its "a day" was read as one day)."""
     reply = last_reply(gazetteer, ["loop from Canillo", "maybe add a day in Ordino"], "en")
     assert reply.collected.durationDays is None

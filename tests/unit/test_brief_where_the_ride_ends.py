@@ -133,31 +133,6 @@ def test_the_end_said_by_what_happens_there(
     assert end not in collected.via
 
 
-@pytest.mark.parametrize(
-    ("turns", "locale"),
-    [
-        (
-            [
-                "planning 4 days of road riding from Andorra la Vella",
-                "we haven't figured out the ending yet, maybe France, maybe back to AlV",
-            ],
-            "en",
-        ),
-        (
-            [
-                "2 days road from Andorra la Vella to Soldeu",
-                "hmm actually maybe not Soldeu, could end anywhere with a train station really",
-            ],
-            "en",
-        ),
-    ],
-)
-def test_an_end_not_figured_out_is_open(gazetteer: Gazetteer, turns: list[str], locale: str) -> None:
-    reply = last_reply(gazetteer, turns, locale)
-    assert reply.collected.end is None
-    assert not reply.readyToGenerate
-
-
 def test_fetched_by_car_there_is_the_end_not_a_stop(gazetteer: Gazetteer) -> None:
     """(A guard: "son fils vient nous chercher en voiture à Llorts" ends there, once, no stop at Llorts.)"""
     collected = last_reply(
