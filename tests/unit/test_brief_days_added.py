@@ -16,6 +16,7 @@ from tests.fixtures.brief_chat import last_reply
         (["3 days from Encamp to Soldeu", "let's add another day"], "en", 4),
         (["4 days, loop from Ordino", "actually drop a day, we're tired"], "en", 3),
         (["Loop from Canillo, 2 days", "one more day in Ordino would be nice"], "en", 3),
+        (["boucle depuis Canillo, 2 jours", "et deux jours de plus à Ordino"], "fr", 4),
     ],
 )
 def test_a_day_more_or_less_than_said(gazetteer: Gazetteer, turns: list[str], locale: str, days: int) -> None:

@@ -378,7 +378,7 @@ def _count_of_days(found: re.Match[str] | None) -> int | None:
     """The count a match said, in figures or words, when it can be a number of days (1 to 30)."""
     if not found:
         return None
-    count = next(group for group in found.groups() if group)
+    count = next((group for group in found.groups() if group), "")
     n = int(count) if count.isdigit() else NUMBERS.get(count, 0)
     return n if 1 <= n <= 30 else None
 
@@ -455,6 +455,12 @@ _DAY_BY_NUMBER = re.compile(
     r" (?:day|jour|soir|night|nuit)\b"
 )
 
+_NIGHT = ("soir", "night", "nuit")  # (a night named is followed by a day)
+_ONE_DAY_MORE = re.compile(
+    r"\b(?:the )?(?:next|following) day\b|\ble lendemain\b|\bthe day after\b(?! tomorrow)"
+    r"|\b(?:the |le )?(?:last|final|dernier) (?:day|jour)\b"
+)
+
 
 def numbered_days(text: str) -> int | None:
     """The days a route told day by day spans ("day one Sant Julià to Encamp, then the next day over to
@@ -476,13 +482,6 @@ def numbered_days(text: str) -> int | None:
         elif days:  # a next or a last day, after a day named
             days += 1
     return days if days >= 2 else None
-
-
-_NIGHT = ("soir", "night", "nuit")
-_ONE_DAY_MORE = re.compile(
-    r"\b(?:the )?(?:next|following) day\b|\ble lendemain\b|\bthe day after\b(?! tomorrow)"
-    r"|\b(?:the |le )?(?:last|final|dernier) (?:day|jour)\b"
-)
 
 
 # One ride said as such, on a date, no lodging: "une sortie dimanche 16 mai", "a ride tomorrow"
@@ -811,9 +810,7 @@ def detect_locale(text: str, default: Locale = "en") -> Locale:
 
 # A bare count that corrects the duration: "actually make it four", "we only have two", "let's do 3"
 # (not "a", "un", "one": "non, un aller simple", "finalement plutôt à l'hôtel", "no one")
-_TWO_OR_MORE = (
-    r"\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|deux|trois|quatre|cinq|sept|huit|neuf|dix"
-)
+_TWO_OR_MORE = r"\d{1,2}|" + "|".join(sorted((w for w, n in NUMBERS.items() if n > 1), key=len, reverse=True))
 DURATION_CORRECTION = re.compile(
     rf"\b(?:make it|make that|let s do|lets do|let s make it|let s say|lets say|say|only have|plutot"
     rf"|disons|mettons|on fait|on va dire|actually|it s|its"
@@ -851,8 +848,7 @@ def days_changed(norm: str) -> tuple[int, str]:
     change = 0
     for pattern, sign in ((DAYS_ADDED, 1), (DAYS_TAKEN, -1)):
         for found in pattern.finditer(norm):
-            count = found.group(1) or found.group(2) or "1"
-            change += sign * (int(count) if count.isdigit() else NUMBERS.get(count, 1))
+            change += sign * (_count_of_days(found) or 1)  # ("add another day": one)
             norm = norm[: found.start()] + " " * (found.end() - found.start()) + norm[found.end() :]
     return change, norm
 
@@ -893,10 +889,8 @@ def duration_in(norm: str) -> int | None:
     if stays and (ridden or WITHIN_A_DAY.search(norm) or ONE_RIDE.search(norm)):
         said = ridden
     for found in DURATION_CORRECTION.finditer(norm):
-        count = found.group(1) or found.group(2)
-        n = int(count) if count.isdigit() else NUMBERS.get(count, 0)
-        if 1 <= n <= 30:
-            said.append((found.start(), found.end(), n))
+        if counted := _count_of_days(found):
+            said.append((found.start(), found.end(), counted))
     for found in UNDECIDED.finditer(norm):  # "maybe 2 or 3 days, we'll see": not said yet
         said = [f for f in said if not found.start() <= f[0] < found.end()]
         said.append((found.start(), found.end(), 0))
