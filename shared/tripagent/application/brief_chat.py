@@ -13,6 +13,7 @@ import datetime as dt
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -830,10 +831,15 @@ def _back_where_they_are(collected: Collected, turns: list[str]) -> bool:
 
 def _said_back_to(name: str, turns: list[str]) -> bool:
     """Whether a turn says people come back to the place ("back to Encamp", "retour à Encamp")."""
-    back_to = re.compile(
-        rf"\b(?:back (?:to|in|at)|retour (?:a|vers|sur)|rentrer a|revenir a) {re.escape(normalize(name))}\b"
-    )
+    back_to = _back_to(normalize(name))
     return any(back_to.search(normalize(turn)) for turn in turns)
+
+
+@lru_cache(maxsize=64)  # (a handful of stops and turns: compiled once per name, not per stop and turn)
+def _back_to(name: str) -> re.Pattern[str]:
+    return re.compile(
+        rf"\b(?:back (?:to|in|at)|retour (?:a|vers|sur)|rentrer a|revenir a) {re.escape(name)}\b"
+    )
 
 
 def _taken_back(name: str, gone: set[str]) -> bool:
