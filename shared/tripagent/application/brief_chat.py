@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -34,6 +34,7 @@ from tripagent.application.places import (
     PlaceFinder,
     end_named_anywhere,
     named_by_feature,
+    names_in_a_row,
     place_named_anywhere,
     trimmed_to_ours,
 )
@@ -451,6 +452,7 @@ class BriefChat:
         when it is a place we route; a via point taken out ("skip Sispony") leaves the list; the area a
         trip is in is set aside (``_set_aside_setting``)."""
         text, phrases = turn
+        phrases = self._rows_apart(phrases)
         ends_before = (collected.start, collected.end)
         question: Clarification | None = None
         # The brief's places that name one place settle those that could be several (Pal, near Llorts)
@@ -507,6 +509,25 @@ class BriefChat:
         _back_to_the_start(collected, phrases.get("end", []), searched, located)
         _set_aside_setting(collected, ends_before, text, located)
         return question
+
+    def _rows_apart(self, phrases: dict[str, list[PlacePhrase]]) -> dict[str, list[PlacePhrase]]:
+        """Names typed in a row with no comma, each a place we route: stops one after the other ("via la
+        massana ordino canillo"); said alone, three or more are a route ("kallio sornainen kamppi kallio":
+        from the first, via the others, to the last), unless the turn says its start or end."""
+        out: dict[str, list[PlacePhrase]] = {}
+        for slot, said in phrases.items():
+            for phrase in said:
+                row = names_in_a_row(self.finder.search, phrase.text) if slot in ("via", "bare") else None
+                one = [replace(phrase, text=name) for name in row or []]
+                if slot == "via" and row:
+                    out.setdefault("via", []).extend(one)
+                elif slot == "bare" and len(one) >= 3 and not {"start", "end"} & phrases.keys():
+                    out.setdefault("start", []).append(one[0])
+                    out.setdefault("via", []).extend(one[1:-1])
+                    out.setdefault("end", []).append(one[-1])
+                else:
+                    out.setdefault(slot, []).append(phrase)
+        return out
 
     def _search(
         self, texts: list[str], located: dict[str, Place], plain: set[str]

@@ -49,6 +49,43 @@ NAMES_LOOKED_UP = (
 )
 
 
+_ROW_JOINS = {"&", "+", "/", "n", "and", "et", "puis", "then", "y", "-"}
+_LONGEST_NAME = 5  # words
+
+
+def _ours_by_name(piece: str, outcome: SearchOutcome) -> bool:
+    """A place we route that the piece names by its very name (or the name it was found by)."""
+    if not isinstance(outcome, Found) or outcome.place.region is None or piece in NOT_PLACES:
+        return False
+    name = normalize(outcome.place.name)
+    return piece in (name, bare_name(name), outcome.matched)
+
+
+def names_in_a_row(search: Callable[[str], SearchOutcome], text: str) -> list[str] | None:
+    """Two or more places we route typed one after the other with no comma ("via la massana ordino canillo
+    soldeu", "andorra la vella & encamp", "soldeu n grau roig"), each by its very name: each name, in
+    order. None unless the whole phrase is such names (and the words that join them), and none when the
+    whole names a place ("les escaldes engordany")."""
+    words = normalize(text.replace("&", " & ").replace("+", " + ")).split()
+    if not 2 <= len(words) <= 16 or isinstance(search(" ".join(words)), Found):
+        return None
+    found: list[str] = []
+    at = 0
+    while at < len(words):
+        if words[at] in _ROW_JOINS and found:
+            at += 1
+            continue
+        for size in range(min(_LONGEST_NAME, len(words) - at), 0, -1):
+            piece = " ".join(words[at : at + size])
+            if _ours_by_name(piece, search(piece)):
+                found.append(piece)
+                at += size
+                break
+        else:
+            return None
+    return found if len(found) >= 2 else None
+
+
 def trimmed_to_ours(search: Callable[[str], SearchOutcome], text: str) -> Found | None:
     """A phrase that names nothing whole, but that is a place we route by its very name followed by other
     words ("eira n back", "Arinsal is", "Hakaniemi market"), or preceded by words that only say where in
@@ -67,15 +104,15 @@ def trimmed_to_ours(search: Callable[[str], SearchOutcome], text: str) -> Found 
     ]
     for piece in [*heads, *tails][:TRIMS_LOOKED_UP]:
         outcome = search(piece)
-        if (
-            isinstance(outcome, Found)
-            and outcome.place.region is not None
-            and piece not in NOT_PLACES
-            and (
-                piece
-                in (normalize(outcome.place.name), bare_name(normalize(outcome.place.name)), outcome.matched)
-                # (the first words of a longer name, two or more: "sant julia" of Sant Julià de Lòria)
-                or (piece in tails and " " in piece and normalize(outcome.place.name).startswith(piece + " "))
+        if isinstance(outcome, Found) and (
+            _ours_by_name(piece, outcome)
+            # (the first words of a longer name, two or more: "sant julia" of Sant Julià de Lòria)
+            or (
+                piece in tails
+                and " " in piece
+                and outcome.place.region is not None
+                and piece not in NOT_PLACES
+                and normalize(outcome.place.name).startswith(piece + " ")
             )
         ):
             return outcome

@@ -18,6 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from tripagent.domain.brief_dates import (
     NTH_DAY_OF_MONTH,
     SHORT_WEEKDAY_DAY,
+    SHORT_WEEKDAYS,
+    WEEKDAYS,
     dates_in,
     short_days,
     spelled_dates,
@@ -58,6 +60,7 @@ from tripagent.domain.brief_words import (
     ROAD_ALONE,
     ROAD_IN_A_LIST,
     ROUND_TRIP,
+    SAME_AS_THE_START,
     SETTING_OFF_ON,
     SOFT_LOOP,
     START_UNKNOWN,
@@ -73,6 +76,7 @@ from tripagent.domain.brief_words import (
     days_changed,
     detect_locale,
     duration_in,
+    nights_on_the_way,
     numbered_days,
     story_days,
 )
@@ -323,11 +327,12 @@ def read_turn(
         values["durationDays"] = duration
     if profile := _profile(norm, text):
         values["profile"] = profile
-    places = place_phrases(text, capitalizes=capitalizes)
+    places = place_phrases(text, capitalizes=capitalizes, locale=default_locale)
     # "drop into La Seu for lunch, then back up and finish in Canillo": back, but to end elsewhere
     one_way = bool(ONE_WAY.search(norm) or _FINISHED_ELSEWHERE.search(norm))
     if not one_way and (
         ROUND_TRIP.search(norm)
+        or SAME_AS_THE_START.search(norm)
         or OUT_AND_BACK.search(norm)
         or (SOFT_LOOP.search(norm) and "end" not in places)
     ):
@@ -371,7 +376,7 @@ def read_turn(
             bool(ONE_RIDE.search(norm) or SHORT_WEEKDAY_DAY.search(norm)),
             # (where people stay, "the hotel", is no night away)
             bool(OVERNIGHT.search(away := THE_HOTEL.sub(" ", BASE_STAY.sub(" ", norm)))),
-            max(story_days(text) or 0, numbered_days(text) or 0) or None,
+            max(story_days(text) or 0, numbered_days(text) or 0, nights_on_the_way(text) or 0) or None,
             bool(_accommodation(away)),
         ),
         distance_again=_distance_again(norm),
@@ -480,7 +485,16 @@ def _said_for(norm: str, at: int) -> str | None:
 
 
 def _may_be_a_place(word: str) -> bool:
-    return word not in _NOT_AFTER_OR and word not in VERBS
+    """Whether the word after an "or" may begin a place: not a weekday ("tmrw or wed"), a lodging or a bike
+    ("refuge ou camping selon dispo")."""
+    return (
+        word not in _NOT_AFTER_OR
+        and word not in VERBS
+        and word not in WEEKDAYS
+        and word not in SHORT_WEEKDAYS
+        and not _accommodation(word)
+        and not any(p.search(word) for _, p in PROFILE_WORDS)
+    )
 
 
 def _daily_distance(norm: str, without_daily: str) -> float | None:

@@ -148,7 +148,8 @@ NEXT_WEEK = re.compile(r"\bnext week\b|\bla semaine prochaine\b|\bsemaine procha
 # "on en discute ce soir", "let you know tomorrow", "I'll confirm in a day or two"
 TALK_LATER = re.compile(
     r"\b(?:decide|deciding|tell|let you know|confirm|get back|redi\w*|dirai|discut\w*|en parle\w*|talk\w*"
-    r"|verra|reviens|revien\w* vers|choisi\w*|check\w*|ask\w*|demand\w*)\b[^.!?]{0,25}?"
+    r"|verra|reviens|revien\w* vers|choisi\w*|check\w*|ask\w*|demand\w*|vote|voter|revote|reunit|meet\w*)\b"
+    r"[^.!?]{0,25}?"
     r"\b((?:tomorrow|demain|ce soir|tonight|later|plus tard)(?: (?:morning|matin|soir|evening))?"
     r"|(?:in|dans) (?:a|un) (?:day|jour) (?:or|ou) (?:two|deux))\b"
 )

@@ -23,6 +23,7 @@ from tripagent.domain.brief_words import (
     NUMBERS,
     PROFILE_WORDS,
     ROUND_TRIP,
+    Locale,
     detect_locale,
     duration_in,
 )
@@ -41,7 +42,8 @@ _STOP = (
     r"|we are|on part|on dort|and we|end|finish|start|demain|tomorrow|today|aujourd hui|qui|that|which|who"
     r"|taking|stopping|hit|past|for good|ou se|ou on|pour filer|pour|i|we|you|they|je|j|nous|vous|ils|first"
     r"|again|too|also|aussi|as well|base|oui|yes|yeah|yep|retour|return|loops?|boucles?|"
-    r"pardon|sorry|desole|the day|le jour|the next|the following|next morning|le lendemain|arrivee|arrival"
+    r"w e|pardon|sorry|desole|the day|le jour|the next|the following|next morning|le lendemain|arrivee"
+    r"|arrival"
     r"|departure|youth hostel|hostel|hotel|all the way|tout droit|ou (?=d |de |du )|or (?=from )"
     r"|sur(?= (?:la|une|un|deux|trois|quatre|cinq|six|sept|\d))"  # "Canillo – Soldeu sur la journée"
     r"|camping|campsite|night|nights|thru|thro|where|ou il|ou y|directement|directly|straight|"
@@ -84,7 +86,8 @@ _ORIGIN = {
     "comingfrom",
 }  # fmt: skip
 _START = (
-    r"from|starting (?:in|at|from)|start(?:ing)? in|leaving|depart(?:ing)? from|depuis|au depart d"
+    r"from|starting (?:in|at|from)|start(?:s|ing)? in|starts (?:at|from)|leaving|depart(?:ing)? from|depuis"
+    r"|au depart d"
     r"|au depart de|depart de|partant de|en partant de|pars d|pars de|de|d|du"
     r"|start(?:ing)? and (?:finish|end)(?:ing)? (?:in|at)|loop (?:from|around|out of|starting (?:in|at|from))"
     r"|boucle (?:au depart )?(?:de|d|a|vers|autour de)|start(?:ing)? at|autour de|autour d"
@@ -164,6 +167,7 @@ _VIA = (
     r"(?:lunch|a coffee|coffee|a picnic|picnic|a break|breakfast) (?:stop )?(?:in|at)|pass(?:es)?"
     r"|stay(?:ing)? (?:the night|overnight) (?:in|at)"
 )
+_A_COUNT = NUM.replace("(", "(?:", 1)  # (no group: a pattern's groups are its trigger and its phrase)
 PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("start", re.compile(rf"\b({_START})\s+(.{{1,60}}?)" + _STOP)),
     (
@@ -175,6 +179,16 @@ PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             r"|jusqu|via|through)\s)"
         ),
     ),  # "Ordino to Soldeu": weak
+    # "5 days Sant Julià to Soldeu", "2 jours Encamp vers Soldeu", "thinking Canillo to Soldeu": weak
+    (
+        "start",
+        re.compile(
+            rf"(?:\b{_A_COUNT} ?(?:days?|jours?|j|d|nights?|nuits?)|\bweek ?end|\bthinking(?! of| about))"
+            r"\s+"
+            r"()(.{1,60}?)"
+            r"(?=\s+(?:back to|to|vers|jusqu|via|through)\s)"
+        ),
+    ),
     # "we want to do Helsinki to Kallio", "could you plan Anyós to Llumeneres": weak
     (
         "start",
@@ -929,6 +943,12 @@ _THE_PLACE_IN = re.compile(
     r"parking|gare|maison|appartement|hotel|auberge|eglise|place|pont|airport|aeroport|harbour|port"
     r"|terminal)s? (?:in|at|of|de|d|du|a|vers) (?!jeunesse)"
 )
+# ...or someone's: "end at my sister's in Hakaniemi", "at our friends' in Encamp" (at Hakaniemi, at Encamp)
+_SOMEONES_IN = re.compile(
+    r"\b(?:my|our|his|her|their) (?:\w+ ){0,2}?(?:\w+ s|(?:sister|brother|aunt|uncle|cousin|friend|mum|mom"
+    r"|dad|parent|gran|grandma|grandpa|nan|mate|boss|colleague)s) (?:place |house |flat |home |apartment )?"
+    r"(?:in|at) "
+)
 # ...and a sight at a place: "past the sanctuary at Meritxell", "le musée de l'auto à Encamp" (at it, not of
 # it: "le parc de l'Esplanade" is no place)
 _THE_SIGHT_AT = re.compile(
@@ -1099,13 +1119,16 @@ def _day_by_day(plan: Itinerary) -> dict[str, list[PlacePhrase]]:
     return places
 
 
-def place_phrases(text: str, *, capitalizes: bool = False) -> dict[str, list[PlacePhrase]]:
+def place_phrases(
+    text: str, *, capitalizes: bool = False, locale: Locale = "en"
+) -> dict[str, list[PlacePhrase]]:
     """Each slot's place phrases of one turn, in the order of the text. Besides start, end and via:
     ``skip`` (a via point taken out) and ``bare`` (a clause that is nothing but a name: "Road bike.
-    Andorra la Vella. 2 days.")."""
+    Andorra la Vella. 2 days."). ``locale``: the conversation's, for a turn whose words say none ("pas de
+    la casa a sant julia" in a French conversation: to Sant Julià)."""
     if plan := day_plan(text):
         return _as_written(_day_by_day(plan), text, capitalizes)
-    clauses = _clauses(text)
+    clauses = _clauses(text, locale)
     reader = _TurnReader()
     for clause, travel in clauses:
         reader.read(clause, travel=travel)
@@ -1215,7 +1238,7 @@ def _listed_route(text: str) -> str:
     return _LISTED_ROUTE.sub(route, text)
 
 
-def _clauses(text: str) -> list[tuple[str, bool]]:
+def _clauses(text: str, locale: Locale = "en") -> list[tuple[str, bool]]:
     """The turn's clauses, normalized: punctuation ends a place phrase, so each is read on its own; and
     whether each is in a sentence only about getting there (``_GETTING_THERE``, no word of riding)."""
     text = _BLANKS.sub(" ", text)[:MAX_TURN_CHARS]  # the raw-text patterns below run on single blanks
@@ -1265,7 +1288,8 @@ def _clauses(text: str) -> list[tuple[str, bool]]:
     )
     # (not "à" before an infinitive: "ce que vous avez à louer")
     marked = re.sub(r"(?<![\w])[àÀ](?![\w])(?!\s+[a-zà-ÿ]+(?:er|ir)\b)", " vers ", marked)
-    if detect_locale(text, "en") == "fr":  # French by its own words: "de Canillo a Ordino" lost its accent
+    # French by its own words (or the conversation's): "de Canillo a Ordino" lost its accent
+    if detect_locale(text, locale) == "fr":
         marked = re.sub(r"(\b(?:de|d|du|depuis)[ '’][^,.;!?\n]{1,60}?)\s+a\s+(?=\w)", r"\1 vers ", marked)
     clauses = []
     pieces = (
@@ -1282,7 +1306,7 @@ def _clauses(text: str) -> list[tuple[str, bool]]:
         norm = _ABBREVIATIONS.sub(lambda m: ABBREVIATIONS[m.group(0)], normalize(clause.replace("=", ":")))
         norm = _AND_TYPED_N.sub("and ", norm)  # "start n end in la massana", "go round n come back"
         norm = CLIMB_PER_DAY.sub(" ", DAILY.sub(" ", norm))
-        norm = _THE_PLACE_IN.sub("", norm)  # "begin at the campsite in Sant Julià": at Sant Julià
+        norm = _SOMEONES_IN.sub("", _THE_PLACE_IN.sub("", norm))  # "begin at the campsite in Sant Julià"
         norm = _THE_SIGHT_AT.sub("", norm)  # "past the sanctuary at Meritxell": past Meritxell
         norm = landmarks_as_places(norm)  # "from the Oodi library": from Kluuvi
         for label, replacement in _LABELS:

@@ -43,7 +43,7 @@ HOURS = -24  # (a pattern's days) a count of whole days in hours: "48h in Andorr
 DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
     (
         re.compile(
-            r"\blong weekend\b|\blong week end\b|\bgrand week ?end\b|\bweek ?end prolonge\b"
+            r"\blong weekend\b|\blong week end\b|\bgrand week ?end\b|\b(?:week ?end|we) prolonge\b"
             r"|\bbank holiday weekend\b"
             r"|\b(?:faire le|un|ce|le) pont\b(?! d)"
         ),
@@ -89,7 +89,22 @@ _DEFERRING = (
     r"|i ll think|get back to you|come back to you|je reviens vers (?:toi|vous))"
 )
 _DAYS = r"(?:days?|jours?|journees?)"
-_NOT_DAYS = r"(?! (?:nights?|nuits?|km|kms|h|hours?|heures?|people|personnes|of us|kids|enfants)\b)"
+# A group that has not agreed yet: "we'll vote tonight", "no decision yet", "pas encore tranché", "no
+# consensus", "plus personne n'est d'accord", "the end is where we're stuck"
+_NOT_AGREED = (
+    r"(?:no decision|pas de decision|aucune decision|not decided|undecided|pas decidee?s?"
+    r"|pas (?:encore )?tranche"
+    r"|no consensus|pas de consensus|(?:can t|cannot|couldn t|don t|do not) agree|pas d accord"
+    r"|still (?:arguing|debating|discussing)|(?:we re|we are|on est) (?:stuck|bloques?)|where we re stuck"
+    r"|(?:on )?refait un vote|(?:we ll|we will|on va|going to|will) (?:have a )?vote"
+    r"|vote (?:tonight|tomorrow|on"
+    r"|this|demain|ce soir|jeudi|vendredi|samedi|dimanche)|se reunit \w+ pour decider"
+    r"|remet\w* tout en question)"
+)
+_NOT_DAYS = (
+    r"(?! (?:nights?|nuits?|km|kms|h|hours?|heures?|people|personnes|of us|kids|enfants|friends?|amis?|potes?"
+    r"|copains?|copines?|riders?|cyclists?|adults?|adultes?|bikes?|velos?)\b)"
+)
 _A_LENGTH = (  # a length of trip however said: "2 jours", "a long weekend", "une semaine"
     rf"(?:{NUM} (?:{_DAYS}|nights?|nuits?)|(?:a |an |un |une )?(?:long |grand |full |whole )?"
     r"(?:week ?end|week|semaine))\b"
@@ -136,6 +151,10 @@ UNDECIDED = re.compile(
     rf"|\b{NUM} (?:nights? |nuits? )?(?:or|ou|to|a) {NUM} (?:nights?|nuits?)\b"
     # "this time 4 or 5, not sure yet": two counts, then a decision put off
     rf"|\b{NUM} (?:or|ou) {NUM}\b{_NOT_DAYS}[^.!?]{{0,25}}\b{_DEFERRING}\b"
+    # "nombre de jours : 3 ou 4, Jean-Luc doit vérifier ses congés": two counts for the days
+    r"|\b(?:nombre de jours|number of days|how many days|how long|combien de jours|days|jours)\b"
+    rf"\W[^!?]{{0,60}}"
+    rf"\b{NUM} (?:or|ou) {NUM}\b{_NOT_DAYS}"
     # "on hésite entre 2 jours et un long week-end", "torn between a weekend or 3 days"
     rf"|\b(?:hesit\w*|torn|undecided|between|entre)\b[^.!?]{{0,15}}?{_A_LENGTH} (?:et|and|ou|or) {_A_LENGTH}"
 )
@@ -204,6 +223,10 @@ START_UNKNOWN = re.compile(
 # "let's leave the number of days open", "aucune idée du nombre de jours": the duration is not said
 DAYS_UNKNOWN = re.compile(
     r"\b(?:leave|keep) the (?:number of )?days open\b"
+    # "we can't agree on how long", "le nombre de jours : le bureau se réunit jeudi pour décider"
+    rf"|\b(?:how long|combien de temps|nombre de jours|number of days|duree)\b[^!?]{{0,60}}\b{_NOT_AGREED}\b"
+    rf"|\b{_NOT_AGREED}\b[^!?]{{0,20}}\b(?:on|about|sur|pour|for) (?:the )?"
+    r"(?:how long|number of days|nombre de jours|duree|days|jours)\b"
     r"|\b(?:not sure|don t know|no idea) how long\b(?! each| every| a | per | the stages?| stages?)"
     r"|\bfor as long as it takes\b|\bas long as (?:we|i) (?:like|want|feel like)\b"
     r"|\bwhatever it takes\b|\ble temps qu il (?:faut|faudra)\b|\bautant qu il (?:faut|faudra)\b"
@@ -285,6 +308,18 @@ END_WORD = re.compile(
 )
 END_UNKNOWN = re.compile(
     r"\bnot sure (?:yet )?where to (?:end|finish)\b"
+    # "Paul wants to finish at Soldeu, Marc is pushing for Arinsal, we'll vote tonight", "no decision on
+    # the end yet", "arrivée pas décidée pour l'instant" (not the days: "how long? we can't agree")
+    rf"|\b(?:end|ending|finish|finishing|arrivee|fin|finir|terminer|destination)\b(?:(?!how long|jours|days"
+    rf"|start|depart)[^!?\n]){{0,120}}\b{_NOT_AGREED}\b"
+    rf"|\b{_NOT_AGREED}\b[^!?]{{0,20}}\b(?:on|about|sur|pour|for) (?:the |l )?(?:end|ending|finish|arrivee"
+    r"|destination)\b"
+    # "let me think about where to end", "not sure we'll make it to Sant Julià", "je sais plus" of an end
+    r"|\b(?:think|thinking|reflechir|reflechis) (?:about )?(?:where|ou) (?:to |we |on )?(?:end|finish|fini\w*"
+    r"|termin\w*)\b"
+    r"|\bnot sure (?:we ll|we will|we can|i ll|i can|we d) make it (?:to|as far as)\b"
+    r"|\b(?:finish\w*|end\w*|fini\w*|termin\w*|arriv\w*)\b[^!?]{0,30}\b(?:mais|but) (?:finalement |now )?"
+    r"(?:je |i m |i am )?(?:sais plus|sait plus|not sure anymore|not so sure)\b"
     # "we haven't figured out the ending yet", "could end anywhere with a train station"
     r"|\b(?:haven t|have not|not yet|still haven t) (?:figured|worked|sorted) out (?:the )?"
     r"(?:end|ending|finish)\b"
@@ -484,6 +519,44 @@ def numbered_days(text: str) -> int | None:
     return days if days >= 2 else None
 
 
+# The nights of a route listed stop by stop: "nuit à Pal, nuit à Arinsal", "Arinsal (night) - Pal (night)",
+# "nuit 1 : Canillo, nuit 2 : Soldeu", "on dort à Encamp, puis à Canillo, puis à Soldeu"
+_NIGHT_AT = re.compile(
+    r"\b(?:nuit|night|overnight|sleep|dodo)\s+(?:\d\s+)?(?:a|au|aux|in|at|en)\s+(?=[^\W\d])"
+    r"|\b(?:nuit|night)\s+\d\b"
+    # "première nuit à Ordino, deuxième à Arinsal"
+    r"|\b(?:second|third|fourth|deuxieme|troisieme|quatrieme)\s+(?:a|au|aux|in|at)\s+(?=[^\W\d])"
+)
+# (read on the raw text: parentheses normalize away)
+_NIGHT_MARKED = re.compile(r"\((?:night|nuit|overnight|nuitée|nuitee|sleep)\)")
+_SLEPT_THEN = re.compile(
+    r"\b(?:on dort|on dormira|nous dormons|we sleep|we ll sleep|sleeping|on s arrete|on fait etape)"
+    r"\s+(?:a|au|aux|in|at|en)\s+[^\W\d]\w*"
+    r"((?:\s+\w+){0,3}?\s+(?:puis|then|and then|et puis)\s+(?:a|au|aux|in|at|en)\s+[^\W\d]\w*)+"
+)
+_THEN_AT = re.compile(r"\b(?:puis|then)\s+(?:a|au|aux|in|at|en)\s")
+
+
+_COMING_IN = re.compile(r"\b(?:land\w*|fly\w*|flights?|atterri\w*|trains?|bus|avion|airport|aeroport)\b")
+
+
+def nights_on_the_way(text: str) -> int | None:
+    """The days of a route whose nights are listed stop by stop (two or more): one more than its nights,
+    as each night on the way is followed by a day ("nuit à Pal, nuit à Arinsal, puis retour à Ordino":
+    three). A night before the ride ("the night before", "la veille") or of arrival ("we land in Toulouse
+    on Friday, night at the hotel in Sant Julià") is none of them."""
+    nights = 0
+    for sentence in re.split(r"[.!?;\n]+", text):
+        norm = re.sub(r"\b(?:the night before|la veille|night before)\b", " ", normalize(sentence))
+        if _COMING_IN.search(norm):  # (not "arrivée Andorra la Vella le 3e jour": where the ride ends)
+            continue
+        said = len(_NIGHT_AT.findall(norm)) + len(_NIGHT_MARKED.findall(sentence.casefold()))
+        for slept in _SLEPT_THEN.finditer(norm):
+            said = max(said, 1 + len(_THEN_AT.findall(slept.group(0))))
+        nights += said
+    return nights + 1 if nights >= 2 else None
+
+
 # One ride said as such, on a date, no lodging: "une sortie dimanche 16 mai", "a ride tomorrow"
 ONE_RIDE = re.compile(
     r"\b(?:a|an|one|the|our|my|une|la|un|petit|petite|little|short|quick|gentle|easy|bike|family|club"
@@ -590,6 +663,20 @@ ROUND_TRIP = re.compile(
     r"|\bmeme endroit que le depart\b|\bsame (?:place|spot|town) as (?:the )?start"
     r"|\bsame as the start\b|\bfaire le tour d|\b(?:fais|faire|fait) le tour\b"
     r"|\bcom(?:e|ing) back (?:each|every) (?:evening|night)\b"
+)
+# A turn that only answers "where does it end?" with the start: "same place", "même endroit", "same as
+# start", "ending there too", "idem" (a loop)
+SAME_AS_THE_START = re.compile(
+    r"^(?:(?:and|et|ok|yes|yeah|oui|ah|oh|euh|hmm|um)\s+)*(?:(?:the|le|au|a|at|in|back to the|retour au)\s+)?"
+    r"(?:same|meme|pareil|idem)"
+    r"(?:\s+(?:place|spot|town|village|one|endroit|lieu|point|coin))?"
+    r"(?:\s+(?:as|que)\s+(?:the\s+|le\s+|au\s+)?"
+    r"(?:start|starting point|beginning|depart|debut|point de depart))?"
+    r"(?:\s+(?:please|pls|svp|stp|then|alors|too|aussi|again|i guess|je pense|obviously|bien sur|of course"
+    r"|it s a loop|c est une boucle|en boucle|loop))*$"
+    r"|^(?:(?:and|et)\s+)?(?:end(?:ing|s)?|finish(?:ing|es)?|back|stop(?:ping)?)\s+(?:up\s+)?there"
+    r"\s+(?:too|as well|also)$"
+    r"|^(?:(?:et|on)\s+)?(?:fin|finir|finit|termine|terminer|arrivee|retour)\s+(?:la|la bas|ici)?\s*aussi$"
 )
 # A loop only when the turn names no end: "un circuit de 3 jours qui se termine à Canillo" is a tour
 SOFT_LOOP = re.compile(r"\bcircuit\b|\btour of\b|\btour around\b")

@@ -1,0 +1,216 @@
+"""What people answer and type in a hurry: the start given again as the end ("same place", "même
+endroit"), stops typed in a row with no comma ("via la massana ordino canillo"), nights listed stop by
+stop ("nuit à Pal, nuit à Arinsal"), a group that has not agreed ("we'll vote tonight"), "starts in",
+"5 days Sant Julià to Soldeu", "end at my sister's in Hakaniemi"."""
+
+import pytest
+from tripagent.adapters.places.gazetteer import Gazetteer
+
+from tests.fixtures.brief_chat import last_reply
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale"),
+    [
+        (["andorra mtb 3 days", "from vila", "same as start"], "en"),
+        (["Gravel weekend in Andorra?", "Start Encamp", "same place"], "en"),
+        (["I've got a fortnight off", "starting in andorra la vella", "and ending there too"], "en"),
+        (["un tour en andorre, 4 jours", "ordino", "même endroit"], "fr"),
+        (["helsinki à vélo demain", "départ hakaniemi", "pareil", "une journée"], "fr"),
+    ],
+)
+def test_the_start_given_as_the_end_is_a_loop(gazetteer: Gazetteer, turns: list[str], locale: str) -> None:
+    reply = last_reply(gazetteer, turns, locale)
+    assert reply.collected.roundTrip
+    assert reply.readyToGenerate
+
+
+def test_the_same_bike_is_no_loop(gazetteer: Gazetteer) -> None:
+    """(A guard: "same" about something else in a longer turn says nothing of the end.)"""
+    reply = last_reply(gazetteer, ["from Vila, 3 days", "same bikes as last year"], "en")
+    assert not reply.collected.roundTrip
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale", "start", "end", "via"),
+    [
+        (
+            [
+                "7 days touring andorra",
+                "start sant julia, end pas de la casa",
+                "via la massana ordino canillo soldeu",
+            ],
+            "en",
+            "Sant Julià de Lòria",
+            "Pas de la Casa",
+            ["La Massana", "Ordino", "Canillo", "Soldeu"],
+        ),
+        (
+            ["sant julia -> canilo via andorra la vella & encamp", "2 days"],
+            "en",
+            "Sant Julià de Lòria",
+            "Canillo",
+            ["Andorra la Vella", "Encamp"],
+        ),
+        (
+            ["canillo to pas de la casa 2 days road", "via soldeu n grau roig"],
+            "en",
+            "Canillo",
+            "Pas de la Casa",
+            ["Soldeu", "Grau Roig"],
+        ),
+        (["kallio sornainen kamppi eira", "1 day tmrw"], "en", "Kallio", "Eira", ["Sörnäinen", "Kamppi"]),
+    ],
+)
+def test_stops_typed_in_a_row(
+    gazetteer: Gazetteer, turns: list[str], locale: str, start: str, end: str, via: list[str]
+) -> None:
+    trip = last_reply(gazetteer, turns, locale).collected
+    assert (trip.start, trip.end, trip.via) == (start, end, via)
+
+
+def test_a_name_of_two_parts_is_one_stop(gazetteer: Gazetteer) -> None:
+    """(A guard: "les escaldes engordany" names one town, not les Escaldes and Engordany.)"""
+    trip = last_reply(
+        gazetteer,
+        ["on part de st julia et on finit a canillo", "3 jours, en passant par les escaldes engordany"],
+        "fr",
+    ).collected
+    assert trip.via == ["les Escaldes"]
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "days"),
+    [
+        ("on part d'Ordino. nuit à Pal, nuit à Arinsal, nuit à El Serrat, puis retour à Ordino", "fr", 4),
+        (
+            "on part d'Escaldes. on dort à Encamp, puis à Canillo, puis à Soldeu, et le dernier jour "
+            "on descend à Andorra la Vella",
+            "fr",
+            4,
+        ),
+        (
+            "départ Encamp. nuit 1 : Canillo, nuit 2 : Canillo encore, nuit 3 : Soldeu, "
+            "puis descente à Encamp",
+            "fr",
+            4,
+        ),
+        (
+            "Première nuit à Ordino, deuxième à Arinsal, puis retour aux Escaldes. Départ des Escaldes",
+            "fr",
+            3,
+        ),
+        ("La Massana (start) - Arinsal (night) - Pal (night) - Erts - back to La Massana", "en", 3),
+    ],
+)
+def test_nights_listed_stop_by_stop(gazetteer: Gazetteer, text: str, locale: str, days: int) -> None:
+    assert last_reply(gazetteer, [text], locale).collected.durationDays == days
+
+
+def test_a_night_of_arrival_is_no_night_on_the_way(gazetteer: Gazetteer) -> None:
+    """(A guard: the night people land is before the ride.)"""
+    text = (
+        "We land in Toulouse on Friday, night at the hotel in Sant Julià. Saturday from Sant Julià to "
+        "Canillo, night in Canillo, and Sunday back to Sant Julià."
+    )
+    assert last_reply(gazetteer, [text], "en").collected.durationDays == 2
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale", "slot"),
+    [
+        (
+            [
+                "starting Andorra la Vella, 2 days, road",
+                "Paul wants to finish at Soldeu, Marc at Arinsal, we'll vote tonight",
+            ],
+            "en",
+            "end",
+        ),
+        (["Starting at Soldeu, 3 days, mtb", "the end is where we're stuck: half want Arinsal"], "en", "end"),
+        (
+            [
+                "départ les Escaldes, 2 jours, VTT",
+                "arrivée à Ordino... non, arrivée pas décidée pour l'instant",
+            ],
+            "fr",
+            "end",
+        ),
+        (
+            ["départ soldeu, 3 jours", "ma fille veut finir à Arinsal chez sa copine. pas encore tranché"],
+            "fr",
+            "end",
+        ),
+        (
+            ["andorra trip, 3 days, from canillo", "to arinsal", "let me think about where to end"],
+            "en",
+            "end",
+        ),
+        (
+            [
+                "3 days from Soldeu to Sant Julià",
+                "not sure we'll make it to Sant Julià, maybe we stop earlier",
+            ],
+            "en",
+            "end",
+        ),
+        (["start at La Massana, end Canillo", "we can't agree on how long"], "en", "durationDays"),
+        (
+            ["Erts → Encamp", "nombre de jours : 3 ou 4, Jean-Luc doit vérifier ses congés"],
+            "fr",
+            "durationDays",
+        ),
+    ],
+)
+def test_what_a_group_has_not_agreed_is_open(
+    gazetteer: Gazetteer, turns: list[str], locale: str, slot: str
+) -> None:
+    reply = last_reply(gazetteer, turns, locale)
+    assert getattr(reply.collected, slot) is None
+    assert not reply.readyToGenerate
+
+
+def test_a_vote_already_won_is_agreed(gazetteer: Gazetteer) -> None:
+    """(A guard: a count of people is no count of days, and a vote taken names the end.)"""
+    reply = last_reply(
+        gazetteer,
+        ["We're doing 4 days from Ordino, perhaps 2 or 3 friends will join", "we voted: Soldeu"],
+        "en",
+    )
+    assert reply.collected.durationDays == 4
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale", "start", "end"),
+    [
+        (
+            ["ride starts in Sant Julià the next day", "to el Serrat, 3 days"],
+            "en",
+            "Sant Julià de Lòria",
+            "el Serrat",
+        ),
+        (["I was thinking 5 days Sant Julià to Soldeu"], "en", "Sant Julià de Lòria", "Soldeu"),
+        (["from Kamppi, and end at my sister's in Hakaniemi, one day"], "en", "Kamppi", "Hakaniemi"),
+        (["pas de la casa a sant julia", "3 jours"], "fr", "Pas de la Casa", "Sant Julià de Lòria"),
+        (["grau roig -> encamp", "1 day", "tmrw or wed, not sure"], "en", "Grau Roig", "Encamp"),
+        (
+            ["sispony - la massana - ordino - canillo", "2j", "refuge ou camping selon dispo"],
+            "fr",
+            "Sispony",
+            "Canillo",
+        ),
+    ],
+)
+def test_more_ways_to_say_the_ends(
+    gazetteer: Gazetteer, turns: list[str], locale: str, start: str, end: str
+) -> None:
+    trip = last_reply(gazetteer, turns, locale).collected
+    assert (trip.start, trip.end) == (start, end)
+
+
+def test_someone_who_lives_somewhere_is_no_place_of_theirs(gazetteer: Gazetteer) -> None:
+    """(A guard: "my brother lives in Juberri" still says where he lives, not someone's place.)"""
+    trip = last_reply(
+        gazetteer, ["my brother lives in Juberri, we ride from there to Ordino, 1 day"], "en"
+    ).collected
+    assert trip.start == "Juberri"
