@@ -214,3 +214,119 @@ def test_someone_who_lives_somewhere_is_no_place_of_theirs(gazetteer: Gazetteer)
         gazetteer, ["my brother lives in Juberri, we ride from there to Ordino, 1 day"], "en"
     ).collected
     assert trip.start == "Juberri"
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale", "start", "via"),
+    [
+        (
+            ["Etu-Töölö → Kamppi → Punavuori → Munkkisaari and back to Etu-Töölö", "wednesday"],
+            "en",
+            "Etu-Töölö",
+            ["Kamppi", "Punavuori", "Munkkisaari"],
+        ),
+        (
+            [
+                "Start Andorra la Vella, Santa Coloma, Aixovall, Sant Julia, Aixirivall, Juberri and back to "
+                "Andorra la Vella",
+                "road bike, one day",
+            ],
+            "en",
+            "Andorra la Vella",
+            ["Santa Coloma", "Aixovall", "Sant Julià de Lòria", "Aixirivall", "Juberri"],
+        ),
+        (
+            [
+                "mercredi 12 mai : Andorra la Vella – La Margineda – Santa Coloma – Aixovall – Sant Julià, "
+                "puis on remonte par Aixirivall et retour Andorra la Vella"
+            ],
+            "fr",
+            "Andorra la Vella",
+            # (by its label: the name alone is still a question)
+            [
+                "La Margineda",
+                "Santa Coloma (village, Andorra)",
+                "Aixovall",
+                "Sant Julià de Lòria",
+                "Aixirivall",
+            ],
+        ),
+        (
+            [
+                "Riding day: Encamp start, loop via Meritxell, Prats, Ransol, Canillo and back to Encamp",
+                "1 day",
+            ],
+            "en",
+            "Encamp",
+            ["Meritxell", "Prats", "Ransol", "Canillo"],
+        ),
+    ],
+)
+def test_a_loop_listed_to_its_way_back(
+    gazetteer: Gazetteer, turns: list[str], locale: str, start: str, via: list[str]
+) -> None:
+    trip = last_reply(gazetteer, turns, locale).collected
+    assert (trip.start, trip.roundTrip, trip.via) == (start, True, via)
+
+
+def test_names_alone_are_a_route(gazetteer: Gazetteer) -> None:
+    trip = last_reply(
+        gazetteer, ["Escaldes, Engolasters, Encamp, Canillo, sur la journée, en VAE"], "fr"
+    ).collected
+    assert (trip.start, trip.via, trip.end) == ("les Escaldes", ["Engolasters", "Encamp"], "Canillo")
+
+
+def test_a_word_that_is_no_name_is_no_village(gazetteer: Gazetteer) -> None:
+    """(A guard: "Bon," before a choice is no typo of les Bons.)"""
+    turns = [
+        "J'hésite entre partir d'Encamp ou de Canillo",
+        "Bon, va pour Canillo. Arrivée à Ordino. En VTC.",
+    ]
+    trip = last_reply(gazetteer, turns, "fr").collected
+    assert (trip.start, trip.via) == ("Canillo", [])
+
+
+def test_days_named_inline_one_leg_each(gazetteer: Gazetteer) -> None:
+    text = (
+        "Mon Andorra la Vella to Sant Julià, Tue Sant Julià to Encamp, Wed Encamp to Pas de la Casa, "
+        "Thu Pas back to Canillo, Fri Canillo to Ordino, Sat Ordino to Arinsal, "
+        "Sun Arinsal back to Andorra la Vella"
+    )
+    assert last_reply(gazetteer, [text], "en").collected.durationDays == 7
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale", "slot"),
+    [
+        (["riding in helsinki", "doesn't matter where we start", "a loop", "a day"], "en", "start"),
+        (["vélo à helsinki", "peu importe le départ", "fin à kamppi", "une journée"], "fr", "start"),
+        (
+            [
+                "envie de rouler à helsinki",
+                "kallio",
+                "je sais pas, tu proposes quoi pour l'arrivée ?",
+                "1 jour",
+            ],
+            "fr",
+            "end",
+        ),
+    ],
+)
+def test_an_end_left_to_others_is_open(
+    gazetteer: Gazetteer, turns: list[str], locale: str, slot: str
+) -> None:
+    reply = last_reply(gazetteer, turns, locale)
+    assert getattr(reply.collected, slot) is None
+    assert not reply.readyToGenerate
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale", "days"),
+    [
+        (["Escaldes to Arinsal", "days: my friend Ola says 1, I say 2. she's driving so 1"], "en", 1),
+        (["Anyós → Canillo", "nombre de jours : Ola dit 1, moi 2. c'est elle qui conduit donc 1"], "fr", 1),
+        (["loop from La Massana up to Arinsal and back through Erts. one long day on the MTB"], "en", 1),
+    ],
+)
+def test_days_settled_in_passing(gazetteer: Gazetteer, turns: list[str], locale: str, days: int) -> None:
+    assert last_reply(gazetteer, turns, locale).collected.durationDays == days

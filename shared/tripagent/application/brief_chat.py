@@ -35,6 +35,7 @@ from tripagent.application.places import (
     end_named_anywhere,
     named_by_feature,
     names_in_a_row,
+    ours_by_name,
     place_named_anywhere,
     trimmed_to_ours,
 )
@@ -501,7 +502,12 @@ class BriefChat:
         # names alone, several, in a turn that says its start or end: a list of stops ("1. Départ : Pas /
         # 2. Grau Roig / 3. Soldeu / 4. Arrivée : Canillo")
         listed = len(bare) >= 2 and ("start" in phrases or "end" in phrases)
-        self._named_alone(collected, bare, located, listed=listed)
+        self._named_alone(
+            collected,
+            _on_the_way_of_a_list(bare, collected, located, context) if listed else bare,
+            located,
+            listed=listed,
+        )
         _meant_instead(collected, phrases, searched, located)
         _skipped(collected, phrases.get("skip", []), searched)
         if collected.start and collected.start == collected.end:  # "from Soldeu to Soldeu": a loop
@@ -511,23 +517,28 @@ class BriefChat:
         return question
 
     def _rows_apart(self, phrases: dict[str, list[PlacePhrase]]) -> dict[str, list[PlacePhrase]]:
-        """Names typed in a row with no comma, each a place we route: stops one after the other ("via la
-        massana ordino canillo"); said alone, three or more are a route ("kallio sornainen kamppi kallio":
-        from the first, via the others, to the last), unless the turn says its start or end."""
+        """Names typed in a row with no comma, each a place we route, are one after the other ("via la
+        massana ordino canillo"); three or more names alone, each a place we route, are a route from the
+        first, via the others, to the last ("kallio sornainen kamppi kallio", "Escaldes, Engolasters,
+        Encamp, Canillo, sur la journée"), unless the turn says its start or end."""
         out: dict[str, list[PlacePhrase]] = {}
         for slot, said in phrases.items():
             for phrase in said:
                 row = names_in_a_row(self.finder.search, phrase.text) if slot in ("via", "bare") else None
-                one = [replace(phrase, text=name) for name in row or []]
-                if slot == "via" and row:
-                    out.setdefault("via", []).extend(one)
-                elif slot == "bare" and len(one) >= 3 and not {"start", "end"} & phrases.keys():
-                    out.setdefault("start", []).append(one[0])
-                    out.setdefault("via", []).extend(one[1:-1])
-                    out.setdefault("end", []).append(one[-1])
-                else:
-                    out.setdefault(slot, []).append(phrase)
+                out.setdefault(slot, []).extend(replace(phrase, text=name) for name in row or [phrase.text])
+        bare = out.get("bare", [])
+        if (
+            len(bare) >= 3
+            and not {"start", "end"} & out.keys()
+            and all(self._ours_by_name(p.text) for p in bare)
+        ):
+            del out["bare"]
+            out["start"], out["end"] = [bare[0]], [bare[-1]]
+            out["via"] = [*bare[1:-1], *out.get("via", [])]
         return out
+
+    def _ours_by_name(self, text: str) -> bool:
+        return ours_by_name(text, self.finder.search(text))
 
     def _search(
         self, texts: list[str], located: dict[str, Place], plain: set[str]
@@ -881,6 +892,18 @@ def _ends_or_others(
     return start, end
 
 
+def _on_the_way_of_a_list(
+    said: list[tuple[PlacePhrase, SearchOutcome]],
+    trip: Collected,
+    located: dict[str, Place],
+    context: list[Place],
+) -> list[tuple[PlacePhrase, SearchOutcome]]:
+    """Names alone listed as stops: each the namesake the brief's other places and ends settle, as a via
+    point's ("Start Andorra la Vella, Santa Coloma, Aixovall, Sant Julia": the village, not Gramenet)."""
+    ends = _ends_or_others(trip, located, context)
+    return [(phrase, on_the_way(settled_by(found, context), *ends)) for phrase, found in said]
+
+
 def _count_answered(
     collected: Collected, said: str, *, asked_which: bool, days_open: bool, doubted: bool
 ) -> None:
@@ -893,7 +916,7 @@ def _count_answered(
     if collected.durationDays:
         return
     days = None if asked_which else bare_count(said)
-    if days is None and days_open:
+    if days is None and (days_open or doubted):  # ("Ola says 1, I say 2. she's driving so 1")
         days = settled_count(said)
     if days:
         collected.durationDays = days

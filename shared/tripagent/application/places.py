@@ -53,7 +53,7 @@ _ROW_JOINS = {"&", "+", "/", "n", "and", "et", "puis", "then", "y", "-"}
 _LONGEST_NAME = 5  # words
 
 
-def _ours_by_name(piece: str, outcome: SearchOutcome) -> bool:
+def ours_by_name(piece: str, outcome: SearchOutcome) -> bool:
     """A place we route that the piece names by its very name (or the name it was found by)."""
     if not isinstance(outcome, Found) or outcome.place.region is None or piece in NOT_PLACES:
         return False
@@ -77,7 +77,7 @@ def names_in_a_row(search: Callable[[str], SearchOutcome], text: str) -> list[st
             continue
         for size in range(min(_LONGEST_NAME, len(words) - at), 0, -1):
             piece = " ".join(words[at : at + size])
-            if _ours_by_name(piece, search(piece)):
+            if ours_by_name(piece, search(piece)):
                 found.append(piece)
                 at += size
                 break
@@ -105,7 +105,7 @@ def trimmed_to_ours(search: Callable[[str], SearchOutcome], text: str) -> Found 
     for piece in [*heads, *tails][:TRIMS_LOOKED_UP]:
         outcome = search(piece)
         if isinstance(outcome, Found) and (
-            _ours_by_name(piece, outcome)
+            ours_by_name(piece, outcome)
             # (the first words of a longer name, two or more: "sant julia" of Sant Julià de Lòria)
             or (
                 piece in tails

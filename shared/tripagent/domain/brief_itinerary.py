@@ -5,6 +5,7 @@ its stops in order, and the plan's days are the trip's."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,6 +31,14 @@ _DATED_LINE = re.compile(
     r"(?:[ \t]+\d{1,2}(?:st|nd|rd|th|er)?(?:[ \t]+[a-zéû]+\.?)?)?[ \t]*[:–—-][ \t]*",
     re.IGNORECASE | re.MULTILINE,
 )
+# "Mon Andorra la Vella to Sant Julià, Tue Sant Julià to Encamp, Wed ...": days named inline, one a leg
+_WEEKDAY_MARK = re.compile(
+    r"(?:^|(?<=[\s,;.(]))"
+    rf"({'|'.join(sorted([*WEEKDAYS, *SHORT_WEEKDAYS], key=len, reverse=True))})\b\.?\s*[:\-–]?\s+",
+    re.IGNORECASE,
+)
+_DAY_OF = {**WEEKDAYS, **SHORT_WEEKDAYS}
+_TRAVEL = re.compile(r"\b(?:land|fly|flies|flight|atterri|arriv|train|bus|avion|plane)\w*", re.IGNORECASE)
 # What leads from one place of a day to the next
 _LEG = re.compile(
     r"\s*(?:→|->|=>|⇒|➡️?|>|–|—|\s-\s|\|)\s*|\s+(?:to|à|a|then|puis|jusqu['’]à|towards|vers)\s+", re.IGNORECASE
@@ -118,7 +127,7 @@ def _day_pieces(text: str) -> list[tuple[int, str]]:
             if _LEG.search(_line_after(text, m))
         ]
     if len(marks) < 2:
-        return []
+        return _weekday_pieces(text)
     pieces = []
     for mark, following in zip(marks, [*marks[1:], None], strict=True):
         end = following.start() if following else len(text)
@@ -128,4 +137,23 @@ def _day_pieces(text: str) -> list[tuple[int, str]]:
         if numbered and not _LEG.search(piece):  # "1. Start: La Massana": a list, but of no legs
             return []
         pieces.append((int(mark.group(1) or mark.group(2)), piece))
+    return pieces
+
+
+def _weekday_pieces(text: str) -> list[tuple[int, str]]:
+    """Three days or more named inline one after the other, each followed by a leg ("Mon A to B, Tue B to
+    C, Wed C to D"): each a day, in the order written."""
+    marks = list(_WEEKDAY_MARK.finditer(text))
+    days = [_DAY_OF[m.group(1).casefold()] for m in marks]
+    if len(marks) < 3 or any((b - a) % 7 != 1 for a, b in itertools.pairwise(days)):
+        return []
+    pieces = []
+    for day, (mark, following) in enumerate(zip(marks, [*marks[1:], None], strict=True), start=1):
+        if _TRAVEL.search(re.split(r"[.\n!?]", text[: mark.start()])[-1]):  # "we land on Friday..."
+            return []
+        piece = text[mark.end() : following.start() if following else len(text)]
+        piece = re.split(r"\n|(?<=[a-zà-ÿ])\.\s", piece)[0].strip(" ,;.")
+        if not _LEG.search(piece) or _TRAVEL.search(piece):  # (a day of landing is no day ridden)
+            return []
+        pieces.append((day, piece))
     return pieces

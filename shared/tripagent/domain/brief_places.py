@@ -174,7 +174,7 @@ PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         "start",
         re.compile(
             r"^(?:(?:this time|cette fois|so|alors|donc|well|ok|okay|bon|either way|anyway|bref|enfin)\s+)?"
-            r"()(.{1,60}?)"
+            r"()(.{1,60}?)(?<! and)(?<! et)(?<! then)(?<! puis)(?<! back)"  # ("Juberri and back to A")
             r"(?=\s+(?:back to|(?:all the way |straight |right |round |down |up )?to|vers"
             r"|jusqu|via|through)\s)"
         ),
@@ -199,6 +199,8 @@ PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     ("start", re.compile(r"^boucle\s+()(.{1,60}?)" + _STOP)),  # "Boucle Ordino, 3 jours"
+    # "..., Aixirivall, Juberri and back to Andorra la Vella": a name alone, where the route turns back
+    ("bare", re.compile(r"^()(.{1,60}?)(?=\s+(?:and|et|then|puis) (?:back|retour)\b)")),
     ("end", re.compile(r"^pour\s+()(.{1,60}?)" + _STOP)),  # "(partir d'Aixovall) pour Ordino": weak
     ("start", re.compile(r"^(?:an? )?()(.{1,60}?)(?=\s+(?:loop|round trip)\b)")),  # "Andorra la Vella loop"
     ("end", re.compile(rf"\b({_END})\s+(.{{1,60}}?)" + _STOP)),
@@ -522,6 +524,14 @@ def _routes_in_words(clause: str) -> str:
     parts = _SEPARATOR.split(clause)
     if len(parts) < 2:
         return clause
+    # "Kamppi → Punavuori → Munkkisaari and back to Etu-Töölö": the last part is two
+    if back := re.match(
+        r"^(.+?)\s+(?:and|then|et|puis|n)\s+(?:(?:then|come|ride|head)\s+)?(?:back|retour)\s+(?:down\s+|up\s+)?"
+        r"(?:to|a|à|vers|au)\s+(.+)$",
+        parts[-1],
+        re.I,
+    ):
+        parts[-1:] = [back.group(1), back.group(2)]
     # "Ordino ➡ El Serrat ➡ back to Ordino": the last part names the end
     parts[-1] = re.sub(
         r"^\s*(?:and\s+)?(?:back\s+to|(?:et\s+)?retour(?:\s+(?:a|à|vers|au))?)\s+", "", parts[-1], flags=re.I
@@ -1552,15 +1562,24 @@ def _ordered(mentions: list[Mention], joined: str) -> dict[str, list[PlacePhrase
         if m[2].strong or not any(s <= m[0] and m[0] + len(m[2].text) <= e for s, e in spans)
     ]
     unique: list[Mention] = []
+    # (a name alone that a list of stops already holds is that stop: "via A, B, C and back to D")
+    held = {(at, p.text) for at, slot, p in mentions if slot != "bare"}
     for mention in sorted(mentions, key=lambda f: f[0]):
-        if mention not in unique:  # one phrase found by two overlapping triggers is one
-            unique.append(mention)
+        if mention not in unique and not (mention[1] == "bare" and (mention[0], mention[2].text) in held):
+            unique.append(mention)  # (one phrase found by two overlapping triggers is one)
     # Of two starts or ends plainly said, a correction keeps the later ("to Soldeu... non, plutôt
     # jusqu'à Canillo"); without one, ends said one after another are a route: the earlier are via
     # points ("up towards Pas de la Casa, then back down to Encamp to finish")
+    # (an end back at the start is plainly said too: "A – B – Sant Julià, puis ... et retour A")
+    starts = {m[2].text for m in unique if m[1] == "start"}
     for slot in ("start", "end"):
         _corrected_in_passing(unique, slot, joined)
-        said = [m for m in unique if m[1] == slot and (m[2].strong or _finishing(slot, joined, m[0]))]
+        said = [
+            m
+            for m in unique
+            if m[1] == slot
+            and (m[2].strong or _finishing(slot, joined, m[0]) or (slot == "end" and m[2].text in starts))
+        ]
         for earlier, later in itertools.pairwise(said):
             # "out to El Serrat and finish there": one end; a weak word of finishing only ends a route said
             # before it

@@ -168,6 +168,11 @@ _NOT_BIKE_OR_BED = (
     r"|hybrid\w*|electri\w*|camping|camp\w*|hotel\w*|hostel\w*|auberge\w*|refuge\w*|huts?|b b|gites?)\b)"
 )
 START_UNKNOWN = re.compile(
+    # "doesn't matter where we start", "peu importe le départ", "n'importe où pour le départ"
+    r"\b(?:doesn t matter|does not matter|don t care|no matter|whatever|anywhere(?: is fine)?) where"
+    r" (?:we |i )?(?:start|begin|set off)\b"
+    r"|\bpeu importe (?:le |d ou |ou on )(?:depart|part\w*|commence\w*)\b"
+    r"|\b(?:depart|start)\w*\W{0,3}(?:peu importe|n importe ou|doesn t matter|anywhere|wherever)\b|"
     # "idk, somewhere near the centre, wherever the rental place is": where the bikes are, not known yet;
     # "là où on sera logés, pas encore réservé", "from wherever we end up staying"
     r"\bwherever the (?:rental|bike|hire)\w*\b|\bla ou (?:on loue|est le loueur|sont les velos)\b"
@@ -308,6 +313,11 @@ END_WORD = re.compile(
 )
 END_UNKNOWN = re.compile(
     r"\bnot sure (?:yet )?where to (?:end|finish)\b"
+    # a question back: "tu proposes quoi pour l'arrivée ?", "where would you suggest we finish?"
+    r"|\b(?:tu proposes|vous proposez|tu conseilles|vous conseillez|tu suggeres|you suggest|you recommend"
+    r"|would you suggest|would you recommend)\b[^.!]{0,30}\b(?:arrivee|finir|terminer|end|finish|ending)\b"
+    r"|\b(?:arrivee|finir|terminer|end|finish|ending)\b[^.!]{0,30}\b(?:tu proposes|vous proposez"
+    r"|tu conseilles|vous conseillez|you suggest|you recommend|would you suggest|would you recommend)\b"
     # "Paul wants to finish at Soldeu, Marc is pushing for Arinsal, we'll vote tonight", "no decision on
     # the end yet", "arrivée pas décidée pour l'instant" (not the days: "how long? we can't agree")
     rf"|\b(?:end|ending|finish|finishing|arrivee|fin|finir|terminer|destination)\b(?:(?!how long|jours|days"
@@ -392,7 +402,7 @@ _BARE_COUNT = re.compile(rf"^(?:{NUM}|{NUM} (?:please|svp|stp))$")
 _SETTLED_COUNT = re.compile(
     # ("boss says I can have 4": the days once put off)
     r"\b(?:let s say|lets say|say|va pour|disons|on dit|go with|ce sera|on part sur|we ll do|i can have"
-    r"|we can have|i can take|we can take|j ai droit a|on a droit a)"
+    r"|we can have|i can take|we can take|j ai droit a|on a droit a|so|donc)"  # ("she's driving so 1")
     rf"\s+{NUM}(?:\s+(?:days?|jours?|journees?))?"
     r"(?=\s*(?:$|and|et|then|alors|it is|c est|please|svp|ok|instead|plutot|a loop|une boucle)\b)"
     rf"|^(?:ok |okay |alors |bon |so |fine )*{NUM} (?:it is|then|alors|c est bon)\b"
@@ -431,6 +441,7 @@ WITHIN_A_DAY = re.compile(
     rf"{_NOT_EVERY}\b(?:morning|afternoon|evening|tonight|aprem|apres midi|matin|matinee|soir|soiree"
     r"|lunchtime)\b"
     r"|\b(?:today|aujourd hui)\b(?! (?:i|we|je|on|nous)\b)"  # (not "today I'd like to plan a trip")
+    r"|\b(?:one|a|une) (?:long|big|full|longue|grosse) (?:day|journee)\b(?! (?:or|ou|and|et|each|every)\b)"
     # hours of riding, not of travel ("we live 3 hours away")
     r"|\b(?:an?|one|two|three|four|five|a few|couple of|\d{1,2}|une|deux|trois|quatre|cinq|quelques|petite"
     r"|bonne|demi)[ -](?:hours?|heures?|hrs?)\b"
