@@ -57,7 +57,7 @@ LOOSE_START = (
     "set off from", "set off in", "setting off from", "set off at", "beginning at", "beginning in",
     "begin at", "begin in", "begins in", "begins at", "kicking off from", "kicking off in", "kick off from",
     "kick off in", "starting point", "start point", "departure from", "departing from", "departing",
-    "based in", "staying in", "gather in", "starting town is", "renting bikes in", "start from",
+    "based in", "staying in", "gather in", "starting town is", "renting bikes in", "start from", "leave",
     "starting point would be", "starting point will be", "starting point is", "start point is",
     "i m in", "i am in", "we re in", "we are in", "i live in", "we live in", "lives in", "live in",
     "apartment is in", "hotel is in", "flat is in", "house is in", "airbnb is in", "place is in",
@@ -721,7 +721,18 @@ _LODGING_AT = re.compile(
 )
 _ARRIVED = re.compile(
     r"\b(?:(?:sommes|est|suis|sont|êtes|etes) arriv[ée]e?s? (?:à|a|au|aux|en|dans)"
-    r"|(?:we ve|we have|i ve|i have|we|i|just) (?:just )?arrived (?:in|at))(?![\w'’])",
+    r"|(?:we ve|we have|i ve|i have|we|i|just) (?:just )?arrived (?:in|at)"
+    # where the way there leaves people, or they meet: "the bus drops us in Andorra la Vella", "we'll meet
+    # in Andorra la Vella on Friday evening", "on se retrouve à Encamp" (what "from there" says next)
+    r"|drops? (?:us|me|them) (?:off )?(?:in|at)|dropped (?:us |me )?off (?:in|at)"
+    r"|(?:we['’ ]?ll|we will|we|to) meet (?:up )?(?:in|at)|(?:on se|nous nous) retrouve\w* (?:à|a|au|aux|en))"
+    r"(?![\w'’])",
+    re.IGNORECASE,
+)
+# "driving up to Pas de la Casa to start", "on monte en voiture jusqu'à Soldeu pour commencer": the start
+_TO_START = re.compile(
+    r"\b(?:to|jusqu['’ ]?(?:à|a|au))\s+([^,.;!?\n]{1,40}?)\s+(?:to|pour)\s+"
+    r"(?:start|begin|set off|commencer|partir|démarrer|demarrer)\b",
     re.IGNORECASE,
 )
 # "staying with a friend in Ordino", "je loge chez un pote à Kallio": staying there
@@ -1259,6 +1270,7 @@ def _clauses(text: str, locale: Locale = "en") -> list[tuple[str, bool]]:
         lambda m: f"{m.group(1)} {m.group(2)}" if m.group(1) else f"loge {m.group(4)}", text
     )
     text = _MEANT.sub(r". in place of \1 put \2.", text)
+    text = re.sub(r"(?i)\b(prévu|prevu|dit|planned)s? au (?:départ|depart)\b", r"\1", text)  # "at first"
     for meant in (_NOT_THIS_BUT, _BUT_NOT_THIS):
         text = meant.sub(r". in place of \g<was> put \g<now>.", text)
     text = re.sub(
@@ -1286,7 +1298,7 @@ def _clauses(text: str, locale: Locale = "en") -> list[tuple[str, bool]]:
     text = _BOTH_ENDS_AT.sub("loop from ", _START_THERE.sub(_starting_there, text))
     text = _ARRIVING_BY.sub(r"starting from \1", _ARRIVING_IN_BY.sub(r"starting from \1", text))
     # "on est arrivés à Encamp", "we've arrived in Soldeu": where people are now, loosely a start
-    text = _ARRIVED.sub(" comingfrom ", text)
+    text = _TO_START.sub(r"; starting from \1;", _ARRIVED.sub(" comingfrom ", text))
     # "au même hôtel à Canillo", "un appartement à Punavuori": where it is, not where the trip goes
     text = _LODGING_AT.sub(r"\1 in ", text)
     marked = re.sub(r"(?i)\b(retour|revenir|rentrer|arriv\w*|jusqu)['’ ]?\s*a\s+(?=\w)", r"\1 vers ", text)
