@@ -8,7 +8,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-from tripagent.domain.brief_places import NOT_PLACES, names_said
+from tripagent.domain.brief_place_words import NOT_PLACES
+from tripagent.domain.brief_places import names_said
 from tripagent.domain.geo import LatLon, bbox, project
 from tripagent.domain.places import (
     Found,

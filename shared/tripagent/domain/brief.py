@@ -25,7 +25,8 @@ from tripagent.domain.brief_dates import (
     spelled_dates,
     talked_later,
 )
-from tripagent.domain.brief_places import VERBS, PlacePhrase, day_plan, place_phrases, says_a_slot
+from tripagent.domain.brief_place_words import VERBS, says_a_slot
+from tripagent.domain.brief_places import PlacePhrase, day_plan, place_phrases
 from tripagent.domain.brief_words import (
     ACCOMMODATION,
     ANY_ACCOMMODATION,
