@@ -160,6 +160,38 @@ def test_a_night_of_arrival_is_no_night_on_the_way(gazetteer: Gazetteer) -> None
             "fr",
             "durationDays",
         ),
+        (
+            [
+                "Kamppi to Kallio",
+                "two want to do it in one go, the other two want to split it over two days. no consensus yet",
+            ],
+            "en",
+            "durationDays",
+        ),
+        (
+            [
+                "de Canillo à Encamp par Meritxell",
+                "un long week-end ou juste le samedi, à voir avec ma copine",
+            ],
+            "fr",
+            "durationDays",
+        ),
+        (
+            [
+                "3 day trip from the house in Canillo to Sant Julià",
+                "actually scrap the end point, we'll figure out where to finish later",
+            ],
+            "en",
+            "end",
+        ),
+        (
+            [
+                "2 jours au départ d'Ordino",
+                "boucle pour revenir à Ordino, ou aller simple jusqu'à Pas de la Casa. On n'a pas tranché",
+            ],
+            "fr",
+            "end",
+        ),
     ],
 )
 def test_what_a_group_has_not_agreed_is_open(
@@ -330,3 +362,17 @@ def test_an_end_left_to_others_is_open(
 )
 def test_days_settled_in_passing(gazetteer: Gazetteer, turns: list[str], locale: str, days: int) -> None:
     assert last_reply(gazetteer, turns, locale).collected.durationDays == days
+
+
+def test_a_word_loosely_read_with_namesakes_only_abroad_is_no_question(gazetteer: Gazetteer) -> None:
+    reply = last_reply(
+        gazetteer, ["le week-end du 8 mai, pas de pont cette année", "2 jours, des escaldes à ordino"], "fr"
+    )
+    assert reply.clarification is None
+    assert (reply.collected.start, reply.collected.end) == ("les Escaldes", "Ordino")
+
+
+def test_a_village_of_ours_and_a_town_abroad_are_still_asked(gazetteer: Gazetteer) -> None:
+    """(A guard, the issue's rule: Santa Coloma near Canillo is a question, even loosely read.)"""
+    reply = last_reply(gazetteer, ["de Santa Coloma à Canillo, 2 jours"], "fr")
+    assert reply.clarification is not None

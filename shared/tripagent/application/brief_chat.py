@@ -490,7 +490,7 @@ class BriefChat:
                     break
                 sight = names_a_sight(phrase.text)  # "through Kaivopuisto park", "down to the market"
                 if question is None and (
-                    isinstance(outcome, Ambiguous)
+                    (isinstance(outcome, Ambiguous) and (phrase.strong or _any_of_ours(outcome)))
                     or (isinstance(outcome, NotFound) and phrase.strong and not sight)
                 ):
                     question = self._question(slot, key, phrase.text, outcome, state, now, locale)
@@ -890,6 +890,12 @@ def _ends_or_others(
     if start is None and (ours := [p for p in context if p.region is not None]):
         return ours[0], ours[-1]
     return start, end
+
+
+def _any_of_ours(outcome: Ambiguous) -> bool:
+    """Whether a namesake is a place we route: a loosely read phrase ("pas de pont cette année": "de pont")
+    whose namesakes all lie abroad is no question worth asking."""
+    return any(candidate.place.region is not None for candidate in outcome.candidates)
 
 
 def _on_the_way_of_a_list(

@@ -157,6 +157,9 @@ UNDECIDED = re.compile(
     rf"\b{NUM} (?:or|ou) {NUM}\b{_NOT_DAYS}"
     # "on hésite entre 2 jours et un long week-end", "torn between a weekend or 3 days"
     rf"|\b(?:hesit\w*|torn|undecided|between|entre)\b[^.!?]{{0,15}}?{_A_LENGTH} (?:et|and|ou|or) {_A_LENGTH}"
+    # "un long week-end ou juste le samedi, à voir"
+    rf"|{_A_LENGTH} (?:ou|or) (?:juste |just |only |seulement )?(?:le |the |on )?"
+    rf"(?:{'|'.join(WEEKDAYS)})\b[^.!?]{{0,30}}\b{_DEFERRING}\b"
 )
 # "1 jour, route, hôtel": among the slots of a list, "route" is the road bike (not "une belle route")
 ROAD_IN_A_LIST = re.compile(r"(?:^|,|:)\s*(?:en |à |a )?route\s*[.!]?\s*(?:,|$)", re.MULTILINE)
@@ -230,6 +233,8 @@ DAYS_UNKNOWN = re.compile(
     r"\b(?:leave|keep) the (?:number of )?days open\b"
     # "we can't agree on how long", "le nombre de jours : le bureau se réunit jeudi pour décider"
     rf"|\b(?:how long|combien de temps|nombre de jours|number of days|duree)\b[^!?]{{0,60}}\b{_NOT_AGREED}\b"
+    # "two want to do it in one go, the other two want to split it over two days... no consensus yet"
+    rf"|\b(?:in one go|d un coup|d une traite|split it|couper)\b[^!?]{{0,100}}\b{_NOT_AGREED}\b"
     rf"|\b{_NOT_AGREED}\b[^!?]{{0,20}}\b(?:on|about|sur|pour|for) (?:the )?"
     r"(?:how long|number of days|nombre de jours|duree|days|jours)\b"
     r"|\b(?:not sure|don t know|no idea) how long\b(?! each| every| a | per | the stages?| stages?)"
@@ -313,6 +318,9 @@ END_WORD = re.compile(
 )
 END_UNKNOWN = re.compile(
     r"\bnot sure (?:yet )?where to (?:end|finish)\b"
+    # "we'll figure out where to finish later", "on verra où finir"
+    r"|\b(?:figure out|work out|sort out|decide|verra) (?:later )?(?:where|ou) (?:to |we ll |we |on )?"
+    r"(?:end|finish|finir|terminer|arriver)\b"
     # a question back: "tu proposes quoi pour l'arrivée ?", "where would you suggest we finish?"
     r"|\b(?:tu proposes|vous proposez|tu conseilles|vous conseillez|tu suggeres|you suggest|you recommend"
     r"|would you suggest|would you recommend)\b[^.!]{0,30}\b(?:arrivee|finir|terminer|end|finish|ending)\b"
@@ -320,7 +328,8 @@ END_UNKNOWN = re.compile(
     r"|tu conseilles|vous conseillez|you suggest|you recommend|would you suggest|would you recommend)\b"
     # "Paul wants to finish at Soldeu, Marc is pushing for Arinsal, we'll vote tonight", "no decision on
     # the end yet", "arrivée pas décidée pour l'instant" (not the days: "how long? we can't agree")
-    rf"|\b(?:end|ending|finish|finishing|arrivee|fin|finir|terminer|destination)\b(?:(?!how long|jours|days"
+    rf"|\b(?:end|ending|finish|finishing|arrivee|fin|finir|terminer|destination|boucle|loop|aller simple"
+    rf"|one way)\b(?:(?!how long|jours|days"
     rf"|start|depart)[^!?\n]){{0,120}}\b{_NOT_AGREED}\b"
     rf"|\b{_NOT_AGREED}\b[^!?]{{0,20}}\b(?:on|about|sur|pour|for) (?:the |l )?(?:end|ending|finish|arrivee"
     r"|destination)\b"
@@ -640,7 +649,7 @@ ROAD_ALONE = re.compile(r"(?<!main )(?<!busy )(?<!big )\broad\b")
 ROUND_TRIP = re.compile(
     r"\bround ?trip|\bloop\b|\bboucle\b|\bloops (?:from|around|out of|yeah|yes|ok)\b|\b(?:daily|day) loops\b"
     r"|\bboucles (?:depuis|au depart|autour|oui)\b|\baller retour\b|\bback to (the )?start"
-    r"|\bstart(?:s|ing)? and (?:finish|end)(?:es|s|ing)? (?:in|at)\b|\bback to where\b"
+    r"|\bstart(?:s|ing)? (?:and|n|&) (?:finish|end)(?:es|s|ing)? (?:in|at)\b|\bback to where\b"
     r"|\bcom(?:e|ing) back to\b(?! (?:you|me|us|ya)\b)"
     r"|\b(?:back|finish\w*|end\w*) where (?:we|i) (?:start|began)"
     r"|\b(?:end|ending|finish|finishing) back (?:in|at)\b"  # "starting in Canillo... and end back in Canillo"
