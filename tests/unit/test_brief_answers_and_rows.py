@@ -192,9 +192,22 @@ def test_a_night_of_arrival_is_no_night_on_the_way(gazetteer: Gazetteer) -> None
             "fr",
             "end",
         ),
+        # left to chance or to others: "doesn't matter where we start", "tu proposes quoi ?"
+        (["riding in helsinki", "doesn't matter where we start", "a loop", "a day"], "en", "start"),
+        (["vélo à helsinki", "peu importe le départ", "fin à kamppi", "une journée"], "fr", "start"),
+        (
+            [
+                "envie de rouler à helsinki",
+                "kallio",
+                "je sais pas, tu proposes quoi pour l'arrivée ?",
+                "1 jour",
+            ],
+            "fr",
+            "end",
+        ),
     ],
 )
-def test_what_a_group_has_not_agreed_is_open(
+def test_what_a_group_or_no_one_has_decided_is_open(
     gazetteer: Gazetteer, turns: list[str], locale: str, slot: str
 ) -> None:
     reply = last_reply(gazetteer, turns, locale)
@@ -325,31 +338,6 @@ def test_days_named_inline_one_leg_each(gazetteer: Gazetteer) -> None:
         "Sun Arinsal back to Andorra la Vella"
     )
     assert last_reply(gazetteer, [text], "en").collected.durationDays == 7
-
-
-@pytest.mark.parametrize(
-    ("turns", "locale", "slot"),
-    [
-        (["riding in helsinki", "doesn't matter where we start", "a loop", "a day"], "en", "start"),
-        (["vélo à helsinki", "peu importe le départ", "fin à kamppi", "une journée"], "fr", "start"),
-        (
-            [
-                "envie de rouler à helsinki",
-                "kallio",
-                "je sais pas, tu proposes quoi pour l'arrivée ?",
-                "1 jour",
-            ],
-            "fr",
-            "end",
-        ),
-    ],
-)
-def test_an_end_left_to_others_is_open(
-    gazetteer: Gazetteer, turns: list[str], locale: str, slot: str
-) -> None:
-    reply = last_reply(gazetteer, turns, locale)
-    assert getattr(reply.collected, slot) is None
-    assert not reply.readyToGenerate
 
 
 @pytest.mark.parametrize(

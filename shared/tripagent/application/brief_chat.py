@@ -525,7 +525,9 @@ class BriefChat:
         for slot, said in phrases.items():
             for phrase in said:
                 row = names_in_a_row(self.finder.search, phrase.text) if slot in ("via", "bare") else None
-                out.setdefault(slot, []).extend(replace(phrase, text=name) for name in row or [phrase.text])
+                out.setdefault(slot, []).extend(
+                    [replace(phrase, text=name) for name in row] if row else [phrase]
+                )
         bare = out.get("bare", [])
         if (
             len(bare) >= 3

@@ -52,6 +52,7 @@ NAMES_LOOKED_UP = (
 
 _ROW_JOINS = {"&", "+", "/", "n", "and", "et", "puis", "then", "y", "-"}
 _LONGEST_NAME = 5  # words
+_ROW_WORDS = 12
 
 
 def ours_by_name(piece: str, outcome: SearchOutcome) -> bool:
@@ -68,7 +69,9 @@ def names_in_a_row(search: Callable[[str], SearchOutcome], text: str) -> list[st
     order. None unless the whole phrase is such names (and the words that join them), and none when the
     whole names a place ("les escaldes engordany")."""
     words = normalize(text.replace("&", " & ").replace("+", " + ")).split()
-    if not 2 <= len(words) <= 16 or isinstance(search(" ".join(words)), Found):
+    # (at most _ROW_WORDS words, each position tried with the longest name first: a bounded number of
+    # lookups, as a geocoder may be remote)
+    if not 2 <= len(words) <= _ROW_WORDS or isinstance(search(" ".join(words)), Found):
         return None
     found: list[str] = []
     at = 0

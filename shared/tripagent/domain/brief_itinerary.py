@@ -38,7 +38,12 @@ _WEEKDAY_MARK = re.compile(
     re.IGNORECASE,
 )
 _DAY_OF = {**WEEKDAYS, **SHORT_WEEKDAYS}
-_TRAVEL = re.compile(r"\b(?:land|fly|flies|flight|atterri|arriv|train|bus|avion|plane)\w*", re.IGNORECASE)
+# Getting there by other means than the bike: a day or a night of it is none of the ride's ("we land on
+# Friday, night at the hotel"; not "arrivée à Andorra la Vella le 3e jour", where the ride ends)
+COMING_IN = re.compile(
+    r"\b(?:land\w*|fly\w*|flies|flights?|atterri\w*|trains?|bus|avion|planes?|airport|aeroport)\b",
+    re.IGNORECASE,
+)
 # What leads from one place of a day to the next
 _LEG = re.compile(
     r"\s*(?:→|->|=>|⇒|➡️?|>|–|—|\s-\s|\|)\s*|\s+(?:to|à|a|then|puis|jusqu['’]à|towards|vers)\s+", re.IGNORECASE
@@ -149,11 +154,11 @@ def _weekday_pieces(text: str) -> list[tuple[int, str]]:
         return []
     pieces = []
     for day, (mark, following) in enumerate(zip(marks, [*marks[1:], None], strict=True), start=1):
-        if _TRAVEL.search(re.split(r"[.\n!?]", text[: mark.start()])[-1]):  # "we land on Friday..."
+        if COMING_IN.search(re.split(r"[.\n!?]", text[: mark.start()])[-1]):  # "we land on Friday..."
             return []
         piece = text[mark.end() : following.start() if following else len(text)]
         piece = re.split(r"\n|(?<=[a-zà-ÿ])\.\s", piece)[0].strip(" ,;.")
-        if not _LEG.search(piece) or _TRAVEL.search(piece):  # (a day of landing is no day ridden)
+        if not _LEG.search(piece) or COMING_IN.search(piece):  # (a day of landing is no day ridden)
             return []
         pieces.append((day, piece))
     return pieces

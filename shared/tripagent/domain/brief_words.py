@@ -8,6 +8,7 @@ import re
 from typing import Literal
 
 from tripagent.domain.brief_dates import WEEKDAYS
+from tripagent.domain.brief_itinerary import COMING_IN
 from tripagent.domain.places import normalize
 
 Profile = Literal["road", "gravel", "mountain", "touring", "hybrid", "e-bike"]
@@ -557,9 +558,6 @@ _SLEPT_THEN = re.compile(
 _THEN_AT = re.compile(r"\b(?:puis|then)\s+(?:a|au|aux|in|at|en)\s")
 
 
-_COMING_IN = re.compile(r"\b(?:land\w*|fly\w*|flights?|atterri\w*|trains?|bus|avion|airport|aeroport)\b")
-
-
 def nights_on_the_way(text: str) -> int | None:
     """The days of a route whose nights are listed stop by stop (two or more): one more than its nights,
     as each night on the way is followed by a day ("nuit à Pal, nuit à Arinsal, puis retour à Ordino":
@@ -568,7 +566,7 @@ def nights_on_the_way(text: str) -> int | None:
     nights = 0
     for sentence in re.split(r"[.!?;\n]+", text):
         norm = re.sub(r"\b(?:the night before|la veille|night before)\b", " ", normalize(sentence))
-        if _COMING_IN.search(norm):  # (not "arrivée Andorra la Vella le 3e jour": where the ride ends)
+        if COMING_IN.search(norm):  # (not "arrivée Andorra la Vella le 3e jour": where the ride ends)
             continue
         said = len(_NIGHT_AT.findall(norm)) + len(_NIGHT_MARKED.findall(sentence.casefold()))
         for slept in _SLEPT_THEN.finditer(norm):
