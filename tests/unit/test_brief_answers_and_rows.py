@@ -3,8 +3,12 @@ endroit"), stops typed in a row with no comma ("via la massana ordino canillo"),
 stop ("nuit à Pal, nuit à Arinsal"), a group that has not agreed ("we'll vote tonight"), "starts in",
 "5 days Sant Julià to Soldeu", "end at my sister's in Hakaniemi"."""
 
+from collections import Counter
+from typing import Any
+
 import pytest
 from tripagent.adapters.places.gazetteer import Gazetteer
+from tripagent.domain.places import SearchOutcome
 
 from tests.fixtures.brief_chat import last_reply
 
@@ -364,3 +368,23 @@ def test_a_village_of_ours_and_a_town_abroad_are_still_asked(gazetteer: Gazettee
     """(A guard, the issue's rule: Santa Coloma near Canillo is a question, even loosely read.)"""
     reply = last_reply(gazetteer, ["de Santa Coloma à Canillo, 2 jours"], "fr")
     assert reply.clarification is not None
+
+
+class _Counting:
+    """The gazetteer, counting what it is asked."""
+
+    def __init__(self, gazetteer: Gazetteer) -> None:
+        self.gazetteer, self.asked = gazetteer, Counter[str]()
+
+    def search(self, query: str, **kwargs: Any) -> SearchOutcome:
+        self.asked[query] += 1
+        return self.gazetteer.search(query, **kwargs)
+
+
+def test_a_row_of_names_is_looked_up_once(gazetteer: Gazetteer) -> None:
+    """(A geocoder may be remote: the phrase a row is cut from is asked once, not again to be read whole.)"""
+    counting = _Counting(gazetteer)
+    turn = "from sant julia to pas de la casa via la massana ordino canillo soldeu, 7 days"
+    trip = last_reply(counting, [turn], "en").collected  # type: ignore[arg-type]
+    assert trip.via == ["La Massana", "Ordino", "Canillo", "Soldeu"]
+    assert counting.asked["la massana ordino canillo soldeu"] == 1

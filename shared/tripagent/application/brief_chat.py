@@ -453,7 +453,9 @@ class BriefChat:
         when it is a place we route; a via point taken out ("skip Sispony") leaves the list; the area a
         trip is in is set aside (``_set_aside_setting``)."""
         text, phrases = turn
-        phrases = self._rows_apart(phrases)
+        # (each text looked up once in the turn: a geocoder may be remote, and rows and names are read twice)
+        search = _once(self.finder.search)
+        phrases = _rows_apart(search, phrases)
         ends_before = (collected.start, collected.end)
         question: Clarification | None = None
         # The brief's places that name one place settle those that could be several (Pal, near Llorts)
@@ -461,7 +463,9 @@ class BriefChat:
         # (at most PHRASES_LOOKED_UP of a turn: a real turn names a few places, a 4,000-character one may
         # hold hundreds of phrases, each a lookup)
         texts = list(dict.fromkeys(p.text for ps in phrases.values() for p in ps))[:PHRASES_LOOKED_UP]
-        searched = self._search(texts, located, {p.text for ps in phrases.values() for p in ps if p.strong})
+        searched = self._search(
+            search, texts, located, {p.text for ps in phrases.values() for p in ps if p.strong}
+        )
         phrases = {slot: [p for p in ps if p.text in searched] for slot, ps in phrases.items()}
         earlier = {name: self.finder.search(name) for name in state.resolved.values()}
         context = [o.place for o in [*searched.values(), *earlier.values()] if isinstance(o, Found)]
@@ -516,51 +520,24 @@ class BriefChat:
         _set_aside_setting(collected, ends_before, text, located)
         return question
 
-    def _rows_apart(self, phrases: dict[str, list[PlacePhrase]]) -> dict[str, list[PlacePhrase]]:
-        """Names typed in a row with no comma, each a place we route, are one after the other ("via la
-        massana ordino canillo"); three or more names alone, each a place we route, are a route from the
-        first, via the others, to the last ("kallio sornainen kamppi kallio", "Escaldes, Engolasters,
-        Encamp, Canillo, sur la journée"), unless the turn says its start or end."""
-        out: dict[str, list[PlacePhrase]] = {}
-        for slot, said in phrases.items():
-            for phrase in said:
-                row = names_in_a_row(self.finder.search, phrase.text) if slot in ("via", "bare") else None
-                out.setdefault(slot, []).extend(
-                    [replace(phrase, text=name) for name in row] if row else [phrase]
-                )
-        bare = out.get("bare", [])
-        if (
-            len(bare) >= 3
-            and not {"start", "end"} & out.keys()
-            and all(self._ours_by_name(p.text) for p in bare)
-        ):
-            del out["bare"]
-            out["start"], out["end"] = [bare[0]], [bare[-1]]
-            out["via"] = [*bare[1:-1], *out.get("via", [])]
-        return out
-
-    def _ours_by_name(self, text: str) -> bool:
-        return ours_by_name(text, self.finder.search(text))
-
+    @staticmethod
     def _search(
-        self, texts: list[str], located: dict[str, Place], plain: set[str]
+        search: Callable[[str], SearchOutcome], texts: list[str], located: dict[str, Place], plain: set[str]
     ) -> dict[str, SearchOutcome]:
         """Each phrase through the geocoder, and for what names nothing: the village by a lake ("le lac
         d'Engolasters"), the place a plainly said phrase begins with ("Hakaniemi market", ``plain``: the
         phrases said after an unmistakable word), a name's first words when the brief says it in full
         elsewhere ("back to Pas", Pas de la Casa said before), "there" of an earlier turn."""
-        searched = {text: self.finder.search(text) for text in texts if text != THERE}
+        searched = {text: search(text) for text in texts if text != THERE}
         if THERE in texts:  # "I'd start and finish there": the place an earlier turn named last
             searched[THERE] = Found(last, 1.0, matched=THERE) if (last := _last(located)) else NotFound(THERE)
         said_in_full: dict[str, SearchOutcome] = {t: searched[t] for t in texts if _ours(searched[t])}
         said_in_full |= {normalize(name): Found(place, 1.0) for name, place in located.items()}
         for text in texts:  # "le lac d'Engolasters": the village by it, if the lake itself is not known
-            if isinstance(searched.get(text), NotFound) and (
-                by := named_by_feature(self.finder.search, text)
-            ):
+            if isinstance(searched.get(text), NotFound) and (by := named_by_feature(search, text)):
                 searched[text] = by
             trimmed = text in plain and isinstance(searched.get(text), NotFound)
-            if trimmed and (piece := trimmed_to_ours(self.finder.search, text)):
+            if trimmed and (piece := trimmed_to_ours(search, text)):
                 searched[text] = Found(piece.place, piece.score, matched=text)  # "Hakaniemi market"
         for text in texts:
             if not _ours(searched[text]) and (full := shortened(text, list(said_in_full))):
@@ -892,6 +869,35 @@ def _ends_or_others(
     if start is None and (ours := [p for p in context if p.region is not None]):
         return ours[0], ours[-1]
     return start, end
+
+
+def _rows_apart(
+    search: Callable[[str], SearchOutcome], phrases: dict[str, list[PlacePhrase]]
+) -> dict[str, list[PlacePhrase]]:
+    """Names typed in a row with no comma, each a place we route, are one after the other ("via la
+    massana ordino canillo"); three or more names alone, each a place we route, are a route from the
+    first, via the others, to the last ("kallio sornainen kamppi kallio", "Escaldes, Engolasters,
+    Encamp, Canillo, sur la journée"), unless the turn says its start or end."""
+    out: dict[str, list[PlacePhrase]] = {}
+    for slot, said in phrases.items():
+        for phrase in said:
+            row = names_in_a_row(search, phrase.text) if slot in ("via", "bare") else None
+            out.setdefault(slot, []).extend([replace(phrase, text=name) for name in row] if row else [phrase])
+    bare = out.get("bare", [])
+    if (
+        len(bare) >= 3
+        and not {"start", "end"} & out.keys()
+        and all(ours_by_name(p.text, search(p.text)) for p in bare)
+    ):
+        del out["bare"]
+        out["start"], out["end"] = [bare[0]], [bare[-1]]
+        out["via"] = [*bare[1:-1], *out.get("via", [])]
+    return out
+
+
+def _once(search: Callable[[str], SearchOutcome]) -> Callable[[str], SearchOutcome]:
+    """The geocoder, each text looked up once."""
+    return lru_cache(maxsize=None)(search)
 
 
 def _any_of_ours(outcome: Ambiguous) -> bool:
