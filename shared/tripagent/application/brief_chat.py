@@ -318,16 +318,18 @@ class BriefChat:
             days_open = (days_open or days_left_open) and not collected.durationDays
             if reading.one_way:  # "instead of coming back"
                 collected.roundTrip = False
-            elif reading.slots.roundTrip and "end" not in reading.places:  # "let's finish where we started"
+            # "let's finish where we started" (an end said before: where "A to B... aller-retour" turns)
+            elif reading.slots.roundTrip and "end" not in reading.places and not reading.out_and_back:
                 collected.end = None
             days_hint = DaysHint() if days_left_open else days_hint | reading.days_hint
             lodging_said |= bool(reading.slots.accommodation) and not reading.hotel_as_base
             out.launch, out.locale = reading.launch, reading.locale
-            was_a_loop = collected.roundTrip
+            was_a_loop, was_the_end = collected.roundTrip, collected.end
             asked = self._resolve_places(
                 collected, SaidTurn(message.content, reading.places), state, now, out.locale, out.located
             )
             _turned(collected, reading)
+            _back_from(was_the_end, collected, reading, message.content)
             if reading.end_unknown and not was_a_loop:  # "maybe Arinsal or maybe back to Canillo"
                 collected.roundTrip = False
             start_unknown = reading.start_unknown or (start_unknown and not collected.start)
@@ -739,6 +741,20 @@ def consolidated_brief(collected: Collected, user_turns: list[str]) -> str:
     return "Collected — " + "; ".join(parts) + "\nRider said:\n" + "\n".join(f"- {t}" for t in user_turns)
 
 
+def _back_from(was_the_end: str | None, collected: Collected, reading: Reading, text: str) -> None:
+    """ "Ordino to Arinsal" then "back to Ordino at the end": the end said before is where the loop turns
+    (not "no, end in Ordino": instead; nor a turn that says the whole route again)."""
+    back = collected.start and collected.end == collected.start and "end" in reading.places
+    changed = STOPS_CHANGED.search(normalize(text)) or _NAH.search(normalize(text))
+    again = reading.one_way or reading.out_and_back or "start" in reading.places
+    if back and was_the_end and was_the_end != collected.start and not (changed or again):
+        collected.via = list(dict.fromkeys([*collected.via, was_the_end]))
+        collected.roundTrip = True
+
+
+_NAH = re.compile(r"\b(?:nah|nope|forget|never mind|oublie\w*|laisse tomber)\b")
+
+
 def _turned(collected: Collected, reading: Reading) -> None:
     """What a turn says of the trip's shape once its places are read: back the way it came, a loop no
     more, the other way round, a start or an end not decided after all."""
@@ -755,6 +771,8 @@ def _turned(collected: Collected, reading: Reading) -> None:
     both = "start" in reading.places and "end" in reading.places  # "...: de la Seu à Andorre"
     if reading.reversed and collected.end and not collected.roundTrip and not both:  # "the other way round"
         collected.start, collected.end = collected.end, collected.start
+    if reading.reversed and "via" not in reading.places:  # the stops too, a loop's included
+        collected.via = collected.via[::-1]
     if reading.start_unknown:  # "not sure yet where to start", "torn between A or B"
         collected.start = None
     # "Llorts, or...", "not sure about Soldeu anymore, maybe further"

@@ -16,9 +16,11 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tripagent.domain.brief_dates import (
+    FROM_TODAY,
     NTH_DAY_OF_MONTH,
     SHORT_WEEKDAY_DAY,
     SHORT_WEEKDAYS,
+    WEEKDAY_WEEK_ON,
     WEEKDAYS,
     dates_in,
     short_days,
@@ -332,7 +334,7 @@ def read_turn(
     # "drop into La Seu for lunch, then back up and finish in Canillo": back, but to end elsewhere
     one_way = bool(ONE_WAY.search(norm) or _FINISHED_ELSEWHERE.search(norm))
     if not one_way and (
-        ROUND_TRIP.search(norm)
+        ROUND_TRIP.search(REVERSED.sub(" ", norm))  # (not "swap start and end")
         or SAME_AS_THE_START.search(norm)
         or OUT_AND_BACK.search(norm)
         or (SOFT_LOOP.search(norm) and "end" not in places)
@@ -394,7 +396,9 @@ def _days_said(without_daily: str) -> tuple[int | None, int]:
     jour": +1; within the turn, "on voulait 6 jours mais on enlève un jour" is 5)."""
     days_change, counted = days_changed(without_daily)  # (their "un jour" is no count of one day)
     # "the first weekend of June" is when, not how long
-    duration = duration_in(FROM_NOW.sub(" ", NTH_DAY_OF_MONTH.sub(" ", counted)))
+    # ("in a fortnight", "a week on Saturday": when, not how long)
+    when = FROM_TODAY.sub(" ", WEEKDAY_WEEK_ON.sub(" ", NTH_DAY_OF_MONTH.sub(" ", counted)))
+    duration = duration_in(FROM_NOW.sub(" ", when))
     if duration and days_change:
         duration, days_change = max(1, duration + days_change), 0
     nth = NTH_DAY_OF_MONTH.search(without_daily)

@@ -50,8 +50,22 @@ DATE_RANGE = re.compile(
 )
 RELATIVE_DAYS = [
     (re.compile(r"\bday after (?:tomorrow|tmrw|tmr)\b|\bapres demain\b"), 2),
-    (re.compile(r"\btomorrow\b|\bdemain\b|\btmrw\b|\btmr\b|\b2morrow\b"), 1),
-    (re.compile(r"\btonight\b|\bthis evening\b|\bce soir\b"), 0),
+    (re.compile(r"\bto?m+or+ow\b|\bdemain\b|\btmrw\b|\btmr\b|\b2mor+ow\b|\b2moro\b"), 1),
+    (
+        re.compile(
+            # (not "this morning", "ce matin": mostly when people did something)
+            r"\btonight\b|\bthis (?:evening|afternoon)\b|\bce soir\b|\bcet (?:apres midi|aprem)\b"
+            r"|\btoday (?:evening|afternoon)\b"
+            # "today" as the day of the ride, said alone or beside the ride's other words ("no just today",
+            # "road bike today something short"), not as when people write ("today I looked at...")
+            r"|^(?:(?:no|non|ok|yes|oui|just|only|juste|seulement|c est|it s|for|pour|ride|riding|go"
+            r"|rouler)\s+)*"
+            r"(?:today|aujourd hui)(?:\s+(?:please|svp|stp|then|alors|if possible|si possible))?$"
+            r"|\b(?:bike|velo|vtt|gravel|ebike|vae|loop|boucle|ride|sortie|tour)\s+(?:today|aujourd hui)\b"
+            r"|\b(?:today|aujourd hui)\s+(?:just|only|juste|une?|a|an|for|pour|something|quelque)\b"
+        ),
+        0,
+    ),
     (
         re.compile(
             r"\b(?:leav\w*|start\w*|set\w* off|going|ride|riding|depart\w*|part\w*|commenc\w*)\b(?: \w+){0,2}"
@@ -60,6 +74,39 @@ RELATIVE_DAYS = [
         0,
     ),
 ]
+# "in a fortnight", "three weeks from today", "dans 3 semaines", "dans huit jours": that long from today
+_WEEKS = {
+    "a": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "un": 1,
+    "une": 1,
+    "deux": 2,
+    "trois": 3,
+    "quatre": 4,
+}
+FROM_TODAY = re.compile(
+    # (not "in a week": mostly how long, "Toulouse to Andorra in a week")
+    rf"\b(?:in|dans) (?P<in>{'|'.join(w for w, n in _WEEKS.items() if n > 1)}|[2-4]) (?:weeks?|semaines?)"
+    r"(?: s)?(?: time)?\b"
+    rf"|\b(?P<from>{'|'.join(_WEEKS)}|[1-4]) weeks? (?:from (?:today|now)|today|time)\b"
+    r"|\b(?P<fortnight>(?:in|within) (?:a |one )?fortnight(?: s time)?"
+    r"|(?:a |one )?fortnight(?: s time| from (?:today|now))"
+    r"|dans (?:une )?quinzaine"
+    r"|dans quinze jours)\b"
+    r"|\bdans (?P<days>huit|\d{1,2}) jours\b"
+)
+# "Friday week", "a week on Saturday", "vendredi en huit", "the Saturday after next", "le week-end d'après"
+_WEEKDAY_NAMES = "|".join(WEEKDAYS)
+WEEKDAY_WEEK_ON = re.compile(
+    rf"\b(?P<day>{_WEEKDAY_NAMES}) (?:week\b(?! ?end)|en (?P<fifteen>huit|quinze)\b)"
+    rf"|\ba week (?:on|from) (?:this )?(?P<on>{_WEEKDAY_NAMES})\b"
+    rf"|\b(?P<after>{_WEEKDAY_NAMES}|week ?end) (?:after next|d apres|suivant)\b"
+)
+# "the weekend of the 22nd", "le week-end du 22": that day
+WEEKEND_OF_THE = re.compile(r"\bweek ?end (?:of the|du) (\d{1,2})(?:st|nd|rd|th|er)?\b(?! (?:au|to|and|et) )")
 NEXT_WEEKEND = re.compile(
     r"\b(?:this (?:coming )?|next |coming )week ?end\b|\bce week ?end\b|\bweek ?end prochain\b"
 )
@@ -251,15 +298,31 @@ def spelled_dates(text: str) -> str:
 
     def spelled(m: re.Match[str]) -> str:
         day, month = int(m.group(1)), int(m.group(2))
-        cue = _DATE_CUE.search(m.string[max(0, m.start() - 20) : m.start()])
-        if not (1 <= day <= 31 and 1 <= month <= 12) or not (cue or m.group(3)):  # not "difficulty 8/10"
+        before = m.string[max(0, m.start() - 20) : m.start()]
+        # a cue before it, or said alone among the brief's items ("gravel, 29/5"): not "difficulty 8/10"
+        alone = _ALONE_BEFORE.search(before) and _ALONE_AFTER.match(m.string, m.end())
+        if not (1 <= day <= 31 and 1 <= month <= 12) or not (_DATE_CUE.search(before) or m.group(3) or alone):
             return m.group(0)
         year = m.group(3) or ""
         if len(year) == 2:
             year = "20" + year
         return f"{day} {_MONTH_NAMES[month - 1]} {year}".rstrip()
 
-    return DATE_NUMERIC.sub(spelled, text)
+    return DATE_NUMERIC.sub(spelled, DATE_DOTTED.sub(dotted, text))
+
+
+def dotted(m: re.Match[str]) -> str:
+    """ "10.5." as "10 may" (the Finnish and German way): a day and a month, each with its dot."""
+    day, month = int(m.group(1)), int(m.group(2))
+    if not (1 <= day <= 31 and 1 <= month <= 12):
+        return m.group(0)
+    return f"{day} {_MONTH_NAMES[month - 1]} {m.group(3) or ''}".rstrip() + " "
+
+
+# "10.5.", "1.6.2027": not "10.5 km", "2.5. km"
+DATE_DOTTED = re.compile(r"\b(\d{1,2})\.(\d{1,2})\.(\d{4})?(?![\d.])(?!\s*(?:km|kms|k|%|h|m)\b)")
+_ALONE_BEFORE = re.compile(r"(?:^|[,;:])\s*$")
+_ALONE_AFTER = re.compile(r"\s*(?:$|[,.;!?])")
 
 
 _MONTH_NAMES = list(MONTHS)[:12]
@@ -291,6 +354,11 @@ def dates_in(norm: str, today: dt.date, known: dt.date | None = None) -> tuple[d
     without its month ("the 15th") is of the month of ``known`` (the date said before) when there is one;
     "the day after" is the day after the date said before it."""
     norm = _days_in_figures(norm)
+    # "pas mardi, mercredi"
+    if (unsaid := _NEGATED_DAY.sub(" ", norm)) != norm and _date(unsaid, today, known):
+        norm = unsaid
+    if corrected := _corrected(norm, today, known):
+        return corrected
     date, spanned = _dates_in(norm, today, known)
     if date and (ride := _after_the_way_there(norm, today, known)):  # "fly in on the 14th, start the 15th"
         return ride
@@ -300,6 +368,69 @@ def dates_in(norm: str, today: dt.date, known: dt.date | None = None) -> tuple[d
     if after and date is None and known:
         return _day_after(known), spanned
     return date, spanned
+
+
+# What takes back a date said before it in the turn: "Demain... non, jeudi plutôt", "saturday doesn't work,
+# sunday then", "on the 14th, wait the 14th is a Friday, make it the 15th"
+_CORRECTION = re.compile(
+    r"\b(?:actually|en fait|finalement|plutot|rather|instead|make it|wait|non|nope|no|sorry|pardon|oops|oups"
+    r"|scratch|(?:doesn t|does not|won t|will not|wouldn t|don t|do not|can t|cannot) (?:work|do)"
+    r"|(?:marche|va|convient) pas|pas possible|change (?:it|that|the date) to)\b"
+)
+# ...and the day it takes back, said with its "not": "pas mardi, mercredi", "not Tuesday, Wednesday"
+_NEGATED_DAY = re.compile(
+    rf"\b(?:pas|not|no)(?: on| le| ce| the| this)? (?:{'|'.join(WEEKDAYS)}|tomorrow|demain|today"
+    r"|aujourd hui)\b"
+)
+
+
+def _corrected(norm: str, today: dt.date, known: dt.date | None) -> tuple[dt.date, int | None] | None:
+    """The date a turn settles on when it takes back one said before (in it or in an earlier turn): the
+    first date after the first words that take one back ("non, jeudi plutôt"), or the one after it when
+    that one is the date rejected ("saturday doesn't work, sunday then"); a weekday alone is the first such
+    day from the one taken back ("Friday 21st... make it the Saturday")."""
+    for cue in _CORRECTION.finditer(norm):
+        was = _date(norm[: cue.start()], today, known) or known
+        after = _NEGATED_DAY.sub(" ", norm[cue.end() :])
+        if was is None or (first := _first_date(after, today, was)) is None:
+            continue
+        at, end = first
+        if _REJECTED.match(after, end):  # the date taken back, said after the cue
+            if (second := _first_date(after[end:], today, was)) is None:
+                return None
+            at, end = end + second[0], end + second[1]
+        said = after[at:end]
+        date, spanned = _dates_in(after[at:], today, was)
+        if date is None:
+            return None
+        alone = (day := WEEKDAY.fullmatch(said.strip())) and date == _date(said, today, was)
+        if day and alone and was > today:  # "make it the Saturday"
+            return _next_weekday(WEEKDAYS[day[1]], was - dt.timedelta(days=1)), spanned
+        return date, spanned
+    return None
+
+
+_REJECTED = re.compile(
+    r"\s*(?:doesn t|does not|won t|wouldn t|isn t|is no|is out|is bad|n est pas|c est pas|est pas"
+    r"|pas possible"
+    r"|marche pas|ne marche|clash\w*|y a|il y a|j ai|je bosse|je travaille|il pleut|on peut pas|we can t"
+    r"|c est|is (?:my|our|his|her|the)"
+    rf"|i can t|is a (?:{'|'.join(WEEKDAYS)}))\b"
+)
+
+
+def _first_date(text: str, today: dt.date, known: dt.date | None) -> tuple[int, int] | None:
+    """Where the first date of ``text`` is said: the start and the end of its words (the shortest prefix
+    that dates the text, then the shortest suffix of that prefix that dates it the same), within its first
+    25 words."""
+    ends = [m.end() for m in re.finditer(r"\S+", text)][:25]
+    end = next((e for e in ends if _date(text[:e], today, known)), None)
+    if end is None:
+        return None
+    date = _date(text[:end], today, known)
+    starts = [m.start() for m in re.finditer(r"\S+", text[:end])]
+    start = next((s for s in reversed(starts) if _date(text[s:end], today, known) == date), 0)
+    return start, end
 
 
 # How people get to where they ride: the date said with it is their journey's, not the ride's
@@ -478,29 +609,71 @@ def _next_weekday(weekday: int, today: dt.date) -> dt.date:
     return today + dt.timedelta(days=(weekday - today.weekday() - 1) % 7 + 1)
 
 
-def _date(norm: str, today: dt.date, known: dt.date | None = None) -> dt.date | None:
-    # a day alone is of the month said before ("14 June... actually the 15th"), else the next to come
-    month_start = max(today, known.replace(day=1)) if known else today
-    if m := DATE_ISO.search(norm):
+def _written(m: re.Match[str], today: dt.date) -> dt.date | None:
+    """ "2027-05-15", "15 May", "May 15th"."""
+    if m.re is DATE_ISO:
         try:
             return dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
         except ValueError:
             return None
-    if m := DATE_DM.search(norm):
+    if m.re is DATE_DM:
         return _day_month(int(m.group(1)), MONTHS[m.group(2)], m.group(3), today)
-    if m := DATE_MD.search(norm):
-        return _day_month(int(m.group(2)), MONTHS[m.group(1)], m.group(3), today)
+    return _day_month(int(m.group(2)), MONTHS[m.group(1)], m.group(3), today)
+
+
+def _date(norm: str, today: dt.date, known: dt.date | None = None) -> dt.date | None:
+    # a day alone is of the month said before ("14 June... actually the 15th"), else the next to come
+    month_start = max(today, known.replace(day=1)) if known else today
+    if m := DATE_ISO.search(norm) or DATE_DM.search(norm) or DATE_MD.search(norm):
+        return _written(m, today)
     for pattern, ahead in RELATIVE_DAYS:
         if pattern.search(norm):
             return today + dt.timedelta(days=ahead)
+    if weeks_on := _weeks_on(norm, today, known, month_start):
+        return weeks_on
     if m := WEEKDAY_DAY.search(norm):
         return _next_day_of_month(int(m.group(2)), month_start)
     if m := SHORT_WEEKDAY_DAY.search(norm):
         return _next_day_of_month(int(m.group(1)), month_start)
     if NEXT_WEEKEND.search(norm):
         return _next_weekday(WEEKDAYS["saturday"], today)
+    if (weeks := _from_today(norm)) and not DAY_ONLY.search(norm):  # ("in two weeks... the 15th")
+        return today + dt.timedelta(days=weeks)
     if m := WEEKDAY.search(norm):
         return _next_weekday(WEEKDAYS[m.group(1)], today)
     if m := DAY_ONLY.search(norm):
         return _next_day_of_month(int(m.group(1) or m.group(2)), month_start)
     return None
+
+
+def _from_today(norm: str) -> int | None:
+    """The days from today of "in a fortnight", "three weeks from today", "dans huit jours"."""
+    if not (m := FROM_TODAY.search(norm)):
+        return None
+    if m.group("fortnight"):
+        return 14
+    if days := m.group("days"):
+        return 7 if days == "huit" else int(days)
+    weeks = m.group("in") or m.group("from")
+    return 7 * (_WEEKS[weeks] if weeks in _WEEKS else int(weeks))
+
+
+def _weeks_on(norm: str, today: dt.date, known: dt.date | None, month_start: dt.date) -> dt.date | None:
+    """ "Friday week", "the Saturday after next", "le week-end du 22"."""
+    if m := WEEKDAY_WEEK_ON.search(norm):
+        return _a_week_on(m, today, known)
+    if m := WEEKEND_OF_THE.search(norm):
+        return _next_day_of_month(int(m.group(1)), month_start)
+    return None
+
+
+def _a_week_on(m: re.Match[str], today: dt.date, known: dt.date | None) -> dt.date:
+    """ "Friday week", "vendredi en quinze", "a week on Saturday": that day a week (or two) after the next
+    one; "the Saturday after next", "le samedi d'après": a week after the one said before, if said."""
+    name = m.group("day") or m.group("on") or m.group("after")
+    weekday = WEEKDAYS["saturday"] if name.startswith("week") else WEEKDAYS[name]
+    if m.group("after") and known and known.weekday() == weekday:
+        return known + dt.timedelta(days=7)
+    # (this week's, today's included: on a Monday, "lundi en huit" is a week today)
+    this_week = _next_weekday(weekday, today - dt.timedelta(days=1))
+    return this_week + dt.timedelta(days=14 if m.group("fifteen") == "quinze" else 7)

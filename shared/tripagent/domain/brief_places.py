@@ -162,6 +162,7 @@ _VIA = (
     r" (?:in|at)|(?:have |having |grab |grabbing )?"
     r"(?:lunch|a coffee|coffee|a picnic|picnic|a break|breakfast) (?:stop )?(?:in|at)|pass(?:es)?"
     r"|stay(?:ing)? (?:the night|overnight) (?:in|at)"
+    r"|(?:un|une|a|an) (?:stop|arret|halte|pause|escale) (?:in|at|a|au|aux|en)"  # "avec un stop à Kamppi"
 )
 _A_COUNT = NUM.replace("(", "(?:", 1)  # (no group: a pattern's groups are its trigger and its phrase)
 PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [

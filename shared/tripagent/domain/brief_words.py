@@ -597,6 +597,17 @@ SETTING_OFF_ON = re.compile(
 REVERSED = re.compile(
     r"\bthe other way (?:round|around)\b|\bin reverse\b|\breverse (?:it|the route|the trip)\b"
     r"|\bthe opposite direction\b|\bdans l autre sens\b|\ba l envers\b|\ben sens inverse\b"
+    # "other way", "wait revers it", "swap start and end", "non inverse", "on inverse tout", "échange départ
+    # et arrivée" (not "any other way to get there", "the reverse of what I said")
+    r"|(?<!any )(?<!no )(?<!an )(?<!some )\bother (?:way|direction)\b(?! (?:to|of|than|for)\b)"
+    r"|\b(?:revers(?:e|ed)?|flip)(?: (?:it|that|everything|the whole thing|the whole route|direction"
+    r"|the direction|start and end))?(?: (?:please|pls|plz|then|too))?$"
+    r"|\breverse the whole\b|\b(?:swap|switch|flip)(?: the| round| around)? (?:start and (?:the )?"
+    r"(?:end|finish)|the start and the end|them|it round|it around|direction|the direction|ends)\b"
+    r"|\b(?:l inverse|inverse(?:r|z|ons)?(?: tout| le parcours| l itineraire| le trajet| le sens)?)$"
+    r"|\b(?:on |j )?invers(?:e|er|ons|ez) (?:tout|le parcours|l itineraire|le trajet|le sens"
+    r"|depart et arrivee)\b"
+    r"|\b(?:echange|echanger|intervert\w*|inverse\w*) (?:le |les )?(?:depart et (?:l )?arrivee|points?)\b"
 )
 
 # Each kind as people write it: plurals ("vélos de ville"), the usual typos ("hybird", "mountian"), the
@@ -712,6 +723,7 @@ ONE_WAY = re.compile(
     r"|\b(?:don t|do not|never) (?:really )?(?:like|do|want) loops\b|\b(?:hate|dislike) loops\b"
     r"|\bn aime pas les boucles\b"
     r"|\bboucle ou (?:pas|non|aller simple)\b|\bloop or (?:not|one way)\b"  # not decided: no loop yet
+    r"|\baller retour ou (?:pas|non|aller simple)\b|\b(?:there and back|out and back) or (?:not|one way)\b"
     # "not sure we'll loop back, my friend might pick us up", "pas sûr qu'on revienne"
     r"|\b(?:not sure|unsure|pas sur) (?:if |whether |that |qu |si )?(?:we ll |we will |we |i ll |i |on )?"
     r"(?:loop|come back|revien\w*|boucl\w*)\b"
@@ -719,7 +731,9 @@ ONE_WAY = re.compile(
 # "A to B and back", "up to B and then back down", "je monte jusqu'à B et je redescends": B is where a loop
 # from A turns (not "and back to C", "et retour à C": those name the end)
 OUT_AND_BACK = re.compile(
-    r"\b(?:and|then|et|n) (?:then |come |coming |ride |go |ride )?back\b(?! (?:down |up )?to\b)"
+    # (not "I'll think about it and come back": to this chat)
+    r"(?<!about it )(?<!it over )\b(?:and|then|et|n) (?:then |come |coming |ride |go |ride )?back\b"
+    r"(?! (?:down |up )?to\b)"
     r"|\b(?:and|then|n) (?:then )?(?:come|ride|head|cycle|go) (?:back )?home\b|\bhome again\b"
     r"|\bback down\b(?! to\b)"
     # (not "dernière nuit à Arinsal et retour en bus": a way home)

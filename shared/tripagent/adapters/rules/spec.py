@@ -123,6 +123,8 @@ class _BriefRead:
         places = self.places
         if reading.reversed and not self.collected.roundTrip:  # "the other way round", as the chat reads it
             places["start"], places["end"] = places.get("end", []), places.get("start", [])
+        if reading.reversed and "via" not in reading.places and "via" in places:  # the stops too
+            places["via"] = places["via"][::-1]
         for was, now in zip(reading.places.get("was", []), reading.places.get("now", []), strict=False):
             # "pas Kalasatama, je voulais dire Kallio", as the chat reads it
             for slot, texts in places.items():
