@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from tripagent.domain.brief_dates import WEEKDAYS
+from tripagent.domain.brief_dates import MONTHS, WEEKDAYS
 from tripagent.domain.brief_itinerary import COMING_IN
 from tripagent.domain.places import normalize
 
@@ -232,6 +232,9 @@ START_UNKNOWN = re.compile(
 # "let's leave the number of days open", "aucune idée du nombre de jours": the duration is not said
 DAYS_UNKNOWN = re.compile(
     r"\b(?:leave|keep) the (?:number of )?days open\b"
+    # "pour la durée on sait pas encore", "how many days, no idea yet"
+    r"|\b(?:la duree|how many days|combien de jours|how long)\b(?: \w+)?"
+    r" (?:on (?:ne )?sait pas|je (?:ne )?sais pas|no idea|not sure|dunno|idk|pas sur|aucune idee|on verra)\b"
     # "we can't agree on how long", "le nombre de jours : le bureau se réunit jeudi pour décider"
     rf"|\b(?:how long|combien de temps|nombre de jours|number of days|duree)\b[^!?]{{0,60}}\b{_NOT_AGREED}\b"
     # "two want to do it in one go, the other two want to split it over two days... no consensus yet"
@@ -576,6 +579,7 @@ def nights_on_the_way(text: str) -> int | None:
 
 
 # One ride said as such, on a date, no lodging: "une sortie dimanche 16 mai", "a ride tomorrow"
+_DAYS = "|".join(WEEKDAYS)
 ONE_RIDE = re.compile(
     r"\b(?:a|an|one|the|our|my|une|la|un|petit|petite|little|short|quick|gentle|easy|bike|family|club"
     r"|velo)\s+(?:\w+\s+)?(?:ride|spin|outing|balade|sortie|promenade|viree)\b"
@@ -583,7 +587,13 @@ ONE_RIDE = re.compile(
     r"|^(?:\w+\s+)?(?:ride|spin|outing|balade|sortie|promenade|viree)\b"
     r"|\b(?:petit|little|short|quick|small)\s+tour\b"
     # a single day named ("cycling w the kids sunday", "boucle VTT dimanche"): one ride, if dated, no lodging
-    rf"|\b(?:{'|'.join(WEEKDAYS)})\b(?! (?:to|au|and|et|till|until|through|thru) )"
+    # (not "friday to sunday": a range; "from Kallio on thursday to Punavuori" is one day)
+    rf"|\b(?:{'|'.join(WEEKDAYS)})\b(?! (?:to|au|and|et|till|until|through|thru) (?:the )?(?:{_DAYS}|\d))"
+    # ...or a day of the month ("on the 12th I'd like a loop", "le 12 on voudrait faire"), not a trip's
+    # first day ("starting on the 12th", "départ le 12")
+    r"|(?<!start )(?<!starting )(?<!leaving )(?<!depart )(?<!part )(?<!partons )(?<!from )"
+    r"\b(?:on the|le) \d{1,2}(?:st|nd|rd|th|er)?\b"
+    rf"(?! (?:au|to|and|et|till|until|km|h|jours?|days?|{'|'.join(MONTHS)})\b)"
 )
 # Words that say where a trip finishes, not where it goes next ("up to the lake" may be a loop's far end)
 FINISHING = re.compile(
