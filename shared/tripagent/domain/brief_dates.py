@@ -395,10 +395,10 @@ def _corrected(norm: str, today: dt.date, known: dt.date | None) -> tuple[dt.dat
         if was is None or (first := _first_date(after, today, was)) is None:
             continue
         at, end = first
-        if _REJECTED.match(after, end):  # the date taken back, said after the cue
-            if (second := _first_date(after[end:], today, was)) is None:
+        if rejected := _REJECTED.match(after, end):  # the date taken back, said after the cue
+            if (second := _first_date(after[rejected.end() :], today, was)) is None:
                 return None
-            at, end = end + second[0], end + second[1]
+            at, end = rejected.end() + second[0], rejected.end() + second[1]
         said = after[at:end]
         date, spanned = _dates_in(after[at:], today, was)
         if date is None:
