@@ -60,7 +60,13 @@ def test_the_held_out_part_shares_nothing_with_the_development_part() -> None:
             for part in ("dev", "heldout")
         }
         assert not ids["dev"] & ids["heldout"]
-        assert len(ids["heldout"]) >= 0.2 * (len(ids["dev"]) + len(ids["heldout"]))
+        # Batches read to tune on can never be held out, so the brief chat's held-out part stays the fixed
+        # one it was cut as (README: how the corpus grows): large enough that one conversation is under a
+        # tenth of a point, not a share of a development part that keeps growing.
+        if name == "brief_chat":
+            assert len(ids["heldout"]) >= 1000
+        else:
+            assert len(ids["heldout"]) >= 0.2 * (len(ids["dev"]) + len(ids["heldout"]))
 
 
 def test_another_name_of_the_same_place_is_the_same_place() -> None:
