@@ -166,3 +166,48 @@ def test_a_day_named_beside_a_route_is_one_ride(
     gazetteer: Gazetteer, turns: list[str], locale: str, days: int | None
 ) -> None:
     assert last_reply(gazetteer, turns, locale).collected.durationDays == days
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale", "via"),
+    [
+        (["Encamp to Soldeu, 1 day", "add Canillo"], "en", ["Canillo"]),
+        (
+            ["Andorra la Vella to Soldeu, 2 days, gravel, via Encamp", "add Canillo before Soldeu",
+             "and Escaldes before Encamp"],
+            "en",
+            ["les Escaldes", "Encamp", "Canillo"],
+        ),
+        (["2 days, Encamp to Arinsal, via La Massana", "add Sispony after La Massana"], "en",
+         ["La Massana", "Sispony"]),
+        (["Sant Julià à Encamp par Escaldes, 2 jours", "ajoute Aixovall juste après le départ"], "fr",
+         ["Aixovall", "les Escaldes"]),
+        (
+            ["Andorre-la-Vieille → Pas de la Casa, vélo de route, via Encamp",
+             "ajoute Canillo puis Soldeu après Encamp", "et Escaldes avant Encamp"],
+            "fr",
+            ["les Escaldes", "Encamp", "Canillo", "Soldeu"],
+        ),
+        (["Je pars d'Encamp pour aller à Soldeu, VTT", "ajoute Canillo avant Soldeu"], "fr", ["Canillo"]),
+    ],
+)  # fmt: skip
+def test_a_stop_added_goes_where_the_turn_puts_it(
+    gazetteer: Gazetteer, turns: list[str], locale: str, via: list[str]
+) -> None:
+    assert last_reply(gazetteer, turns, locale).collected.via == via
+
+
+def test_a_stop_said_again_stays_where_it_was() -> None:
+    """(A guard: "nuit à Andorra la Vella" after a route through it moves nothing.)"""
+    from tripagent.domain.brief_stops import placed
+
+    stops = ["Sant Julià de Lòria", "Andorra la Vella", "La Massana"]
+    said = [("Andorra la Vella", "andorra la vella")]
+    assert placed(said, stops, "2 jours nuit a andorra la vella", {}) == stops
+
+
+def test_a_time_after_a_name_places_no_stop() -> None:
+    """(A guard: "Soldeu before dark" says when, not where a stop goes.)"""
+    from tripagent.domain.brief_places import place_phrases
+
+    assert "via" not in place_phrases("Soldeu before dark", locale="en")

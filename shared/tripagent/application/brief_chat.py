@@ -52,6 +52,7 @@ from tripagent.domain.brief import (
 )
 from tripagent.domain.brief_base import base_said
 from tripagent.domain.brief_places import THERE, capitalizes_names, said_as_an_end
+from tripagent.domain.brief_stops import ADDED, placed
 from tripagent.domain.brief_words import STOPS_CHANGED, bare_count, settled_count
 from tripagent.domain.choice import Option as Choosable
 from tripagent.domain.choice import choose
@@ -474,6 +475,7 @@ class BriefChat:
         context += located.values()  # the places earlier turns named: "start in Alppila instead" (of Kallio)
         for slot in PLACE_SLOTS:
             via: list[str] = []
+            said_as: dict[str, str] = {}  # each stop's name as the turn wrote it
             for phrase in _in_order(slot, phrases.get(slot, []), searched):
                 key = slot if slot != "via" else f"via:{phrase.text}"
                 chosen = state.resolved.get(key)
@@ -491,6 +493,7 @@ class BriefChat:
                 if chosen:
                     if slot == "via":
                         via.append(chosen)
+                        said_as.setdefault(chosen, phrase.text)
                         continue
                     setattr(collected, slot, chosen)
                     break
@@ -503,7 +506,7 @@ class BriefChat:
                     if question is not None and slot != "via":  # no question to ask: read the next phrase
                         break
             if via:
-                collected.via = _stops_now(collected.via, via, turn, located)
+                collected.via = _stops_now(collected, via, said_as, turn, located)
         bare = [(p, searched[p.text]) for p in phrases.get("bare", [])]
         # names alone, several, in a turn that says its start or end: a list of stops ("1. Départ : Pas /
         # 2. Grau Roig / 3. Soldeu / 4. Arrivée : Canillo")
@@ -721,16 +724,34 @@ class BriefChat:
         return verdict.reply, verdict.readyToGenerate, result.model, model_slots.merged(collected)
 
 
-def _stops_now(before: list[str], said: list[str], turn: SaidTurn, located: dict[str, Place]) -> list[str]:
+def _stops_now(
+    collected: Collected, said: list[str], said_as: dict[str, str], turn: SaidTurn, located: dict[str, Place]
+) -> list[str]:
     """The via points once a turn names some: the turn's alone when it says the route again or changes it
     ("oups, pas Ordino, par Llorts"), else those said before and then these ("on pourrait s'arrêter à
-    Aixovall au retour": one more stop). Each once: "via Meritxell, Prats... then Prats"."""
+    Aixovall au retour": one more stop), each where the turn puts it ("add Canillo before Soldeu",
+    "ajoute Aixovall juste après le départ"). Each once: "via Meritxell, Prats... then Prats"."""
     text, phrases = turn
-    if "start" in phrases or "end" in phrases or STOPS_CHANGED.search(normalize(text)):
+    norm = normalize(text)
+    if not ADDED.search(norm) and ("start" in phrases or "end" in phrases or STOPS_CHANGED.search(norm)):
         return list(dict.fromkeys(said))
     # (the area the trip is in, read as a stop from "une balade à Helsinki", is no stop of it)
-    kept = [name for name in before if not ((place := located.get(name)) and is_setting(place))]
-    return list(dict.fromkeys([*kept, *said]))
+    stops = [name for name in collected.via if not ((place := located.get(name)) and is_setting(place))]
+    spellings = {
+        key: _spellings(name, located)
+        for key, name in [("start", collected.start), ("end", collected.end), *((s, s) for s in stops)]
+    }
+    return placed(
+        [(stop, normalize(said_as.get(stop, stop))) for stop in dict.fromkeys(said)], stops, norm, spellings
+    )
+
+
+def _spellings(name: str | None, located: dict[str, Place]) -> set[str]:
+    """The names a place of the brief goes by in the conversation ("les Escaldes", "escaldes")."""
+    if not name:
+        return set()
+    place = located.get(name)
+    return {normalize(name)} | {normalize(text) for text, other in located.items() if other == place}
 
 
 def consolidated_brief(collected: Collected, user_turns: list[str]) -> str:

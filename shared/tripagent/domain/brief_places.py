@@ -39,7 +39,8 @@ _STOP = (
     r"|taking|stopping|hit|past|for good|ou se|ou on|pour filer|pour|i|we|you|they|je|j|nous|vous|ils|first"
     r"|again|too|also|aussi|as well|base|oui|yes|yeah|yep|retour|return|loops?|boucles?|"
     r"w e|pardon|sorry|desole|the day|le jour|the next|the following|next morning|le lendemain|arrivee"
-    r"|arrival"
+    r"|arrival|juste apres|juste avant|just after|just before|right after|right before"
+    r"|at the (?:very )?(?:start|beginning|end)"
     r"|departure|youth hostel|hostel|hotel|all the way|tout droit|ou (?=d |de |du )|or (?=from )"
     r"|sur(?= (?:la|une|un|deux|trois|quatre|cinq|six|sept|\d))"  # "Canillo – Soldeu sur la journée"
     r"|camping|campsite|night|nights|thru|thro|where|ou il|ou y|directement|directly|straight|"
@@ -163,6 +164,9 @@ _VIA = (
     r"(?:lunch|a coffee|coffee|a picnic|picnic|a break|breakfast) (?:stop )?(?:in|at)|pass(?:es)?"
     r"|stay(?:ing)? (?:the night|overnight) (?:in|at)"
     r"|(?:un|une|a|an) (?:stop|arret|halte|pause|escale) (?:in|at|a|au|aux|en)"  # "avec un stop à Kamppi"
+    # an edit: "add Canillo before Soldeu", "ajoute Aixovall juste après le départ" (not "put": the
+    # rewritten "I mean X" is "in place of ... put X")
+    r"|add|adding|ajoute|ajouter|ajoutons|rajoute|rajouter|rajoutons|include|remets|remettre"
 )
 _A_COUNT = NUM.replace("(", "(?:", 1)  # (no group: a pattern's groups are its trigger and its phrase)
 PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
@@ -202,6 +206,17 @@ PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("start", re.compile(r"^(?:an? )?()(.{1,60}?)(?=\s+(?:loop|round trip)\b)")),  # "Andorra la Vella loop"
     ("end", re.compile(rf"\b({_END})\s+(.{{1,60}}?)" + _STOP)),
     ("via", re.compile(rf"\b({_VIA})\s+(.{{1,60}}?)" + _STOP)),
+    # an edit naming where a stop goes: "and Escaldes before Encamp", "Sispony after La Massana please"
+    (
+        "via",
+        re.compile(
+            r"^(?:(?:and|et|also|aussi|plus|then|puis|oh|ah|ok|and also|et aussi)\s+)*"
+            r"(?!(?:add|ajoute|rajoute|put|remets)\b)()(.{1,40}?)"
+            r"(?=\s+(?:just |right |juste )?(?:before|after|avant|apres)\s"
+            # (not "Soldeu before dark": when)
+            r"(?!(?:noon|midday|lunch|dinner|dark|sunset|nightfall|midi|le dejeuner|la nuit|le soir|\d)))"
+        ),
+    ),
 ]
 
 
