@@ -211,3 +211,17 @@ def test_a_time_after_a_name_places_no_stop() -> None:
     from tripagent.domain.brief_places import place_phrases
 
     assert "via" not in place_phrases("Soldeu before dark", locale="en")
+
+
+@pytest.mark.parametrize("choice", ["1", "the Andorran one", "the one in Andorra", "the village"])
+def test_a_name_with_namesakes_abroad_given_alone_is_asked_then_chosen(
+    gazetteer: Gazetteer, choice: str
+) -> None:
+    """The answer "Santa Coloma" to "where does it start?" is asked about (not dropped, not guessed), and
+    the choice, by number or description, is the start."""
+    asked = last_reply(gazetteer, ["gravel trip, 3 days", "Santa Coloma"], "en")
+    assert asked.clarification is not None
+    assert asked.collected.start is None
+    reply = last_reply(gazetteer, ["gravel trip, 3 days", "Santa Coloma", choice, "end in Canillo"], "en")
+    assert reply.collected.start == "Santa Coloma (village, Andorra)"
+    assert reply.readyToGenerate

@@ -517,10 +517,10 @@ class BriefChat:
             located,
             listed=listed,
         )
+        answer = None if question else _an_ambiguous_answer(collected, bare, phrases, text)
+        question = question or self._answered_alone(collected, answer, state, now, locale, located)
         _meant_instead(collected, phrases, searched, located)
         _skipped(collected, phrases.get("skip", []), searched)
-        if collected.start and collected.start == collected.end:  # "from Soldeu to Soldeu": a loop
-            collected.roundTrip = True
         _back_to_the_start(collected, phrases.get("end", []), searched, located)
         _set_aside_setting(collected, ends_before, text, located)
         return question
@@ -654,6 +654,26 @@ class BriefChat:
             elif listed and not abroad and name not in (collected.start, collected.end, *collected.via):
                 collected.via = [*collected.via, name]
                 located[name] = outcome.place
+
+    def _answered_alone(  # noqa: PLR0917
+        self,
+        collected: Collected,
+        answer: tuple[str, PlacePhrase, Ambiguous] | None,
+        state: BriefState,
+        now: float,
+        locale: Locale,
+        located: dict[str, Place],
+    ) -> Clarification | None:
+        """The answer "Santa Coloma" to "where does it start?": the namesake chosen since ("1", "the
+        Andorran one"), else the question (not nothing, and not a guess)."""
+        if answer is None:
+            return None
+        slot, phrase, outcome = answer
+        if (chosen := state.resolved.get(slot)) and isinstance(known := self.finder.search(chosen), Found):
+            setattr(collected, slot, chosen)
+            located[chosen] = known.place
+            return None
+        return self._question(slot, slot, phrase.text, outcome, state, now, locale)
 
     def _question(  # noqa: PLR0917
         self,
@@ -812,7 +832,10 @@ def _back_to_the_start(
     located: dict[str, Place],
 ) -> None:
     """A turn that goes on to the start after its end ("Kamppi to Kallio, stay there, then back to Kamppi",
-    "kallio → sörnäinen → retour kallio"): a loop, through the places it named before going back."""
+    "kallio → sörnäinen → retour kallio"): a loop, through the places it named before going back; "from
+    Soldeu to Soldeu": a loop."""
+    if collected.start and collected.start == collected.end:
+        collected.roundTrip = True
     start = located.get(collected.start or "")
     places = [o.place for p in ends if isinstance(o := searched.get(p.text), Found)]
     if start is None or not (back := [i for i, p in enumerate(places) if i > 0 and _same_place(p, start)]):
@@ -937,6 +960,23 @@ def _rows_apart(
 def _once(search: Callable[[str], SearchOutcome]) -> Callable[[str], SearchOutcome]:
     """The geocoder, each text looked up once."""
     return lru_cache(maxsize=None)(search)
+
+
+def _an_ambiguous_answer(
+    collected: Collected,
+    bare: list[tuple[PlacePhrase, SearchOutcome]],
+    phrases: dict[str, list[PlacePhrase]],
+    text: str,
+) -> tuple[str, PlacePhrase, Ambiguous] | None:
+    """A turn that is only a name with namesakes here and abroad ("Santa Coloma"), while the start or the
+    end is still to say: that slot, the phrase and its namesakes (a question to ask, not a guess)."""
+    if len(bare) != 1 or any(phrases.get(slot) for slot in PLACE_SLOTS):
+        return None
+    phrase, outcome = bare[0]
+    free = "start" if not collected.start else "end" if not (collected.end or collected.roundTrip) else None
+    if free is None or not isinstance(outcome, Ambiguous) or not _any_of_ours(outcome):
+        return None
+    return (free, phrase, outcome) if normalize(text) == normalize(phrase.text) else None
 
 
 def _any_of_ours(outcome: Ambiguous) -> bool:
