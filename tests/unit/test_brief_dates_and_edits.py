@@ -225,3 +225,24 @@ def test_a_name_with_namesakes_abroad_given_alone_is_asked_then_chosen(
     reply = last_reply(gazetteer, ["gravel trip, 3 days", "Santa Coloma", choice, "end in Canillo"], "en")
     assert reply.collected.start == "Santa Coloma (village, Andorra)"
     assert reply.readyToGenerate
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale", "open_slot"),
+    [
+        (["De Aixovall a Encamp, 2 jours", "hmm pas Encamp finalement. je reflechis a la destination"], "fr",
+         "end"),
+        (["On partirait de La Massana le mardi 11, pour 2 jours", "pour l'arrivée on verra sur place"], "fr",
+         "end"),
+        (["de La Massana à Grau Roig en VTT", "ok je vais réfléchir à la durée"], "fr", "durationDays"),
+        (["d'Escaldes à Ordino en VTT", "le weekend, ou peut-être plus, on verra"], "fr", "durationDays"),
+        (["from Kallio to Punavuori tomorrow", "might turn it into a couple of days, might not"], "en",
+         "durationDays"),
+    ],
+)  # fmt: skip
+def test_what_is_left_to_think_about_is_open(
+    gazetteer: Gazetteer, turns: list[str], locale: str, open_slot: str
+) -> None:
+    reply = last_reply(gazetteer, turns, locale)
+    assert getattr(reply.collected, open_slot) is None
+    assert not reply.readyToGenerate

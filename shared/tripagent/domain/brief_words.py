@@ -232,6 +232,13 @@ START_UNKNOWN = re.compile(
 # "let's leave the number of days open", "aucune idée du nombre de jours": the duration is not said
 DAYS_UNKNOWN = re.compile(
     r"\b(?:leave|keep) the (?:number of )?days open\b"
+    # "je vais réfléchir à la durée", "I'll think about how long"
+    r"|\b(?:reflechi\w*|think\w* about|mull\w* over) (?:a |about )?(?:la |the )?(?:duree|length|how long"
+    r"|how many days|number of days|nombre de jours|combien de jours)\b"
+    # "le weekend, ou peut-être plus, on verra", "might turn it into a couple of days, might not"
+    r"|\b(?:ou peut etre plus|or maybe (?:more|longer)|ou plus longtemps|or longer)\b[^.!?]{0,20}"
+    r"\b(?:on verra|we ll see|not sure|no idea|depends|ca depend\w*|je sais pas|dunno)\b"
+    r"|\bmight turn it into\b[^.!?]{0,30}\bmight not\b"
     # "pour la durée on sait pas encore", "how many days, no idea yet"
     r"|\b(?:la duree|how many days|combien de jours|how long)\b(?: \w+)?"
     r" (?:on (?:ne )?sait pas|je (?:ne )?sais pas|no idea|not sure|dunno|idk|pas sur|aucune idee|on verra)\b"
@@ -322,6 +329,11 @@ END_WORD = re.compile(
 )
 END_UNKNOWN = re.compile(
     r"\bnot sure (?:yet )?where to (?:end|finish)\b"
+    # "pour l'arrivée on verra sur place", "je réfléchis à la destination", "the end, we'll see"
+    r"|\b(?:l arrivee|la destination|the end|the finish|the end point|the destination)\b(?: \w+){0,2}?"
+    r" (?:on verra|we ll see|a voir|to be decided|tbd|still open|pas decidee?)\b"
+    r"|\b(?:reflechi\w*|think\w* about|mull\w* over) (?:a |about )?(?:la |the )?(?:destination|arrivee"
+    r"|end point|where to (?:end|finish)|ou (?:finir|arriver|terminer))\b"
     # "we'll figure out where to finish later", "on verra où finir"
     r"|\b(?:figure out|work out|sort out|decide|verra) (?:later )?(?:where|ou) (?:to |we ll |we |on )?"
     r"(?:end|finish|finir|terminer|arriver)\b"
