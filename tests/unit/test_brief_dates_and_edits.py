@@ -246,3 +246,20 @@ def test_what_is_left_to_think_about_is_open(
     reply = last_reply(gazetteer, turns, locale)
     assert getattr(reply.collected, open_slot) is None
     assert not reply.readyToGenerate
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale"),
+    [
+        (["un tour de Helsinki en velo de ville demain", "depart de Kamppi", "oui on revient a Kamppi"],
+         "fr"),
+        (["on voudrait faire 3 jours en partant du camping de Canillo et en revenant au camping chaque soir"],
+         "fr"),
+        (["a day in Helsinki", "start from Kamppi, ride around, come back"], "en"),
+        (["We'd like to ride each day from Ordino and be back for dinner, 3 days"], "en"),
+    ],
+)  # fmt: skip
+def test_coming_back_to_the_start_is_a_loop(gazetteer: Gazetteer, turns: list[str], locale: str) -> None:
+    reply = last_reply(gazetteer, turns, locale)
+    assert reply.collected.roundTrip
+    assert reply.readyToGenerate

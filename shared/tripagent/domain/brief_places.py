@@ -110,6 +110,8 @@ _END = (
     r"|towards|ending (?:in|at)|finish(?:ing)? (?:in|at)|arriv(?:e|es|ing) (?:in|at)"
     r"|jusqu(?: vers| a| au)?|jusque"
     r"|vers|destination (?:du|de|d|des)"
+    # "on revient au centre", "oui on revient à Kamppi": back to (a loop when it is the start)
+    r"|(?:revien\w*|revenir|revenons|reviendr\w*) (?:a|au|aux|vers)"
     r"|until|till|call it a day (?:in|at)|wrap(?:s|ping)? (?:it )?up (?:in|at)|finish(?:es|ing)? up (?:in|at)"
     r"|(?:the )?last stop (?:would be|will be|is)|pack it in(?: for good)? (?:in|at)|dismount (?:in|at)"
     r"|end(?:ing)? up (?:in|at)|park (?:the|our) bikes?(?: for good)? (?:in|at)|collapse (?:in|at)"

@@ -705,7 +705,7 @@ ROUND_TRIP = re.compile(
     r"\bback (?:down |up )?to (?:the|our|my) (?:hotel|hostel|campsite|apartment|flat|house|base|car|start)\b"
     r"|\bretour (?:a|vers) (?:l |notre |la |mon |ma )?(?:hotel|auberge|camping|appartement|maison|voiture)\b"
     # (not "rentrer à la maison à vélo, chez nous à Foix": home is where that trip ends)
-    r"|\b(?:rentr\w*|reven\w*|revien\w*) (?:a|vers) (?:l |notre |mon |ma )?"
+    r"|\b(?:rentr\w*|reven\w*|revien\w*) (?:a|au|vers) (?:l |notre |mon |ma )?"
     r"(?:hotel|auberge|camping|appartement|voiture|airbnb|gite)\b"
     r"|\by (?:revenir|retourner|rentrer|revien\w*|retourn\w*|rentr\w*)\b"
     r"|\bautour d(?:e|u)?\b(?! (?:\d|vingt|trente|quarante|cinquante|soixante|cent|septante|nonante))"
@@ -714,6 +714,8 @@ ROUND_TRIP = re.compile(
     r"|\bmeme endroit que le depart\b|\bsame (?:place|spot|town) as (?:the )?start"
     r"|\bsame as the start\b|\bfaire le tour d|\b(?:fais|faire|fait) le tour\b"
     r"|\bcom(?:e|ing) back (?:each|every) (?:evening|night)\b"
+    # "ride each day from there and be back for dinner"
+    r"|\bbe back (?:each|every|for|by|in time for) (?:evening|night|dinner|supper|the evening)\b"
 )
 # A turn that only answers "where does it end?" with the start: "same place", "même endroit", "same as
 # start", "ending there too", "idem" (a loop)
@@ -730,7 +732,11 @@ SAME_AS_THE_START = re.compile(
     r"|^(?:(?:et|on)\s+)?(?:fin|finir|finit|termine|terminer|arrivee|retour)\s+(?:la|la bas|ici)?\s*aussi$"
 )
 # A loop only when the turn names no end: "un circuit de 3 jours qui se termine à Canillo" is a tour
-SOFT_LOOP = re.compile(r"\bcircuit\b|\btour of\b|\btour around\b")
+SOFT_LOOP = re.compile(
+    r"\bcircuit\b|\btour of\b|\btour around\b"
+    # "start from the centre, ride around, come back"
+    r"|\b(?:ride|cycle|bike|pedal)(?:s|ing)? (?:a)?round (?:and )?(?:then )?come back\b"
+)
 # A turn that changes the route's stops rather than adding one: its stops replace those said before
 STOPS_CHANGED = re.compile(
     r"\b(?:instead|rather|actually|en fait|finalement|plutot|non|no|not|scratch|change\w*|only|juste"
@@ -763,7 +769,7 @@ OUT_AND_BACK = re.compile(
     # (not "redescendre vers l'Espagne")
     r"|\bredescend\w*\b(?! (?:a|au|aux|vers|jusqu|sur|en|dans|to|towards)\b)"
     # (not "je regarde les billets et je reviens": back to this chat)
-    r"|\b(?:puis|et) (?:on |nous |je (?=rentre))?(?:revient|revenons|revenir|rentre|rentrons|rentrer)\b"
+    r"|\b(?:puis|pis|et) (?:on |nous |je (?=rentre))?(?:revient|revenons|revenir|rentre|rentrons|rentrer)\b"
     # ("et revenir en passant par Kallio": a loop; not "et on rentre dimanche": when, home from anywhere)
     r"(?! (?:a|au|vers|jusqu|en(?! passant)|par|avec|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche"
     r"|demain)\b)"
