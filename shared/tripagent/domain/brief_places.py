@@ -306,6 +306,7 @@ _CENTRE = re.compile(
     r" (?:of |de |d |du )?"
     r"|\s+(?:city |town |village )?(?:centre|center|downtown|centre ville|centro)$"
 )
+_CENTRE_ALONE = {"centre", "center", "centre ville", "downtown", "keskusta", "city centre", "city center"}
 # The words that make a whole area ("Helsinki") a trip's start or end, not only where it happens ("à
 # Helsinki", "a ride in Helsinki", "helsinki" alone): see is_setting
 _AS_AN_END = (
@@ -646,6 +647,8 @@ class _TurnReader:
         if (centre := _CENTRE.sub("", candidate).strip()) and centre != candidate:
             # "Helsinki centre" is Helsinki, said as plainly as after "from" (not the area: is_setting)
             at, candidate, strong = at + candidate.find(centre), centre, True
+        if candidate in _CENTRE_ALONE:  # "départ du centre": the area's, read as "from the centre" is
+            return
         if candidate in THERE_WORDS:  # "set off from there": read once the whole clause is (see _there)
             self.there.append((self.offset + at, slot, strong))
         elif is_name(candidate, strong=strong) and not _UNDECIDED.search(candidate):
