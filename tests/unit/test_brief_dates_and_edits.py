@@ -263,3 +263,23 @@ def test_coming_back_to_the_start_is_a_loop(gazetteer: Gazetteer, turns: list[st
     reply = last_reply(gazetteer, turns, locale)
     assert reply.collected.roundTrip
     assert reply.readyToGenerate
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my husband wants to start in Ordino, I want Canillo, we haven't decided",
+        "ma femme veut partir de Sant Julià, moi d'Aixovall. arrivée Encamp dans tous les cas",
+        "Canillo or Soldeu start, end Andorra la Vella, 2 days",
+        "trois départs possibles: canillo, prats, meritxell. boucle 2 jours",
+    ],
+)
+def test_two_starts_wanted_leave_the_start_open(text: str) -> None:
+    assert read_turn(text, today=TODAY).start_unknown
+
+
+def test_a_choice_of_ends_then_the_start_is_no_open_start() -> None:
+    """(A guard: "Aixirivall or Juberri. start Ordino" chooses among ends, the start is said.)"""
+    assert not read_turn(
+        "end options: Sant Julià, Aixirivall or Juberri. start Ordino", today=TODAY
+    ).start_unknown

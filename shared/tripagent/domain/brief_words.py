@@ -172,6 +172,14 @@ _NOT_BIKE_OR_BED = (
     r"|hybrid\w*|electri\w*|camping|camp\w*|hotel\w*|hostel\w*|auberge\w*|refuge\w*|huts?|b b|gites?)\b)"
 )
 START_UNKNOWN = re.compile(
+    # two people, two starts: "my husband wants to start in Ordino, I want Canillo", "ma femme veut partir
+    # de Sant Julià, moi d'Aixovall", "he wants to start in la massana and i want escaldes"
+    r"\b(?:wants?|veut|voudrait|would like) (?:to )?(?:start|partir|commencer|begin)\b[^.!?]{1,40}?"
+    r"\b(?:i|moi|me) (?:want|d rather|would rather|prefer\w*|veux|voudrais|prefere\w*|de|d|du)\b"
+    # "Canillo or Soldeu start", "trois départs possibles", "three options for the start"
+    r"|\b(?!\d)[a-z]\w* (?:or|ou) (?!\d)[a-z]\w* (?:start|depart)(?= (?:end|arrivee|fin|and|et)\b|$)"
+    r"|\b(?:deux|trois|quatre|two|three|four) (?:departs|starts|starting points|points de depart) possibles\b"
+    r"|\b(?:two|three|four) options for the start\b|\bpossible starts\b|"
     # "doesn't matter where we start", "peu importe le départ", "n'importe où pour le départ"
     r"\b(?:doesn t matter|does not matter|don t care|no matter|whatever|anywhere(?: is fine)?) where"
     r" (?:we |i )?(?:start|begin|set off)\b"
