@@ -308,10 +308,10 @@ def spelled_dates(text: str) -> str:
             year = "20" + year
         return f"{day} {_MONTH_NAMES[month - 1]} {year}".rstrip()
 
-    return DATE_NUMERIC.sub(spelled, DATE_DOTTED.sub(dotted, text))
+    return DATE_NUMERIC.sub(spelled, DATE_DOTTED.sub(_dotted, text))
 
 
-def dotted(m: re.Match[str]) -> str:
+def _dotted(m: re.Match[str]) -> str:
     """ "10.5." as "10 may" (the Finnish and German way): a day and a month, each with its dot."""
     day, month = int(m.group(1)), int(m.group(2))
     if not (1 <= day <= 31 and 1 <= month <= 12):
