@@ -209,6 +209,24 @@ def test_a_night_of_arrival_is_no_night_on_the_way(gazetteer: Gazetteer) -> None
             "fr",
             "end",
         ),
+        # what people say they will think about (session 19)
+        (
+            ["De Aixovall a Encamp, 2 jours", "hmm pas Encamp finalement. je reflechis a la destination"],
+            "fr",
+            "end",
+        ),
+        (
+            ["On partirait de La Massana le mardi 11, pour 2 jours", "pour l'arrivée on verra sur place"],
+            "fr",
+            "end",
+        ),
+        (["de La Massana à Grau Roig en VTT", "ok je vais réfléchir à la durée"], "fr", "durationDays"),
+        (["d'Escaldes à Ordino en VTT", "le weekend, ou peut-être plus, on verra"], "fr", "durationDays"),
+        (
+            ["from Kallio to Punavuori tomorrow", "might turn it into a couple of days, might not"],
+            "en",
+            "durationDays",
+        ),
     ],
 )
 def test_what_a_group_or_no_one_has_decided_is_open(

@@ -228,27 +228,6 @@ def test_a_name_with_namesakes_abroad_given_alone_is_asked_then_chosen(
 
 
 @pytest.mark.parametrize(
-    ("turns", "locale", "open_slot"),
-    [
-        (["De Aixovall a Encamp, 2 jours", "hmm pas Encamp finalement. je reflechis a la destination"], "fr",
-         "end"),
-        (["On partirait de La Massana le mardi 11, pour 2 jours", "pour l'arrivée on verra sur place"], "fr",
-         "end"),
-        (["de La Massana à Grau Roig en VTT", "ok je vais réfléchir à la durée"], "fr", "durationDays"),
-        (["d'Escaldes à Ordino en VTT", "le weekend, ou peut-être plus, on verra"], "fr", "durationDays"),
-        (["from Kallio to Punavuori tomorrow", "might turn it into a couple of days, might not"], "en",
-         "durationDays"),
-    ],
-)  # fmt: skip
-def test_what_is_left_to_think_about_is_open(
-    gazetteer: Gazetteer, turns: list[str], locale: str, open_slot: str
-) -> None:
-    reply = last_reply(gazetteer, turns, locale)
-    assert getattr(reply.collected, open_slot) is None
-    assert not reply.readyToGenerate
-
-
-@pytest.mark.parametrize(
     ("turns", "locale"),
     [
         (["un tour de Helsinki en velo de ville demain", "depart de Kamppi", "oui on revient a Kamppi"],
@@ -263,19 +242,6 @@ def test_coming_back_to_the_start_is_a_loop(gazetteer: Gazetteer, turns: list[st
     reply = last_reply(gazetteer, turns, locale)
     assert reply.collected.roundTrip
     assert reply.readyToGenerate
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "my husband wants to start in Ordino, I want Canillo, we haven't decided",
-        "ma femme veut partir de Sant Julià, moi d'Aixovall. arrivée Encamp dans tous les cas",
-        "Canillo or Soldeu start, end Andorra la Vella, 2 days",
-        "trois départs possibles: canillo, prats, meritxell. boucle 2 jours",
-    ],
-)
-def test_two_starts_wanted_leave_the_start_open(text: str) -> None:
-    assert read_turn(text, today=TODAY).start_unknown
 
 
 def test_a_choice_of_ends_then_the_start_is_no_open_start() -> None:

@@ -790,6 +790,11 @@ def test_an_eighth_batch_of_places(text: str, expected: dict[str, list[str]]) ->
         "Hmm, maybe Eira or Ullanlinna to start, I'm honestly not sure yet.",
         "Le départ, peut-être Sant Julià, peut-être Aixovall, on ne sait pas encore.",
         "On hésite encore pour le départ : Arinsal ou La Massana.",
+        # two people, two starts (session 19)
+        "my husband wants to start in Ordino, I want Canillo, we haven't decided",
+        "ma femme veut partir de Sant Julià, moi d'Aixovall. arrivée Encamp dans tous les cas",
+        "Canillo or Soldeu start, end Andorra la Vella, 2 days",
+        "trois départs possibles: canillo, prats, meritxell. boucle 2 jours",
     ],
 )
 def test_still_more_starts_left_undecided(text: str) -> None:

@@ -786,7 +786,8 @@ def _back_from(was_the_end: str | None, collected: Collected, reading: Reading, 
     """ "Ordino to Arinsal" then "back to Ordino at the end": the end said before is where the loop turns
     (not "no, end in Ordino": instead; nor a turn that says the whole route again)."""
     back = collected.start and collected.end == collected.start and "end" in reading.places
-    changed = STOPS_CHANGED.search(normalize(text)) or _NAH.search(normalize(text))
+    norm = normalize(text)
+    changed = STOPS_CHANGED.search(norm) or _NAH.search(norm)
     again = reading.one_way or reading.out_and_back or "start" in reading.places
     if back and was_the_end and was_the_end != collected.start and not (changed or again):
         collected.via = list(dict.fromkeys([*collected.via, was_the_end]))
