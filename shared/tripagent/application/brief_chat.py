@@ -53,7 +53,7 @@ from tripagent.domain.brief import (
 from tripagent.domain.brief_base import base_said
 from tripagent.domain.brief_places import THERE, capitalizes_names, said_as_an_end
 from tripagent.domain.brief_stops import ADDED, placed
-from tripagent.domain.brief_words import STOPS_CHANGED, bare_count, settled_count
+from tripagent.domain.brief_words import STOPS_CHANGED, THAT_WAS_THE_END, bare_count, settled_count
 from tripagent.domain.choice import Option as Choosable
 from tripagent.domain.choice import choose
 from tripagent.domain.places import (
@@ -291,14 +291,17 @@ class BriefChat:
         start_unknown = False  # the rider said the start is not decided
         end_unknown = False  # ...or the end
         not_the_end: set[str] = set()  # what was said as a start, or taken out: no end named anywhere
+        taken_out: set[str] = set()  # ...taken out ("actually maybe not Encamp"): no start named anywhere
         capitalizes = any(capitalizes_names(m.content) for m in history if m.role == "user")
         said_from: set[str] = set()  # what was said other than where people live, land or come from
         days_hint = DaysHint()  # "just the afternoon": one day, if no turn says how many
         days_open = False  # the days were left open ("2 or 3 days, not sure"): "let's say 3" settles them
         lodging_said = False  # a kind of lodging said, not only the hotel people stay at
+        answered_start = None  # the start a turn gave alone ("Pas de la Casa"): "that's where we end"?
         for i, message in enumerate(history):
             if message.role != "user":
                 continue
+            start_was = out.collected.start
             reading = read_turn(
                 message.content,
                 today=today,
@@ -317,11 +320,7 @@ class BriefChat:
             )
             days_left_open = reading.days_unknown or reading.days_undecided  # "2 or 3 days, not sure"
             days_open = (days_open or days_left_open) and not collected.durationDays
-            if reading.one_way:  # "instead of coming back"
-                collected.roundTrip = False
-            # "let's finish where we started" (an end said before: where "A to B... aller-retour" turns)
-            elif reading.slots.roundTrip and "end" not in reading.places and not reading.out_and_back:
-                collected.end = None
+            _loop_said(collected, reading)
             days_hint = DaysHint() if days_left_open else days_hint | reading.days_hint
             lodging_said |= bool(reading.slots.accommodation) and not reading.hotel_as_base
             out.launch, out.locale = reading.launch, reading.locale
@@ -330,12 +329,17 @@ class BriefChat:
                 collected, SaidTurn(message.content, reading.places), state, now, out.locale, out.located
             )
             _turned(collected, reading)
+            _the_answer_was_the_end(collected, answered_start, message.content)
+            answered_start = _given_alone(collected.start, start_was, reading)
             _back_from(was_the_end, collected, reading, message.content)
-            if reading.end_unknown and not was_a_loop:  # "maybe Arinsal or maybe back to Canillo"
+            # "maybe Arinsal or maybe back to Canillo"; a loop, then "my partner wants to finish in France,
+            # either Foix or Ax, we'll see"
+            if reading.end_unknown and (not was_a_loop or reading.finish_said):
                 collected.roundTrip = False
             start_unknown = reading.start_unknown or (start_unknown and not collected.start)
             end_unknown = reading.end_unknown or (end_unknown and not collected.end)
             not_the_end |= {p.text for slot in ("start", "skip") for p in reading.places.get(slot, [])}
+            taken_out |= {p.text for p in reading.places.get("skip", [])}
             said_from |= {p.text for ps in reading.places.values() for p in ps if not p.loose}
             if collected.start:  # a start once said is no end named anywhere ("I'll be in Helsinki")
                 not_the_end.add(normalize(collected.start))
@@ -348,7 +352,13 @@ class BriefChat:
             out.clarification = None
         turns = [m.content for m in history if m.role == "user"]
         self._ends_unsaid(
-            out, turns, said_from, not_the_end, start_unknown=start_unknown, end_unknown=end_unknown
+            out,
+            turns,
+            said_from,
+            not_the_end,
+            taken_out,
+            start_unknown=start_unknown,
+            end_unknown=end_unknown,
         )
         return out
 
@@ -358,6 +368,7 @@ class BriefChat:
         turns: list[str],
         said_from: set[str],
         not_the_end: set[str],
+        taken_out: set[str],
         *,
         start_unknown: bool,
         end_unknown: bool,
@@ -372,7 +383,7 @@ class BriefChat:
         if out.clarification is None and not start_unknown:
             self._from_the_base(out.collected, turns, out.located)
         if not out.collected.start and out.clarification is None and not start_unknown:
-            self._start_named_anywhere(out.collected, turns, out.located)
+            self._start_named_anywhere(out.collected, turns, out.located, taken_out)
         if not (end_unknown or out.clarification):
             self._end_named_anywhere(out.collected, turns, out.located, not_the_end)
 
@@ -518,7 +529,7 @@ class BriefChat:
             listed=listed,
         )
         answer = None if question else _an_ambiguous_answer(collected, bare, phrases, text)
-        question = question or self._answered_alone(collected, answer, state, now, locale, located)
+        question = question or self._answered_alone(collected, answer, state, now, locale, located, context)
         _meant_instead(collected, phrases, searched, located)
         _skipped(collected, phrases.get("skip", []), searched)
         _back_to_the_start(collected, phrases.get("end", []), searched, located)
@@ -597,13 +608,13 @@ class BriefChat:
             collected.end, collected.roundTrip = None, True
 
     def _start_named_anywhere(
-        self, collected: Collected, turns: list[str], located: dict[str, Place]
+        self, collected: Collected, turns: list[str], located: dict[str, Place], taken_out: set[str]
     ) -> None:
         """No word said where the trip starts: a place we route named anywhere (``place_named_anywhere``);
         the recap says it, to be corrected."""
         if _back_where_they_are(collected, turns):
             return
-        taken = {normalize(n) for n in [collected.end, *collected.via] if n}
+        taken = {normalize(n) for n in [collected.end, *collected.via] if n} | taken_out
         # a district before the whole area ("in Helsinki, our hotel is in Kamppi"); the area itself only
         # for a trip that has its end, or is a loop ("a loop in Helsinki": from its centre)
         place = place_named_anywhere(self.finder.search, turns, taken, settings=False)
@@ -663,12 +674,18 @@ class BriefChat:
         now: float,
         locale: Locale,
         located: dict[str, Place],
+        context: list[Place],
     ) -> Clarification | None:
-        """The answer "Santa Coloma" to "where does it start?": the namesake chosen since ("1", "the
-        Andorran one"), else the question (not nothing, and not a guess)."""
+        """The answer "Santa Coloma" to "where does it start?": the namesake the brief's other places
+        settle ("Pal" after "from Canillo": the village), or chosen since ("1", "the Andorran one"), else
+        the question (not nothing, and not a guess)."""
         if answer is None:
             return None
         slot, phrase, outcome = answer
+        if isinstance(settled := settled_by(outcome, context), Found):
+            setattr(collected, slot, settled.place.name)
+            located[settled.place.name] = located[phrase.text] = settled.place
+            return None
         if (chosen := state.resolved.get(slot)) and isinstance(known := self.finder.search(chosen), Found):
             setattr(collected, slot, chosen)
             located[chosen] = known.place
@@ -782,19 +799,37 @@ def consolidated_brief(collected: Collected, user_turns: list[str]) -> str:
     return "Collected — " + "; ".join(parts) + "\nRider said:\n" + "\n".join(f"- {t}" for t in user_turns)
 
 
+def _loop_said(collected: Collected, reading: Reading) -> None:
+    if reading.one_way:  # "instead of coming back"
+        collected.roundTrip = False
+    # "let's finish where we started" (an end said before: where "A to B... aller-retour" turns)
+    elif reading.slots.roundTrip and "end" not in reading.places and not reading.out_and_back:
+        collected.end = None
+
+
+def _given_alone(start: str | None, start_was: str | None, reading: Reading) -> str | None:
+    """The start a turn gave as a name alone ("Pas de la Casa"), as an answer to "where from?" is."""
+    return start if start != start_was and set(reading.places) <= {"bare"} else None
+
+
+def _the_answer_was_the_end(collected: Collected, answered: str | None, text: str) -> None:
+    """ "Pas de la Casa", then "wait, no - that's where we want to end": the place given alone as the
+    start is the end."""
+    if answered and any(THAT_WAS_THE_END.search(normalize(part)) for part in re.split(r"[.!?;]", text)):
+        collected.end, collected.roundTrip = answered, False
+        collected.start = None if collected.start == answered else collected.start
+
+
 def _back_from(was_the_end: str | None, collected: Collected, reading: Reading, text: str) -> None:
     """ "Ordino to Arinsal" then "back to Ordino at the end": the end said before is where the loop turns
     (not "no, end in Ordino": instead; nor a turn that says the whole route again)."""
     back = collected.start and collected.end == collected.start and "end" in reading.places
     norm = normalize(text)
-    changed = STOPS_CHANGED.search(norm) or _NAH.search(norm)
+    changed = STOPS_CHANGED.search(norm)
     again = reading.one_way or reading.out_and_back or "start" in reading.places
     if back and was_the_end and was_the_end != collected.start and not (changed or again):
         collected.via = list(dict.fromkeys([*collected.via, was_the_end]))
         collected.roundTrip = True
-
-
-_NAH = re.compile(r"\b(?:nah|nope|forget|never mind|oublie\w*|laisse tomber)\b")
 
 
 def _turned(collected: Collected, reading: Reading) -> None:

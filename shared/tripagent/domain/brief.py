@@ -60,6 +60,7 @@ from tripagent.domain.brief_words import (
     OVERNIGHT,
     PROFILE_WORDS,
     REVERSED,
+    RIVAL_WISH,
     ROAD_ALONE,
     ROAD_IN_A_LIST,
     ROUND_TRIP,
@@ -223,7 +224,9 @@ _END_OR = re.compile(
     # "je finis à Encamp ou Escaldes", "on termine à Ordino ou à Llorts"
     r"|(?P<verb>(?:fini[rst]?|finissons|finirai\w*|finiron\w*|termine\w*|arriver)(?: soit)?"
     r" (?:a|au|aux|vers|dans)))"
-    r"(?: either)? (?P<said>(?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*){0,3} (?:or|ou|soit)"
+    # (not "arrivée à Soldeu, départ soit d'Encamp soit de Canillo": two starts, one end)
+    r"(?: either)? (?P<said>(?!\d)[a-z]\w*(?: (?!\d|depart\b|start\w*\b|from\b|depuis\b)[a-z]\w*){0,3}"
+    r" (?:or|ou|soit)"
     r"(?: maybe| perhaps| peut etre| bien| else)?"
     r"(?: to| in| at| a| vers)? (?P<other>(?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*){0,3}))"
 )
@@ -261,7 +264,8 @@ def _named(two: re.Match[str]) -> str:
     word ("jusqu'à la gare, soit..." keeps its "à": no two ends)."""
     if two.groupdict().get("verb"):  # (the two names, without the "à" of "ou à Arinsal")
         return f"{_FIRST_OF_TWO.split(two.group('said'))[0]} {two.group('other')}"
-    return two.group(0).replace("soit a ", "soit ").split(" ", 1)[1]
+    said = two.group(0).replace("soit a ", "soit ").replace(" ou a ", " ou ")
+    return re.sub(r"^arrivee a ", "arrivee ", said).split(" ", 1)[1]  # ("arrivée à A ou à B": two ends)
 
 
 def _two_for_one(pattern: re.Pattern[str], norm: str) -> bool:
@@ -272,7 +276,7 @@ def _two_for_one(pattern: re.Pattern[str], norm: str) -> bool:
         and not _NOT_IN_A_NAME & set(_named(m).split())
         and m.group(0).split()[-len(m.group("other").split()) - 2] not in VERBS
         and m.group("other").split()[0] not in VERBS
-        and m.group("other").split()[0] not in _NOT_AFTER_OR
+        and (m.group("other").split()[0] not in _NOT_AFTER_OR or m.group("other").startswith("pas de la"))
         and not {"si", "if", "unless", "sauf"}
         & set(m.group("other").split())  # "or Llorts if we're tired": a fallback
         for m in pattern.finditer(norm)
@@ -454,15 +458,21 @@ def _choices_left_open(norm: str, places: dict[str, list[PlacePhrase]]) -> set[s
         disagreeing = None
     if disagreeing:  # the places said from where the group disagrees on
         said: dict[str, set[str]] = {}
-        for at, _, text in (place for place in found if place[0] >= disagreeing.start()):
-            said.setdefault(_said_for(norm, at) or "", set()).add(text)
-        left_open |= {slot for slot in ("start", "end") if len(said.get(slot, ())) > 1}
+        wished_otherwise: set[str] = set()  # "...wants to start in Soldeu, my mum wants Canillo"
+        for at, end, text in (place for place in found if place[0] >= disagreeing.start()):
+            slot = _said_for(norm, at) or ""
+            said.setdefault(slot, set()).add(text)
+            if RIVAL_WISH.match(norm, end):
+                wished_otherwise.add(slot)
+        left_open |= {
+            slot for slot in ("start", "end") if len(said.get(slot, ())) > 1 or slot in wished_otherwise
+        }
     return left_open
 
 
 _AGREED = re.compile(
     r"\b(?:let s say|lets say|let s go (?:with|for)|we ll go (?:with|for)|we agreed|we decided|on dit|va pour"
-    r"|on a decide|on s est mis d accord|disons|finalement)\b"
+    r"|on a decide|on s est mis d accord|disons|finalement|donc)\b"
 )
 _WHEN = re.compile(r"(?:fin|debut|mi|end|start|early|late|mid|next|this|le|the|\d+)$")  # "ou fin mai"
 _OR_FIRST = re.compile(r"^\W*(?:\w+ )?(?:or|ou|sinon) (?:maybe |peut etre |perhaps )?([a-z]\w*)")

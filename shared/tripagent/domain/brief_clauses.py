@@ -388,6 +388,33 @@ _TAKING_TO = re.compile(
 )
 
 
+# The ride's end said before the way away ("on termine au Pas de la Case pour prendre le bus vers Toulouse",
+# "finish in Ax and catch the train to Toulouse"): that way leads home from the end, to no place of the trip
+_WAY_HOME = re.compile(
+    r"(\b(?:termin\w*|finish\w*|fini\w*|end|ending|ends|last day|dernier jour)\b[^.;!?]{0,80}?)"
+    + _TAKING_TO.pattern
+    + r"[^,.;!?\n]{1,40}?(?=\s+(?:and|et|but|mais|so|donc|then|puis|home)\b|[,.;!?\n]|$)",
+    re.IGNORECASE,
+)
+
+
+# A return said not to happen: "on ne revient peut-être pas à Ordino", "on ne rentrera pas à Canillo",
+# "we won't come back to Encamp" (no end there: one way)
+_TO_THERE = r"[^,.;!?\n…]{1,40}?(?=\s+(?:and|et|but|mais|so|donc|then|puis)\b|[,.;!?\n…]|$)"
+_NOT_BACK_FR = re.compile(
+    r"\b(?:ne|n['’])\s*(?:revien\w*|reviendr\w*|rentr\w*|boucl\w*)\s+"
+    r"(?:peut[- ][eê]tre\s+|plus\s+|finalement\s+)?"
+    r"pas\b(?:\s+(?:à|a|au|vers|jusqu['’]?\s?(?:à|a|au))\s+" + _TO_THERE + ")?",
+    re.IGNORECASE,
+)
+_NOT_BACK_EN = re.compile(
+    r"\b(?:won['’]?t|will not|not|don['’]?t|do not)\s+(?:be\s+)?"
+    r"(?:com(?:e|ing)|go(?:ing)?|head(?:ing)?|loop(?:ing)?)"
+    r"\s+back\b(?:\s+to\s+" + _TO_THERE + ")?",
+    re.IGNORECASE,
+)
+
+
 # Where people come from is not where they start: "on est de Québec", "I'm from Italy"
 _TRAVELLING_FROM = re.compile(
     r"\b(driv\w*|drove|fly\w*|flew|train\w*|travel\w*|coming)\s+(?:down |up |over |in |out )?from\b",
@@ -626,14 +653,17 @@ def clauses_of(text: str, locale: Locale = "en") -> list[tuple[str, bool]]:
         ),
     )
     text = _COMING_FROM.sub(_coming_from, text)  # (after _FROM_ORIGIN: "on vient de Toulouse en train")
-    text = _TAKING_TO.sub("comingfrom ", text)
+    text = _TAKING_TO.sub("comingfrom ", _WAY_HOME.sub(r"\1", text))
+    text = _NOT_BACK_EN.sub(" ", _NOT_BACK_FR.sub(" ", text))  # (ONE_WAY reads the turn: one way)
     text = _BOTH_ENDS_AT.sub("loop from ", _START_THERE.sub(_starting_there, text))
     text = _ARRIVING_BY.sub(r"starting from \1", _ARRIVING_IN_BY.sub(r"starting from \1", text))
     # "on est arrivés à Encamp", "we've arrived in Soldeu": where people are now, loosely a start
     text = _TO_START.sub(r"; starting from \1;", _ARRIVED.sub(" comingfrom ", text))
     # "au même hôtel à Canillo", "un appartement à Punavuori": where it is, not where the trip goes
     text = _LODGING_AT.sub(r"\1 in ", text)
-    marked = re.sub(r"(?i)\b(retour|revenir|rentrer|arriv\w*|jusqu)['’ ]?\s*a\s+(?=\w)", r"\1 vers ", text)
+    marked = re.sub(
+        r"(?i)\b(retour|revenir\b|rentrer\b|arriv\w*\b|jusqu)['’ ]?\s*a\s+(?=\w)", r"\1 vers ", text
+    )
     # "on arrive au Pas de la Case", "arrivée aux Escaldes": where the ride ends, said as plainly as "à"
     marked = re.sub(
         r"(?i)\b(arriv(?:e|es|ons|ez|ent|era|erons|erez|eront|ée|ee|ées|ees))\s+(au|aux)\s+(?=\w)",

@@ -214,6 +214,8 @@ DAY_AFTER = re.compile(r"\b(?:the )?(?:next day|day after)\b(?! tomorrow)|\ble l
 DAY_ONLY = re.compile(
     r"\bthe (\d{1,2})(?:st|nd|rd|th)\b"
     r"|\ble (\d{1,2})(?:er)?\b(?! ?(?:km|kilo|jours?|h|heures?|m|personnes?)\b)"
+    # "15th: Siltasaari → Linjat"
+    r"|^(\d{1,2})(?:st|nd|rd|th)\b(?! (?:km|day|days|night|nights|time|times|of)\b)"
 )
 
 
@@ -642,7 +644,7 @@ def _date(norm: str, today: dt.date, known: dt.date | None = None) -> dt.date | 
     if m := WEEKDAY.search(norm):
         return _next_weekday(WEEKDAYS[m.group(1)], today)
     if m := DAY_ONLY.search(norm):
-        return _next_day_of_month(int(m.group(1) or m.group(2)), month_start)
+        return _next_day_of_month(int(m.group(1) or m.group(2) or m.group(3)), month_start)
     return None
 
 

@@ -27,8 +27,10 @@ _NUMBERED = re.compile(
 # "Tue 18 May – A → B", "sat: A → B", "[Tom] samedi : A - B": a line whose day is named, in the plan's order
 _DATED_LINE = re.compile(
     r"^[ \t]*(?:[-*•>][ \t]*)?(?:\[[^\]\n]{1,20}\][ \t]*)?"
-    rf"(?:{'|'.join(sorted([*WEEKDAYS, *SHORT_WEEKDAYS], key=len, reverse=True))})\b\.?"
-    r"(?:[ \t]+\d{1,2}(?:st|nd|rd|th|er)?(?:[ \t]+[a-zéû]+\.?)?)?[ \t]*[:–—-][ \t]*",
+    rf"(?:(?:{'|'.join(sorted([*WEEKDAYS, *SHORT_WEEKDAYS], key=len, reverse=True))})\b\.?"
+    r"(?:[ \t]+\d{1,2}(?:st|nd|rd|th|er)?(?:[ \t]+[a-zéû]+\.?)?)?"
+    r"|(?:le[ \t]+)?\d{1,2}(?:st|nd|rd|th|er)|\d{1,2}/\d{1,2})"  # "15th: A → B", "16/5 : B → C"
+    r"[ \t]*[:–—-][ \t]*",
     re.IGNORECASE | re.MULTILINE,
 )
 # "Mon Andorra la Vella to Sant Julià, Tue Sant Julià to Encamp, Wed ...": days named inline, one a leg
@@ -121,6 +123,8 @@ def _line_after(text: str, mark: re.Match[str]) -> str:
 
 def _day_pieces(text: str) -> list[tuple[int, str]]:
     marks = list(_DAY_MARK.finditer(text))
+    if _days_of(marks) != list(range(1, len(marks) + 1)):  # ("le soir du 1er jour", in a line of its own)
+        marks = [m for m in marks if m.start() == 0 or text[: m.start()].endswith("\n")] or marks
     numbered = not marks
     if numbered:
         marks = list(_NUMBERED.finditer(text))
@@ -143,6 +147,10 @@ def _day_pieces(text: str) -> list[tuple[int, str]]:
             return []
         pieces.append((int(mark.group(1) or mark.group(2)), piece))
     return pieces
+
+
+def _days_of(marks: list[re.Match[str]]) -> list[int]:
+    return [int(m.group(1) or m.group(2)) for m in marks]
 
 
 def _weekday_pieces(text: str) -> list[tuple[int, str]]:

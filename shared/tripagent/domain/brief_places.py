@@ -19,6 +19,7 @@ from tripagent.domain.brief_place_words import (
     is_name,
     says_a_slot,
 )
+from tripagent.domain.brief_stops import ADD_WORDS
 from tripagent.domain.brief_words import (
     NUM,
     NUMBERS,
@@ -108,6 +109,8 @@ _END = (
     r"(?<!wanted )(?<!used )to(?! (?:catch|get|grab|have|eat|see|visit|meet|take|pick|drop|buy|return"
     r"|relax|rest|sleep|stay|enjoy|spend|swim|watch|try|check|give|make|do)\b)"
     r"|towards|ending (?:in|at)|finish(?:ing)? (?:in|at)|arriv(?:e|es|ing) (?:in|at)"
+    # "and tuesday I'm back at the station in kluuvi for the train home"
+    r"|(?:i m|we re|i am|we are|i ll be|we ll be) back (?:at|in)"
     r"|jusqu(?: vers| a| au)?|jusque"
     r"|vers|destination (?:du|de|d|des)"
     # "on revient au centre", "oui on revient à Kamppi": back to (a loop when it is the start)
@@ -160,6 +163,7 @@ _VIA = (
     # where a night is spent on the way: "nuit à Canillo", "faire étape à Meritxell", "sleep in Soldeu"
     # (and in French: _STOPPING_AT)
     r"|nights? (?:in|at)(?! between)|sleep(?:ing)? (?:in|at|over in)|overnight(?:ing)?(?: in| at)?"
+    r"|(?:night|nuit) \d{1,2}(?: in| at| a| au| en)?"  # "night 1 pas de la casa, night 2 canillo"
     # a break on the way: "stopping for lunch in La Massana", "lunch in Encamp", "a coffee stop at Hakaniemi"
     r"|stop(?:ping)? for (?:a |an |the )?(?:lunch|coffee|break|night|swim|ice cream|drink|picnic|food|bite)"
     r" (?:in|at)|(?:have |having |grab |grabbing )?"
@@ -168,7 +172,7 @@ _VIA = (
     r"|(?:un|une|a|an) (?:stop|arret|halte|pause|escale) (?:in|at|a|au|aux|en)"  # "avec un stop à Kamppi"
     # an edit: "add Canillo before Soldeu", "ajoute Aixovall juste après le départ" (not "put": the
     # rewritten "I mean X" is "in place of ... put X")
-    r"|add|adding|ajoute|ajouter|ajoutons|rajoute|rajouter|rajoutons|include|remets|remettre"
+    r"|" + ADD_WORDS
 )
 _A_COUNT = NUM.replace("(", "(?:", 1)  # (no group: a pattern's groups are its trigger and its phrase)
 PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
@@ -344,7 +348,9 @@ SKIP = re.compile(
     r"|sans passer (?:par|vers)|sans|zappe|zapper|enleve|enlever|retire|forget"
     r"|oublie|not through|pas par"
     r"|laisse tomber|laisser tomber"
-    r"|plus par|no longer through|no need to go through)\s+(.{1,60}?)" + _STOP
+    r"|plus par|no longer through|no need to go through"
+    r"|(?:actually |en fait )?(?:maybe not|peut etre pas)"  # "actually maybe not Encamp": taken back
+    r")\s+(.{1,60}?)" + _STOP
 )
 _THEN = re.compile(r"^\s+(?:then|and then|puis|et puis|ensuite)\s+(.{1,60}?)" + _STOP)
 # "up to La Cortinada and Llorts, then back": the last of two, if the clause ends there or goes on
@@ -416,10 +422,13 @@ def day_plan(text: str) -> Itinerary | None:
     )
 
 
+_SHORT_NAMES = {"pas": "pas de la casa"}  # "day 2 soldeu-pas": what riders call it (no "pas" alone)
+
+
 def _day_by_day(plan: Itinerary) -> dict[str, list[PlacePhrase]]:
     """A plan's places: the first starts, the last ends (unless the last day is undecided), the others
     are stops; a loop when the first and the last are one."""
-    first, *between, last = plan.places
+    first, *between, last = [_SHORT_NAMES.get(name, name) for name in plan.places]
     places = {"start": [PlacePhrase(first, strong=True)]}
     if plan.end_undecided:  # "day 2: Soldeu to either Pas de la Casa or back to Canillo": no end yet
         between.append(last)

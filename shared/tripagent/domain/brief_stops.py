@@ -7,9 +7,8 @@ import re
 
 # A turn that adds stops to those said before, whatever else it changes ("actually make it gravel and add
 # Juberri on the way", "non, garde Canillo mais ajoute Encamp avant")
-ADDED = re.compile(
-    r"\b(?:add|adding|ajout\w*|rajout\w*|include|including|inclu\w*|remet\w*|put \w+(?: \w+)? back)\b"
-)
+ADD_WORDS = r"add|adding|ajout\w*|rajout\w*|include|including|inclu\w*|remet\w*"
+ADDED = re.compile(rf"\b(?:{ADD_WORDS}|put \w+(?: \w+)? back)\b")
 # what says where, after the stop's name: "Canillo before Soldeu", "Aixovall juste après le départ"
 _FILLER = (
     r"(?:\s+(?:just|right|juste|please|pls|svp|stp|directly|straight|then|ensuite|is|comes|goes|vient|va))*"

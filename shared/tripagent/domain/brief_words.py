@@ -52,7 +52,18 @@ DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
     ),
     (re.compile(r"\bweek ?end\b|\bfin de semaine\b|\bwe(?= du \d)"), 2),  # "we du 15-16": SMS French
     (re.compile(r"\b(?:a |one |une )?(?:fortnight|quinzaine)\b|\bquinze jours\b"), 14),  # two weeks
-    (re.compile(r"\b(a|one|une|1) (?:full |whole |entire |complete |pleine )?(week|semaine)\b"), 7),
+    (
+        re.compile(
+            r"(?<!times )(?<!time )(?<!fois par )(?<!per )(?<!par )(?<!once )(?<!twice )"
+            r"\b(a|one|une|1) (?:full |whole |entire |complete |pleine )?(week|semaine)\b"
+        ),
+        7,
+    ),
+    # "week in andorra", "semaine en andorre", "Week-long tour"
+    (
+        re.compile(r"^(week|semaine)(?= (?:in|en|a|au|loop|tour|trip|ride|boucle)\b)|\b(week)[ -]long\b"),
+        7,
+    ),
     (re.compile(rf"\b{NUM} (weeks|semaines)\b"), -7),
     (re.compile(rf"\b{NUM} and a half days?\b|\b{NUM} jours? et demi\b"), -1),  # a half day is a day
     (re.compile(rf"\b{NUM}[ -]?(days?|dayz|dys|jours?|jrs|journees?|j|d)\b"), None),  # "2j"
@@ -90,12 +101,18 @@ _DEFERRING = (
     r"|i ll think|get back to you|come back to you|je reviens vers (?:toi|vous))"
 )
 _DAYS = r"(?:days?|jours?|journees?)"
+# what a choice between lengths begins with: "either a weekend or a long weekend", "soit 2 jours"
+_NOT_A_LENGTH = (
+    r"(?! (?:a |an |one |un |une |\d+ |two |three |deux |trois )?(?:long |full |grand )?"
+    r"(?:week|day|night|jour|semaine|nuit))"
+)
 # A group that has not agreed yet: "we'll vote tonight", "no decision yet", "pas encore tranché", "no
 # consensus", "plus personne n'est d'accord", "the end is where we're stuck"
 _NOT_AGREED = (
     r"(?:no decision|pas de decision|aucune decision|not decided|undecided|pas decidee?s?"
     r"|pas (?:encore )?tranche"
     r"|no consensus|pas de consensus|(?:can t|cannot|couldn t|don t|do not) agree|pas d accord"
+    r"|(?:can t|cannot|couldn t) make up (?:our|my) minds?"
     r"|still (?:arguing|debating|discussing)|(?:we re|we are|on est) (?:stuck|bloques?)|where we re stuck"
     r"|(?:on )?refait un vote|(?:we ll|we will|on va|going to|will) (?:have a )?vote"
     r"|vote (?:tonight|tomorrow|on"
@@ -133,6 +150,9 @@ UNDECIDED = re.compile(
     # "a long weekend or a full week", "in a day or split it over two", "3 jours, sinon 2"
     r"|\b(?:a|one|un|une) (?:long |full )?(?:week ?end|week|semaine|day|journee|jour) (?:or|ou)"
     r" (?:a|an|une|un) (?:full |long |whole |grande |entire )?(?:week ?end|week|semaine|days?|jours?)\b"
+    # "either a week or maybe ten days", "soit une semaine soit dix jours"
+    rf"|\b(?:either|soit) (?:a|one|un|une|{NUM}) (?:week ?end|week|semaine|days?|jours?) (?:or|ou|soit)"
+    rf" (?:maybe |perhaps |peut etre )?(?:a|one|un|une|{NUM}) (?:week ?end|week|semaine|days?|jours?)\b"
     # "3 jours ou 4, on verra", "on hésite entre 1 nuit ou 2" (not "a hut for a night or two")
     rf"|\b(?!(?:a|un|une) ){NUM} (?:days?|jours?|nights?|nuits?) (?:or|ou) {NUM}\b"
     r"|\b(?:in a|in one|en une|en un)\s+(?:day|journee|jour)\b.{0,20}\b(?:or|ou)\b.{0,15}"
@@ -188,7 +208,9 @@ START_UNKNOWN = re.compile(
     # "idk, somewhere near the centre, wherever the rental place is": where the bikes are, not known yet;
     # "là où on sera logés, pas encore réservé", "from wherever we end up staying"
     r"\bwherever the (?:rental|bike|hire)\w*\b|\bla ou (?:on loue|est le loueur|sont les velos)\b"
-    r"|\bla ou (?:on|nous) (?:sera|serons|dormira|logera)\w*\b|\bwherever we (?:end up )?(?:stay|sleep)\w*\b|"
+    r"|\bla ou (?:on|nous) (?:sera|serons|dormira|logera)\w*\b"
+    r"|\b(?:de|depuis) la ou (?:on|nous) (?:dort|dormons|loge|logeons)\b"  # "on partirait de là où on dort"
+    r"|\bwherever we (?:end up )?(?:stay|sleep)\w*\b|"
     # "pour le départ je sais pas trop", "départ ? je sais pas", "the start, no idea yet"
     r"(?:^|\b(?:pour le|le|the|as for the|for the|quant au|where to|d ou) )"
     r"(?:depart|start|starting point|point de depart|partir)\b"
@@ -229,6 +251,16 @@ START_UNKNOWN = re.compile(
     r"\b(?:start\w*|from|depart|partir\w*|part|pars|de|d)\b"
     r"|\bhesit\w* (?:encore |toujours )?pour le depart\b"
     r"|\bwhere (?:should|could|can|would) (?:we|i) start\b"
+    # "where do I start... honestly not sure yet, either La Massana or Ordino"
+    r"|\b(?:start|depart)\w*(?: (?!(?:then|puis|and|et|end|finish|arriv|fin)\w*\b)\w+){0,4}?"
+    rf" (?:either|soit)\b{_NOT_A_LENGTH}"
+    r"(?! (?:we |i |on )?(?:loop|come back|end|finish|go back|back|revenir|rentrer|boucle|finir))"
+    r"[^.!?]{1,40}\b(?:or|ou|soit)\b"
+    # "so can't tell you the start yet"
+    r"|\b(?:can t|cannot) (?:tell you|say|give you) (?:the |where we )?(?:start|depart)\w*"
+    # "Start is... hmm, I'm crashing on a guy's couch, no idea what the neighbourhood's called"
+    r"|\bstart\w*\b[^!?]{0,100}\b(?:no idea|not sure|don t know|dunno) (?:what|how) (?:the |this |that |it )?"
+    r"(?:\w+ )?(?:s |is )?called\b"
     r"|\b(?:sais plus|sais pas|not sure|don t know|no longer sure)\b (?:si|if|whether) (?:je|j|on|nous|i|we)"
     r" (?:pars|part|partir|partons|start|leave|set off) (?:from|de|d|du|des|in|at)\b"
     r"|\b(?:start|depart)\w*\W{1,3}(?:wherever|anywhere|n importe ou|peu importe)\b"
@@ -239,6 +271,9 @@ START_UNKNOWN = re.compile(
 )
 # "let's leave the number of days open", "aucune idée du nombre de jours": the duration is not said
 DAYS_UNKNOWN = re.compile(
+    # "some of the group want to blast it in one day, others want two"
+    r"\b(?:some|certains|half|la moitie)\b[^.!?]{0,60}\b(?:days?|jours?|journee)\b[^.!?]{0,20}"
+    r"\b(?:others|the others|the rest|d autres|les autres)\b|"
     r"\b(?:leave|keep) the (?:number of )?days open\b"
     # "je vais réfléchir à la durée", "I'll think about how long"
     r"|\b(?:reflechi\w*|think\w* about|mull\w* over) (?:a |about )?(?:la |the )?(?:duree|length|how long"
@@ -310,15 +345,25 @@ LOOP_OR_NOT = re.compile(
 )
 # A group not agreed ("nobody agrees", "half want... half want", "Mum wants Ordino, Dad says Canillo", a poll
 # tied): two places said for one end leave it open
+# ...and the second wish, after the place of the first: "my dad wants to start in Soldeu, my mum wants
+# Canillo", "les garçons veulent finir à Pas de la Casa, ma femme préférerait Grau Roig"
+RIVAL_WISH = re.compile(
+    r"[^.!?]{0,40}?\b(?:wants?|veut|veux|veulent|voudrai\w*|prefers?|prefere\w*|would rather|d rather"
+    r"|pushing for|pousse pour|votes? for|voted for)\b"
+    r"(?! (?:to (?!start|finish|end|begin)|de (?!partir|finir|commencer|terminer)|that|it|this|ca|cela|le|la"
+    r"|les|some|more|less|plus|moins|un|une|a|an|the|one way|loop|boucle|aller)\b)"
+    r"(?: (?:to )?(?:start|finish|end|begin)| (?:de )?(?:partir|finir|commencer|terminer|arriver))?"
+    r"(?: (?:in|at|a|au|de|d|from|with))? (?!\d)[a-z]"
+)
 DISAGREEING = re.compile(
     r"\b(?:nobody|no one|noone) agrees\b|\bpersonne n est d accord\b|\bpas d accord\b|\bcan t agree\b"
     r"|\bcannot agree\b|\bdon t agree\b|\bdisagree\w*|\btie\b|\begalite\b|\bargu(?:e|ed|ing|ment)\b"
     r"|\bdebat\w*|\bse disputent\b|\bon se dispute\b|\bhalf (?:of )?(?:us|the group|them )?(?:wants?|say)\b"
     r"|\bla moitie\b|\bboth options\b|\bles deux options\b|\bvotes?\b|\bsondage\b|\bpoll\b"
-    r"|\b(?:says|wants|(?<!\bon )veut|dit|prefers|prefere)\b.{1,80}"
+    r"|\b(?:says|wants|(?<!\bon )veut|veulent|dit|disent|prefers|prefere\w*)\b.{1,80}"
     # (by someone else: not "my wife says she wants")
     r"\b(?!(?:she|he|they|it|elle|il|ils|elles|on|qu elle|qu il)\b)\w+"
-    r" (?:wants|(?<!\bon )veut|prefers|prefere|says|dit)\b"
+    r" (?:wants|(?<!\bon )veut|veulent|prefers|prefere\w*|says|dit|would rather|d rather)\b"
     # ...or by the writer: "my husband wants to start in Ordino, I want Canillo", "she wants X, I'd rather Y"
     r"|\b(?:says|wants|(?<!\bon )veut|prefers|prefere)\b.{1,80}\b(?:i|moi|moi je)"
     r" (?:want|d rather|would rather|prefer|veux|prefere|say|dis|aimerais)\b"
@@ -341,6 +386,7 @@ END_UNKNOWN = re.compile(
     r"|\b(?:l arrivee|la destination|the end|the finish|the end point|the destination)\b(?: \w+){0,2}?"
     r" (?:on verra|we ll see|a voir|to be decided|tbd|still open|pas decidee?)\b"
     r"|\b(?:reflechi\w*|think\w* about|mull\w* over) (?:a |about )?(?:la |the )?(?:destination|arrivee"
+    r"|end|finish"
     r"|end point|where to (?:end|finish)|ou (?:finir|arriver|terminer))\b"
     # "we'll figure out where to finish later", "on verra où finir"
     r"|\b(?:figure out|work out|sort out|decide|verra) (?:later )?(?:where|ou) (?:to |we ll |we |on )?"
@@ -367,13 +413,21 @@ END_UNKNOWN = re.compile(
     r"|\b(?:haven t|have not|not yet|still haven t) (?:figured|worked|sorted) out (?:the )?"
     r"(?:end|ending|finish)\b"
     r"|\b(?:could|can|might|may) (?:end|finish)(?: up)? anywhere\b"
-    r"|\b(?:don t know|do not know|not sure|no idea|no clue|idk|dunno|not decided|haven t decided) where"
+    r"|\b(?:don t know|dont know|do not know|not sure|no idea|no clue|idk|dunno|not decided|haven t decided)"
+    r" where"
     r" (?:we d |we ll |we will |i d |i ll |we |i |to )?(?:end up|end|finish)\b"
     # "pas décidé où finir", "on sait pas encore où on arrive", "where we end depends on the weather", "on
     # sait pas encore où on va"
-    r"|\b(?:pas decide|pas encore decide|sais pas|sait pas|jsp|aucune idee|hesite\w*|pas sur) (?:encore )?"
+    r"|\b(?:pas decide|pas encore decide|sais pas|sait pas|jsp|aucune idee|hesite\w*|pas sur)"
+    r" (?:trop |vraiment |bien )?(?:encore )?"
     r"(?:d )?ou (?:finir|terminer|arriver|on finit|on arrive|on termine|s arreter|on va|aller)\b"
     r"|\bwhere (?:we|i)(?: ll| d)? (?:end|finish)(?: up)? depends\b"
+    # "on finira où on finira", "we'll see where we end up", "on finit ailleurs, mais où je sais pas encore"
+    r"|\bon (?:finira|arrivera|terminera) (?:la )?ou on (?:finira|arrivera|terminera)\b"
+    r"|\bsee where (?:we|i) (?:end up|finish|end)\b"
+    r"|\b(?:fini\w*|termin\w*|arriv\w*|end|finish)\w*(?: up)? (?:ailleurs|somewhere else|elsewhere)\b"
+    r"[^.!?]{0,30}"
+    r"\b(?:mais ou|but where|sais pas|sait pas|jsp|not sure|no idea|don t know|dont know)\b"
     # "ou finir à Erts jsp": an end only perhaps
     r"|\b(?:ou|or) (?:finir|terminer|finish|end|arriver)\b[^.!?]{0,40}\b(?:jsp|idk|dunno|"
     + _STILL_OPEN[3:]
@@ -391,6 +445,11 @@ END_UNKNOWN = re.compile(
     # "either we loop back home or we end at Eira, still deciding"
     rf"|\b(?:either|soit)\b[^.!?]{{0,30}}?\b(?:loop|back|end|finish|boucle|revenir|retour|rentr\w*|fini\w*"
     rf"|termin\w*|arriv\w*)\b[^.!?]{{0,40}}\b(?:or|ou)\b[^.!?]{{0,80}}\b{_STILL_OPEN}\b"
+    # "wants to finish in France, either Foix or Ax-les-Thermes, we'll see"
+    rf"|\b(?:finish|end|finir|terminer|arriv)\w*\b(?:(?!\b(?:start|depart|from)\w*)[^.!?]){{0,40}}\b(?:either|soit)\b"
+    rf"{_NOT_A_LENGTH}[^.!?]{{1,40}}"
+    rf"\b(?:or|ou|soit)\b"
+    rf"[^.!?]{{1,60}}\b{_STILL_OPEN}\b"
     # "arrivée... Sant Julià, ou Aixovall, ou Santa Coloma": three ends, none chosen
     r"|\b(?:arriv\w*|end\w*|finish\w*|fini\w*)\b[^.!?]{0,30}\b(?:ou|or)\b[^.!?]{1,30}\b(?:ou|or)\b"
     # "si aller simple, arrivée à Canillo": an end only if
@@ -480,7 +539,8 @@ WITHIN_A_DAY = re.compile(
     r"|bonne|demi)[ -](?:hours?|heures?|hrs?)\b"
     r"(?! (?:away|drive|by car|de route|de voiture|de train|of driving))"
     r"|\b\d{1,2} ?(?:h|hrs?)\b(?! (?:away|drive|by car|de route|de voiture))"
-    r"|\bday (?:loop|plan|out|tour|ride|trip)\b|\b(?:the )?same day\b|\ble meme jour\b|\bdans la journee\b"
+    r"|(?<!multi )(?<!several )(?<!few )\bday (?:loop|plan|out|tour|ride|trip)\b"
+    r"|\b(?:the )?same day\b|\ble meme jour\b|\bdans la journee\b"
     # "mtb day: La Massana up to Pal...", "after work today I want to ride"
     r"|\b(?:mtb|bike|cycling|gravel|road|riding) day\b(?! \d)|\bafter work today\b|\btoday after work\b"
     r"|\b(?:half|demi)[ -](?:a )?(?:day|journee)\b|\bcouple (?:hours?|hrs?|heures?)\b"
@@ -688,6 +748,7 @@ ROAD_ALONE = re.compile(r"(?<!main )(?<!busy )(?<!big )\broad\b")
 ROUND_TRIP = re.compile(
     r"\bround ?trip|\bloop\b|\bboucle\b|\bloops (?:from|around|out of|yeah|yes|ok)\b|\b(?:daily|day) loops\b"
     r"|\bboucles (?:depuis|au depart|autour|oui)\b|\baller retour\b|\bback to (the )?start"
+    r"|^(?:en )?(?:ar|a r)$"  # "AR", "a/r": aller-retour, said alone
     r"|\bstart(?:s|ing)? (?:and|n|&) (?:finish|end)(?:es|s|ing)? (?:in|at)\b|\bback to where\b"
     r"|\bcom(?:e|ing) back to\b(?! (?:you|me|us|ya)\b)"
     r"|\b(?:back|finish\w*|end\w*) where (?:we|i) (?:start|began)"
@@ -745,10 +806,18 @@ SOFT_LOOP = re.compile(
     # "start from the centre, ride around, come back"
     r"|\b(?:ride|cycle|bike|pedal)(?:s|ing)? (?:a)?round (?:and )?(?:then )?come back\b"
 )
+# "wait, no - that's where we want to end", "non, ça c'est l'arrivée": the place just given as the start
+# is the end
+THAT_WAS_THE_END = re.compile(
+    r"^(?:\w+ ){0,4}?(?:that s|thats|that is|c est|ca c est|ca)"
+    r" (?:where (?:we|i)(?: \w+){0,3} (?:end|finish|stop)|la (?:ou|qu) ?(?:on|je|nous)(?: \w+){0,2}"
+    r" (?:arrive\w*|fini\w*|termine\w*)|(?:the|our|my) (?:end|finish|destination)|l arrivee)\b"
+)
 # A turn that changes the route's stops rather than adding one: its stops replace those said before
 STOPS_CHANGED = re.compile(
     r"\b(?:instead|rather|actually|en fait|finalement|plutot|non|no|not|scratch|change\w*|only|juste"
-    r"|seulement|just|route|itinerary|itineraire|skip\w*|drop|pas|sans|without|oups|oops|sorry|pardon)\b"
+    r"|seulement|just|route|itinerary|itineraire|skip\w*|drop|pas|sans|without|oups|oops|sorry|pardon"
+    r"|nah|nope|forget|never mind|oublie\w*|laisse tomber)\b"
 )
 # "finish in A instead of coming back": no loop after all
 ONE_WAY = re.compile(
@@ -763,6 +832,10 @@ ONE_WAY = re.compile(
     # "not sure we'll loop back, my friend might pick us up", "pas sûr qu'on revienne"
     r"|\b(?:not sure|unsure|pas sur) (?:if |whether |that |qu |si )?(?:we ll |we will |we |i ll |i |on )?"
     r"(?:loop|come back|revien\w*|boucl\w*)\b"
+    # "on ne revient peut-être pas à Ordino", "on ne rentrera pas", "we won't come back to Encamp"
+    r"|\b(?:ne|n) (?:revien\w*|reviendr\w*|rentr\w*|boucl\w*) (?:peut etre |plus |finalement )?pas\b"
+    r"|\b(?:won t|will not|not|don t|do not) (?:be )?(?:com(?:e|ing)|go(?:ing)?|head(?:ing)?|loop(?:ing)?)"
+    r" back\b"
 )
 # "A to B and back", "up to B and then back down", "je monte jusqu'à B et je redescends": B is where a loop
 # from A turns (not "and back to C", "et retour à C": those name the end)
