@@ -272,3 +272,26 @@ def test_back_at_the_start_on_the_last_day_is_a_loop(gazetteer: Gazetteer) -> No
     )
     assert reply.collected.roundTrip
     assert reply.collected.via == ["Alppila", "Sörnäinen"]
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale", "start"),
+    [
+        (["Can we do a ride from the city centre down to Eira and then up to Kalio?", "just this afternoon"],
+         "en", "Helsinki"),
+        (["from the centre to Kallio, 1 day"], "en", "Helsinki"),
+        # (a guard: Andorra's centre could be any of its villages')
+        (["départ du centre, jusqu'à Canillo, 1 jour"], "fr", None),
+    ],
+)  # fmt: skip
+def test_the_centre_of_a_town_the_trip_is_in(
+    gazetteer: Gazetteer, turns: list[str], locale: str, start: str | None
+) -> None:
+    assert last_reply(gazetteer, turns, locale).collected.start == start
+
+
+def test_the_centre_to_see_is_no_stop(gazetteer: Gazetteer) -> None:
+    reply = last_reply(
+        gazetteer, ["loop from Kallio, want to see the centre, Kluuvi, Ullanlinna, Eira, 1 day"]
+    )
+    assert reply.collected.via == ["Kluuvi", "Ullanlinna", "Eira"]

@@ -51,7 +51,7 @@ from tripagent.domain.brief import (
     turned_back,
 )
 from tripagent.domain.brief_base import base_said
-from tripagent.domain.brief_places import THERE, capitalizes_names, said_as_an_end
+from tripagent.domain.brief_places import CENTRE, THERE, capitalizes_names, said_as_an_end
 from tripagent.domain.brief_stops import ADDED, placed
 from tripagent.domain.brief_words import STOPS_CHANGED, THAT_WAS_THE_END, bare_count, settled_count
 from tripagent.domain.choice import Option as Choosable
@@ -533,7 +533,7 @@ class BriefChat:
         _meant_instead(collected, phrases, searched, located)
         _skipped(collected, phrases.get("skip", []), searched)
         _back_to_the_start(collected, phrases.get("end", []), searched, located)
-        _set_aside_setting(collected, ends_before, text, located)
+        _set_aside_setting(collected, ends_before, text, located, phrases)
         return question
 
     @staticmethod
@@ -544,9 +544,12 @@ class BriefChat:
         d'Engolasters"), the place a plainly said phrase begins with ("Hakaniemi market", ``plain``: the
         phrases said after an unmistakable word), a name's first words when the brief says it in full
         elsewhere ("back to Pas", Pas de la Casa said before), "there" of an earlier turn."""
-        searched = {text: search(text) for text in texts if text != THERE}
+        searched = {text: search(text) for text in texts if text not in (THERE, CENTRE)}
         if THERE in texts:  # "I'd start and finish there": the place an earlier turn named last
             searched[THERE] = Found(last, 1.0, matched=THERE) if (last := _last(located)) else NotFound(THERE)
+        if CENTRE in texts:  # "from the city centre down to Eira": Helsinki's
+            places = [*located.values(), *(o.place for o in searched.values() if isinstance(o, Found))]
+            searched[CENTRE] = _the_centre(search, places)
         said_in_full: dict[str, SearchOutcome] = {t: searched[t] for t in texts if _ours(searched[t])}
         said_in_full |= {normalize(name): Found(place, 1.0) for name, place in located.items()}
         for text in texts:  # "le lac d'Engolasters": the village by it, if the lake itself is not known
@@ -1079,18 +1082,30 @@ def _set_aside_setting(
     before: tuple[str | None, str | None],
     text: str,
     located: dict[str, Place],
+    phrases: dict[str, list[PlacePhrase]],
 ) -> None:
     """The whole area a trip is in, taken for its start or end from no plain word ("a ride in Helsinki",
     "helsinki" alone): out of the slot, for a district said later to fill it (or, for a start, named
-    anywhere when none is: ``_start_named_anywhere``)."""
+    anywhere when none is: ``_start_named_anywhere``). Not its centre, said for the slot ("from the city
+    centre")."""
+    centred = {slot for slot, said in phrases.items() if any(p.text == CENTRE for p in said)}
     for slot, was in zip(("start", "end"), before, strict=True):
         name = getattr(trip, slot)
         place = located.get(name or "")
         if place is None or name == was or not is_setting(place):
             continue  # (not this turn's: "Turku to Helsinki", then "three days")
-        if said_as_an_end(text, place.name):
+        if said_as_an_end(text, place.name) or slot in centred:
             continue  # "from Helsinki to Kallio", "Helsinki to Espoo and back to Helsinki"
         setattr(trip, slot, None)
+
+
+def _the_centre(search: Callable[[str], SearchOutcome], named: list[Place]) -> SearchOutcome:
+    """The centre of the one area the brief's other places are in, when the area is a town of its own
+    (Helsinki; not Andorra, whose centre could be any of its villages')."""
+    regions = {place.region for place in named if place.region}
+    if len(regions) == 1 and isinstance(area := search(regions.pop()), Found) and is_setting(area.place):
+        return Found(area.place, 1.0, matched=CENTRE)
+    return NotFound(CENTRE)
 
 
 def _last(located: dict[str, Place]) -> Place | None:

@@ -304,6 +304,7 @@ _MADE = [
 ]
 _UNDECIDED = re.compile(r"\b(?:or|ou|either|maybe|peut etre)\b")
 THERE = "there"  # a "there" its turn does not say: the place an earlier turn named last
+CENTRE = "the centre"  # "start from the centre": the centre of the area the trip's other places are in
 # A town's centre is the town: "Helsinki centre", "the centre of Encamp", "le centre d'Ordino"
 _CENTRE = re.compile(
     r"^(?:the |le )?(?:city |town |village )?(?:centre|center|downtown|centre ville|centro)"
@@ -653,11 +654,14 @@ class _TurnReader:
 
     def _add(self, at: int, slot: str, candidate: str, *, strong: bool, loose: bool = False) -> None:
         candidate = _TRAILING_CONNECTOR.sub("", candidate)  # "Soldeu sur (3 jours)"
+        if re.sub(r"^(?:the|le|la) ", "", candidate) in _CENTRE_ALONE:
+            # "départ du centre", "from the city centre": the area's, if its other places say which
+            if slot in ("start", "end"):  # (not "want to see the centre": as a stop, the whole area)
+                self.mentions.append((self.offset + at, slot, PlacePhrase(CENTRE, strong=False)))
+            return
         if (centre := _CENTRE.sub("", candidate).strip()) and centre != candidate:
             # "Helsinki centre" is Helsinki, said as plainly as after "from" (not the area: is_setting)
             at, candidate, strong = at + candidate.find(centre), centre, True
-        if candidate in _CENTRE_ALONE:  # "départ du centre": the area's, read as "from the centre" is
-            return
         if candidate in THERE_WORDS:  # "set off from there": read once the whole clause is (see _there)
             self.there.append((self.offset + at, slot, strong))
         elif is_name(candidate, strong=strong) and not _UNDECIDED.search(candidate):
