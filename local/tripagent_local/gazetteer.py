@@ -95,6 +95,8 @@ POI_KINDS: dict[tuple[str, str], tuple[str, str, float]] = {
 # as "les Escaldes").
 ALIASES = {
     "les Escaldes": ["Escaldes-Engordany", "Escaldes"],
+    # what riders and locals call it ("direction le Pas", "day 2 soldeu-pas"): not La Paz
+    "Pas de la Casa": ["Pas", "le Pas", "el Pas"],
     # Helsinki's districts by their official Swedish names, where no boundary of the extract gives them
     # (Sörnäs is left out: it would be Sornàs, Andorra, once accents are folded)
     "Etu-Töölö": ["Främre Tölö"],

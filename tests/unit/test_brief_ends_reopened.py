@@ -295,3 +295,64 @@ def test_the_centre_to_see_is_no_stop(gazetteer: Gazetteer) -> None:
         gazetteer, ["loop from Kallio, want to see the centre, Kluuvi, Ullanlinna, Eira, 1 day"]
     )
     assert reply.collected.via == ["Kluuvi", "Ullanlinna", "Eira"]
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale", "start", "end"),
+    [
+        (["on démarre des Escaldes", "direction le Pas, avec une nuit à Canillo", "donc 2 jours, en gravel"],
+         "fr",
+         "les Escaldes", "Pas de la Casa"),
+        (["Du Pas jusqu'à Encamp, en passant par Soldeu", "2 jours"], "fr", "Pas de la Casa", "Encamp"),
+        # (a guard: the negation is no place)
+        (["Rando à vélo, 5 jours, d'El Tarter à La Massana via Canillo",
+          "Finalement on termine à Arinsal, pas à La Massana."], "fr", "el Tarter", "Arinsal"),
+        (["salut, on refait comme la derniere fois ?",
+          "ah oui pardon. c'était Sant Julià → Canillo en passant par Andorre-la-Vieille, 3 jours"], "fr",
+         "Sant Julià de Lòria", "Canillo"),
+        (["we live in espoo, we'll take the train in and start from the city centre",
+          "end in Munkkisaari, my aunt lives there", "only the one day, this sunday"], "en", "Helsinki",
+         "Munkkisaari"),
+    ],
+)  # fmt: skip
+def test_what_riders_call_the_ends(
+    gazetteer: Gazetteer, turns: list[str], locale: str, start: str, end: str
+) -> None:
+    trip = last_reply(gazetteer, turns, locale).collected
+    assert (trip.start, trip.end) == (start, end)
+
+
+@pytest.mark.parametrize(
+    ("turns", "loop", "end"),
+    [
+        (["visiting my grandmother in Kaartinkaupunki, a slow ride with her",
+          "from her flat down through Punavuori to Eira to see the sea, then back to hers",
+          "Friday afternoon"],
+         True, None),
+        (["Planning 2 days Helsinki on my ebike",
+          "from Punavuori. back to it or maybe end at Hakaniemi where grandma is, havent decided"],
+         False, None),
+    ],
+)  # fmt: skip
+def test_back_to_hers_and_back_or_maybe_not(
+    gazetteer: Gazetteer, turns: list[str], loop: bool, end: str | None
+) -> None:
+    trip = last_reply(gazetteer, turns).collected
+    assert (trip.roundTrip, trip.end if not loop else None) == (loop, end)
+
+
+@pytest.mark.parametrize(
+    ("turns", "days"),
+    [
+        (["fancy an overnighter on saturday", "loop from soldeu, bivvy somewhere up high"], 2),
+        (["We'd like to ride from Erts to Llorts and finish at a nice B&B in Llorts, just one easy outing"],
+         1),
+        (["After ferry i start in Kamppi", "i ride to Kallio, and finish in Alppiharju", "only that day"],
+         1),
+        (["2 days or 3? depends if we go via Ordino",
+          "we go via ordino, so 3. start andorra la vella end el serrat"],
+         3),
+    ],
+)  # fmt: skip
+def test_days_said_in_passing(gazetteer: Gazetteer, turns: list[str], days: int) -> None:
+    assert last_reply(gazetteer, turns).collected.durationDays == days

@@ -51,6 +51,7 @@ from tripagent.domain.brief import (
     turned_back,
 )
 from tripagent.domain.brief_base import base_said
+from tripagent.domain.brief_options import with_options_settled
 from tripagent.domain.brief_places import CENTRE, THERE, capitalizes_names, said_as_an_end
 from tripagent.domain.brief_stops import ADDED, placed
 from tripagent.domain.brief_words import STOPS_CHANGED, THAT_WAS_THE_END, bare_count, settled_count
@@ -287,11 +288,11 @@ class BriefChat:
         self, history: list[ChatTurn], state: BriefState, now: float, locale: Locale, today: dt.date
     ) -> _Understood:
         """The brief the user turns say, read one after the other (a later turn refines an earlier one)."""
+        history = _options_settled(history)  # "option A: ... option B: ...", then "let's do B"
         out = _Understood(Collected(), locale)
         start_unknown = False  # the rider said the start is not decided
         end_unknown = False  # ...or the end
-        not_the_end: set[str] = set()  # what was said as a start, or taken out: no end named anywhere
-        taken_out: set[str] = set()  # ...taken out ("actually maybe not Encamp"): no start named anywhere
+        aside = _SaidAside()  # places said as what the ends are not, or as the centre
         capitalizes = any(capitalizes_names(m.content) for m in history if m.role == "user")
         said_from: set[str] = set()  # what was said other than where people live, land or come from
         days_hint = DaysHint()  # "just the afternoon": one day, if no turn says how many
@@ -338,11 +339,10 @@ class BriefChat:
                 collected.roundTrip = False
             start_unknown = reading.start_unknown or (start_unknown and not collected.start)
             end_unknown = reading.end_unknown or (end_unknown and not collected.end)
-            not_the_end |= {p.text for slot in ("start", "skip") for p in reading.places.get(slot, [])}
-            taken_out |= {p.text for p in reading.places.get("skip", [])}
+            aside.remember(reading)
             said_from |= {p.text for ps in reading.places.values() for p in ps if not p.loose}
             if collected.start:  # a start once said is no end named anywhere ("I'll be in Helsinki")
-                not_the_end.add(normalize(collected.start))
+                aside.not_the_end.add(normalize(collected.start))
             out.clarification = asked or out.clarification
         if not days_open:  # ("2 or 3 days" then "saturday": a day said, the count still open)
             out.collected.durationDays = days_hint.days(out.collected)
@@ -355,8 +355,7 @@ class BriefChat:
             out,
             turns,
             said_from,
-            not_the_end,
-            taken_out,
+            aside,
             start_unknown=start_unknown,
             end_unknown=end_unknown,
         )
@@ -367,8 +366,7 @@ class BriefChat:
         out: _Understood,
         turns: list[str],
         said_from: set[str],
-        not_the_end: set[str],
-        taken_out: set[str],
+        aside: _SaidAside,
         *,
         start_unknown: bool,
         end_unknown: bool,
@@ -382,10 +380,19 @@ class BriefChat:
             trip.via = [stop for stop in trip.via if stop not in passed]
         if out.clarification is None and not start_unknown:
             self._from_the_base(out.collected, turns, out.located)
+        if not out.collected.start and aside.centre_start and not start_unknown:
+            self._start_at_the_centre(out)
         if not out.collected.start and out.clarification is None and not start_unknown:
-            self._start_named_anywhere(out.collected, turns, out.located, taken_out)
+            self._start_named_anywhere(out.collected, turns, out.located, aside.taken_out)
         if not (end_unknown or out.clarification):
-            self._end_named_anywhere(out.collected, turns, out.located, not_the_end)
+            self._end_named_anywhere(out.collected, turns, out.located, aside.not_the_end)
+
+    def _start_at_the_centre(self, out: _Understood) -> None:
+        """ "start from the city centre", then "end in Munkkisaari": the centre of the area the brief's
+        places, all said now, are in."""
+        if isinstance(centre := _the_centre(self.finder.search, list(out.located.values())), Found):
+            out.collected.start = centre.place.name
+            out.located[centre.place.name] = centre.place
 
     def _settled_by_the_trip(self, out: _Understood, state: BriefState) -> bool:
         """A question about a start or an end that only one namesake makes a trip of (its days, its limit,
@@ -800,6 +807,26 @@ def consolidated_brief(collected: Collected, user_turns: list[str]) -> str:
         f"{k}: {v}" for k, v in collected.model_dump(mode="json").items() if v not in (None, [], False, "")
     ]
     return "Collected — " + "; ".join(parts) + "\nRider said:\n" + "\n".join(f"- {t}" for t in user_turns)
+
+
+def _options_settled(history: list[ChatTurn]) -> list[ChatTurn]:
+    """The conversation, each turn of options read as the option chosen later (``with_options_settled``)."""
+    settled = iter(with_options_settled([m.content for m in history if m.role == "user"]))
+    return [ChatTurn(role=m.role, content=next(settled)) if m.role == "user" else m for m in history]
+
+
+@dataclass
+class _SaidAside:
+    """What the turns said of places, for the ends no word gave (``_ends_unsaid``)."""
+
+    not_the_end: set[str] = field(default_factory=set)  # said as a start, or taken out
+    taken_out: set[str] = field(default_factory=set)  # "actually maybe not Encamp": no start either
+    centre_start: bool = False  # "start from the city centre": the area's, once its places are said
+
+    def remember(self, reading: Reading) -> None:
+        self.not_the_end |= {p.text for slot in ("start", "skip") for p in reading.places.get(slot, [])}
+        self.taken_out |= {p.text for p in reading.places.get("skip", [])}
+        self.centre_start |= any(p.text == CENTRE for p in reading.places.get("start", []))
 
 
 def _loop_said(collected: Collected, reading: Reading) -> None:

@@ -174,7 +174,7 @@ ABBREVIATIONS = {
 
 
 _PAS = re.compile(
-    r"\b(from|to|vers|depuis|back to|at|in|via|through|par|and|et|puis|then)\s+pas\b"
+    r"\b(from|to|vers|depuis|back to|at|in|via|through|par|and|et|puis|then|du|le)\s+pas\b"
     r"(?!\s+(?:de|d|plus|trop|mal|encore|loin|beaucoup|cher|sur|question|forcement|vraiment|tres|si|du|des|la|le))"
 )
 

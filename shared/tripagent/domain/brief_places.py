@@ -86,7 +86,10 @@ _ORIGIN = {
 _START = (
     r"from|starting (?:in|at|from)|start(?:s|ing)? in|starts (?:at|from)|leaving|depart(?:ing)? from|depuis"
     r"|au depart d"
-    r"|au depart de|depart de|partant de|en partant de|pars d|pars de|de|d|du"
+    r"|au depart de|depart de|partant de|en partant de|pars d|pars de"
+    # (not "le col d'Ordino", "la vallée d'Incles", "le lac d'Engolasters": of, not from)
+    r"|(?<!\bcol )(?<!\bport )(?<!\bvallee )(?<!\bvall )(?<!\blac )(?<!\bpic )(?<!\broute )(?<!\bpont )"
+    r"(?:de|d|du)"
     r"|start(?:ing)? and (?:finish|end)(?:ing)? (?:in|at)|loop (?:from|around|out of|starting (?:in|at|from))"
     r"|boucle (?:au depart )?(?:de|d|a|vers|autour de)|start(?:ing)? at|autour de|autour d"
     r"|(?<!flight )(?<!fly )(?<!flying )(?<!flies )(?<!train )(?<!bus )out of"  # (not "a flight out of")
@@ -180,7 +183,8 @@ PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "start",
         re.compile(
-            r"^(?:(?:this time|cette fois|so|alors|donc|well|ok|okay|bon|either way|anyway|bref|enfin)\s+)?"
+            r"^(?:(?:this time|cette fois|so|alors|donc|well|ok|okay|bon|either way|anyway|bref|enfin"
+            r"|c etait|c est|it was|that was)\s+)?"  # ("c'était Sant Julià → Canillo")
             r"()(.{1,60}?)(?<! and)(?<! et)(?<! then)(?<! puis)(?<! back)"  # ("Juberri and back to A")
             r"(?=\s+(?:back to|(?:all the way |straight |right |round |down |up )?to|vers"
             r"|jusqu|via|through)\s)"
@@ -423,13 +427,10 @@ def day_plan(text: str) -> Itinerary | None:
     )
 
 
-_SHORT_NAMES = {"pas": "pas de la casa"}  # "day 2 soldeu-pas": what riders call it (no "pas" alone)
-
-
 def _day_by_day(plan: Itinerary) -> dict[str, list[PlacePhrase]]:
     """A plan's places: the first starts, the last ends (unless the last day is undecided), the others
     are stops; a loop when the first and the last are one."""
-    first, *between, last = [_SHORT_NAMES.get(name, name) for name in plan.places]
+    first, *between, last = plan.places
     places = {"start": [PlacePhrase(first, strong=True)]}
     if plan.end_undecided:  # "day 2: Soldeu to either Pas de la Casa or back to Canillo": no end yet
         between.append(last)
@@ -656,8 +657,13 @@ class _TurnReader:
         candidate = _TRAILING_CONNECTOR.sub("", candidate)  # "Soldeu sur (3 jours)"
         if re.sub(r"^(?:the|le|la) ", "", candidate) in _CENTRE_ALONE:
             # "départ du centre", "from the city centre": the area's, if its other places say which
-            if slot in ("start", "end"):  # (not "want to see the centre": as a stop, the whole area)
+            # (not "want to see the centre": as a stop, the whole area; nor "le train jusqu'au centre")
+            if slot in ("start", "end") and not (loose or self.travel):
                 self.mentions.append((self.offset + at, slot, PlacePhrase(CENTRE, strong=False)))
+            return
+        if (
+            candidate == "pas" and not strong
+        ):  # ("on termine à Arinsal, pas à La Massana": not Pas de la Casa)
             return
         if (centre := _CENTRE.sub("", candidate).strip()) and centre != candidate:
             # "Helsinki centre" is Helsinki, said as plainly as after "from" (not the area: is_setting)

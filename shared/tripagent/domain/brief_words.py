@@ -51,6 +51,7 @@ DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
         3,
     ),
     (re.compile(r"\bweek ?end\b|\bfin de semaine\b|\bwe(?= du \d)"), 2),  # "we du 15-16": SMS French
+    (re.compile(r"\b(?:an? )?overnighter\b"), 2),  # a ride, a night out, a ride back
     (re.compile(r"\b(?:a |one |une )?(?:fortnight|quinzaine)\b|\bquinze jours\b"), 14),  # two weeks
     (
         re.compile(
@@ -91,7 +92,9 @@ DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
 # Words putting a decision off: "depends on my legs", "on verra sur place", "je te redis", "I'll decide on
 # the day", "we'll talk tonight and decide"
 _DEFERRING = (
-    r"(?:not sure|unsure|don t know|dunno|idk|no idea|undecided|haven t decided|not decided|can t decide"
+    r"(?:not sure|unsure|don t know|dunno|idk|no idea|undecided|haven t decided|havent decided|not decided"
+    r"|can t decide|cant decide|dont know|what do you think|what would you (?:suggest|recommend)"
+    r"|t en penses quoi|vous en pensez quoi|qu en pensez vous"
     r"|cannot decide|still deciding|still thinking|torn|tbd|to be decided|sais pas|sait pas|jsp|chais pas"
     r"|hesite|hesitons|pas sur|pas encore (?:decide|tranche|choisi|fixe)\w*|a voir|on verra|we ll see"
     r"|will see|depends|depending|ca depend|selon|whatever s nicer|on decidera|we ll decide|i ll decide"
@@ -321,7 +324,8 @@ DAYS_UNKNOWN = re.compile(
 )
 # "on finira sans doute à El Serrat ou peut-être à Llorts, je sais pas encore": the end is not said
 _STILL_OPEN = (
-    r"(?:not sure|don t know|no idea|undecided|haven t decided|not decided|sais pas|pas sur|pas encore"
+    r"(?:not sure|don t know|no idea|undecided|haven t decided|havent decided|not decided|sais pas|pas sur"
+    r"|pas encore"
     r"|can t decide|cannot decide|still chewing|still thinking|still deciding|pas encore fixe|pas fixe"
     r"|aucune idee|on verra|we ll see|on en discute|on en parle|je choisirai|i ll decide|we ll decide)"
 )
@@ -337,8 +341,12 @@ _BY_WHAT = (
     r"(?:train|bus|car|voiture|taxi|navette|plane|avion|ferry|bike|velo)\b)"
 )
 # "either come back to Canillo or end in La Massana", "je sais pas si je fais une boucle ou si je finis
-# ailleurs"
+# ailleurs", "back to it or maybe end at Hakaniemi"
 LOOP_OR_NOT = re.compile(
+    # "would a loop be nicer or ending in Pas de la Casa?"
+    r"\b(?:loop|boucle)\b.{0,30}\b(?:or|ou)\b.{0,10}\b(?:end\w*|finish\w*|fini\w*|termin\w*)\b|"
+    rf"\b{_BACK}\b(?: (?:to )?(?:it|there|the start|home))?\W+(?:or|ou) (?:maybe |perhaps |peut etre )?"
+    r"(?:end|finish|fini\w*|termin\w*)\b|"
     rf"\b(?:either|soit|maybe|peut etre|si|if|whether)\b.{{0,30}}\b{_BACK}\b.{{0,50}}"
     rf"\b(?:or|ou|soit|maybe|peut etre)\b{_BY_WHAT}"
     rf"|\b(?:or|ou|soit)\b{_BY_WHAT}.{{0,30}}\b{_BACK}\b"
@@ -496,7 +504,8 @@ _SETTLED_COUNT = re.compile(
     r"\b(?:let s say|lets say|say|va pour|disons|on dit|go with|ce sera|on part sur|we ll do|i can have"
     r"|we can have|i can take|we can take|j ai droit a|on a droit a|so|donc)"  # ("she's driving so 1")
     rf"\s+{NUM}(?:\s+(?:days?|jours?|journees?))?"
-    r"(?=\s*(?:$|and|et|then|alors|it is|c est|please|svp|ok|instead|plutot|a loop|une boucle)\b)"
+    r"(?=\s*(?:$|and|et|then|alors|it is|c est|please|svp|ok|instead|plutot|a loop|une boucle|start\w*"
+    r"|depart|from|de|end\w*|arrivee)\b)"  # ("we go via ordino, so 3. start andorra la vella")
     rf"|^(?:ok |okay |alors |bon |so |fine )*{NUM} (?:it is|then|alors|c est bon)\b"
 )
 
@@ -544,6 +553,9 @@ WITHIN_A_DAY = re.compile(
     # "mtb day: La Massana up to Pal...", "after work today I want to ride"
     r"|\b(?:mtb|bike|cycling|gravel|road|riding) day\b(?! \d)|\bafter work today\b|\btoday after work\b"
     r"|\b(?:half|demi)[ -](?:a )?(?:day|journee)\b|\bcouple (?:hours?|hrs?|heures?)\b"
+    # "only that day", "just one easy outing", "une petite sortie"
+    r"|\b(?:only|just) (?:that|the one) day\b|\bthat day only\b"
+    r"|\b(?:one|an?) (?:easy |short |little |small |gentle )?outing\b|\bune (?:petite |courte )?sortie\b"
     # back by the evening: "on revient à l'hôtel le soir", "back in Encamp for dinner" (not "chaque soir")
     r"|\b(?:revien\w*|rentr\w*|retour|back)\b(?:(?! chaque| tous les| every| each)[^.]){0,40}?"
     r"\b(?:le soir|ce soir|for (?:dinner|tea|lunch|supper)|in the evening|by (?:dinner|evening|nightfall))\b"
@@ -749,6 +761,8 @@ ROUND_TRIP = re.compile(
     r"\bround ?trip|\bloop\b|\bboucle\b|\bloops (?:from|around|out of|yeah|yes|ok)\b|\b(?:daily|day) loops\b"
     r"|\bboucles (?:depuis|au depart|autour|oui)\b|\baller retour\b|\bback to (the )?start"
     r"|^(?:en )?(?:ar|a r)$"  # "AR", "a/r": aller-retour, said alone
+    # "then back to hers"
+    r"|\bback to (?:hers|his|theirs|ours|mine|(?:her|his|their|our|my) (?:place|flat|house|home))\b"
     r"|\bstart(?:s|ing)? (?:and|n|&) (?:finish|end)(?:es|s|ing)? (?:in|at)\b|\bback to where\b"
     r"|\bcom(?:e|ing) back to\b(?! (?:you|me|us|ya)\b)"
     r"|\b(?:back|finish\w*|end\w*) where (?:we|i) (?:start|began)"
