@@ -93,7 +93,7 @@ DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
 # the day", "we'll talk tonight and decide"
 _DEFERRING = (
     r"(?:not sure|unsure|don t know|dunno|idk|no idea|undecided|haven t decided|havent decided|not decided"
-    r"|can t decide|cant decide|dont know|what do you think|what would you (?:suggest|recommend)"
+    r"|can t decide|cant decide|what do you think|what would you (?:suggest|recommend)"
     r"|t en penses quoi|vous en pensez quoi|qu en pensez vous"
     r"|cannot decide|still deciding|still thinking|torn|tbd|to be decided|sais pas|sait pas|jsp|chais pas"
     r"|hesite|hesitons|pas sur|pas encore (?:decide|tranche|choisi|fixe)\w*|a voir|on verra|we ll see"
