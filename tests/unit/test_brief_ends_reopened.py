@@ -32,9 +32,8 @@ from tests.fixtures.brief_chat import last_reply
           "les garçons veulent finir à Pas de la Casa, ma femme préférerait Grau Roig, on tranchera sur "
           "place"],
          "fr"),
-        (["4 days. We'd start from El Tarter. As for the finish we can't make up our minds, either "
-         "Arinsal or "
-          "just back to El Tarter", "still thinking about the end, sorry"], "en"),
+        (["4 days. We'd start from El Tarter. As for the finish we can't make up our minds, "
+          "either Arinsal or just back to El Tarter", "still thinking about the end, sorry"], "en"),
     ],
 )  # fmt: skip
 def test_an_end_taken_back_or_left_between_two_is_open(
@@ -50,9 +49,8 @@ def test_a_loop_not_coming_back_keeps_its_stop(gazetteer: Gazetteer) -> None:
         gazetteer,
         [
             "Boucle Canillo - Soldeu - Canillo sur 2 jours",
-            "Finalement on passe toujours par Soldeu mais on ne rentrera pas à Canillo. On finit "
-            "ailleurs, mais où "
-            "je sais pas encore",
+            "Finalement on passe toujours par Soldeu mais on ne rentrera pas à Canillo. "
+            "On finit ailleurs, mais où je sais pas encore",
         ],
         "fr",
     )
@@ -77,9 +75,9 @@ def test_a_loop_not_coming_back_keeps_its_stop(gazetteer: Gazetteer) -> None:
           "Actually maybe not Encamp, we might stay in Canillo or Soldeu, not booked yet. Still a loop "
           "though"],
          "en", None),
-        (["Hi, I want to ride over to my friend's flat in Ullanlinna on Wednesday. One day. Start is... "
-         "hmm, I'm "
-          "crashing on a guy's couch somewhere north, no idea what the neighbourhood's called"], "en", None),
+        (["Hi, I want to ride over to my friend's flat in Ullanlinna on Wednesday. One day. "
+          "Start is... hmm, I'm crashing on a guy's couch somewhere north, no idea what the "
+          "neighbourhood's called"], "en", None),
         # (guards: a start said, and the choice only of the end, the shape, or the days)
         (["Starting in Kallio, 2 days, e-bike. Ending either in Eira or Punavuori, can't make up my "
          "mind"], "en",
@@ -169,9 +167,8 @@ def test_a_loop_turned_one_way_to_the_bus_home_keeps_its_start(gazetteer: Gazett
         (["a loop from ordino on my road bike, up through llorts and back. im fairly fit, ride 3 times a "
          "week"],
          "en", None, True),
-        (["hut to hut MTB, 5 days riding", "start and finish Canillo", "week of 21 June, starting the "
-         "Monday"],
-         "en", 5, True),
+        (["hut to hut MTB, 5 days riding", "start and finish Canillo",
+          "week of 21 June, starting the Monday"], "en", 5, True),
         (["a slow multi day ride from Linjat to Kaartinkaupunki"], "en", None, False),
     ],
 )  # fmt: skip
@@ -239,8 +236,8 @@ def test_a_start_given_alone_then_said_to_be_the_end(
           "Jour 2 : Siltasaari → Linjat → Sörnäinen\n"
           "(le soir du 1er jour on ira à Suomenlinna en ferry mais sans les vélos)"],
          "fr", "Kruununhaka", ["Kaisaniemi", "Siltasaari", "Linjat"], "Sörnäinen", 2),
-        (["day 1 canillo-soldeu, day 2 soldeu-pas", "gravel"], "en", "Canillo", ["Soldeu"], "Pas de la "
-         "Casa", 2),
+        (["day 1 canillo-soldeu, day 2 soldeu-pas", "gravel"], "en", "Canillo", ["Soldeu"],
+         "Pas de la Casa", 2),
         (["the ride starts at Canillo. night 1 pas de la casa, night 2 soldeu, day 3 finish in encamp"], "en",
          "Canillo", ["Pas de la Casa", "Soldeu"], "Encamp", None),
     ],
