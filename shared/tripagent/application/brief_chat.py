@@ -830,6 +830,7 @@ class _SaidAside:
 
 
 def _loop_said(collected: Collected, reading: Reading) -> None:
+    """A loop no more, or an end said before dropped for one."""
     if reading.one_way:  # "instead of coming back"
         collected.roundTrip = False
     # "let's finish where we started" (an end said before: where "A to B... aller-retour" turns)
@@ -838,7 +839,7 @@ def _loop_said(collected: Collected, reading: Reading) -> None:
 
 
 def _given_alone(start: str | None, start_was: str | None, reading: Reading) -> str | None:
-    """The start a turn gave as a name alone ("Pas de la Casa"), as an answer to "where from?" is."""
+    """The start a turn gave as a name alone ("Pas de la Casa"), the way an answer to "where from?" is."""
     return start if start != start_was and set(reading.places) <= {"bare"} else None
 
 

@@ -661,9 +661,8 @@ class _TurnReader:
             if slot in ("start", "end") and not (loose or self.travel):
                 self.mentions.append((self.offset + at, slot, PlacePhrase(CENTRE, strong=False)))
             return
-        if (
-            candidate == "pas" and not strong
-        ):  # ("on termine à Arinsal, pas à La Massana": not Pas de la Casa)
+        # ("on termine à Arinsal, pas à La Massana": the negation, not Pas de la Casa)
+        if candidate == "pas" and not strong:
             return
         if (centre := _CENTRE.sub("", candidate).strip()) and centre != candidate:
             # "Helsinki centre" is Helsinki, said as plainly as after "from" (not the area: is_setting)
