@@ -78,6 +78,14 @@ def test_a_loop_not_coming_back_keeps_its_stop(gazetteer: Gazetteer) -> None:
         (["Hi, I want to ride over to my friend's flat in Ullanlinna on Wednesday. One day. "
           "Start is... hmm, I'm crashing on a guy's couch somewhere north, no idea what the "
           "neighbourhood's called"], "en", None),
+        (["On est 5 potes, VTT, 2 jours", "arrivée Ordino c'est sûr",
+          "le départ c'est Arinsal ou Erts... Erts c'est à côté d'Arinsal non ? bon on verra sur place"],
+         "fr", None),
+        (["Then either we start riding at Sant Julià or we drive all the way up to Andorra la Vella and "
+          "start there, not sure yet. Ending at Soldeu for sure.", "2 days, gravel"], "en", None),
+        (["I want finish in Pas de la Casa",
+          "start somewhere near Andorra la Vella, I don't know, the hotel is not booked yet",
+          "2 days road bike"], "en", None),
         # (guards: a start said, and the choice only of the end, the shape, or the days)
         (["Starting in Kallio, 2 days, e-bike. Ending either in Eira or Punavuori, can't make up my "
          "mind"], "en",

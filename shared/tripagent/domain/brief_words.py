@@ -228,7 +228,9 @@ START_UNKNOWN = re.compile(
     # (but a count: the days are undecided)
     r"|(?<!arrivee )(?<!l arrivee )(?<!la fin )\bon hesite (?:encore |toujours )?entre\b"
     rf"(?! (?:\d|un|une|deux|trois|quatre|cinq|six|sept|a|one|two|three)){_NOT_BIKE_OR_BED}"
-    r"|\beither\b.{0,40}\bor\b.{0,30}\b(?:start|depart)|\bcan t decide\b.{0,20}\bstart"
+    r"|\beither\b.{0,40}\bor\b.{0,60}\b(?:start|depart)|\bcan t decide\b.{0,20}\bstart"
+    # "start somewhere near Andorra la Vella, I don't know"
+    r"|\bstart\w* (?:from )?somewhere (?:near|around|close to|in)\b"
     r"|\bstart\b.{0,30}\bcan t decide"
     r"|\b(?:haven t decided|not decided|undecided|pas decide|pas encore decide)\b"
     r"(?:(?!date|jour|heure|day|time)[^.!?]){0,20}\b(?:start|depart)\w*\b"  # (not "la date de départ")
@@ -492,7 +494,7 @@ END_UNKNOWN = re.compile(
 )
 # ...on the words as typed, where "où" (where) is not "ou" (or), and a question mark is still there
 START_UNKNOWN_RAW = re.compile(
-    r"\b(?:départ|depart|partir) (?:de |d'|d’|du )?[^\W\d]+(?: [^\W\d]+)? ou [^\W\d]+"
+    r"\b(?:départ|depart|partir) (?:de |d'|d’|du |c'est |c’est )?[^\W\d]+(?: [^\W\d]+)? ou [^\W\d]+"
     r"|\b(?:good|nice|best) (?:place|spot|town) to start\b[^.!]*\?"
 )
 _BARE_COUNT = re.compile(rf"^(?:{NUM}|{NUM} (?:please|svp|stp))$")
