@@ -42,7 +42,9 @@ def test_no_options_where_none_are_laid_out(text: str) -> None:
           "not c"],
          "three ideas. escaldes loop. all 2 days"),
         (["option A: Encamp to Soldeu. option B: a loop from Encamp", "the loop"], "a loop from Encamp"),
-        # none chosen: only the words beside the options
+        # none chosen: only the words beside the options ("not a loop" drops no option a)
+        (["two ideas: a) Ordino to Soldeu, 2 days b) a loop from Encamp, 3 days", "not a loop person tbh"],
+         "two ideas"),
         (["three ideas: a) sant julia to ordino b) escaldes loop c) encamp to soldeu. all 2 days",
           "ok not c. between a and b still"], "three ideas. all 2 days"),
         (["option A: Encamp to Pas 2 days. option B: Encamp to Sant Julià 2 days", "A",

@@ -44,13 +44,14 @@ _CHOSEN = re.compile(
 # "not c", "on a éliminé la (a)", "scratch option 1", "pas la b"
 _DROPPED = re.compile(
     r"\b(?:not|no|pas|sans|drop|scratch|forget|oublie\w*|elimin\w*|exclu\w*|sauf)\s+"
-    r"(?:(?:option|plan|l option|la|le|the)\s+)?([a-c1-3])\b"
+    r"(?:(?:option|plan|l option|la|le|the)\s+)?([a-c1-3])\b(?!\s+[a-z]{2,})"  # (not "not a loop")
 )
 # what makes an option a trip rather than a place: a way from one place to another, a loop, a length
 _A_TRIP = re.compile(
     r"->|→|>|\b(?:to|vers|jusqu|a|au|loop|boucle|round|days?|jours?|j|d|nights?|nuits?)\b|\s-\s"
 )
 _LOOP = re.compile(r"\b(?:loop|boucle|round trip)\b")
+_NEGATED = re.compile(r"\b(?:not|no|pas|sans|never|jamais)\b")
 # a choice taken back: "maybe B, or A... not sure now", "je sais plus, a ou b"
 _REOPENED = re.compile(
     r"\b[a-c1-3]\b\W*(?:or|ou)\W*(?:maybe |perhaps |peut etre )?[a-c1-3]\b.{0,40}"
@@ -99,7 +100,7 @@ def chosen(reply: str, options: Options, dropped: set[int]) -> int | None:
     ) <= count:
         return index
     dropped |= {_NUMBERS[m.group(1)] for m in _DROPPED.finditer(norm) if _NUMBERS[m.group(1)] <= count}
-    if len(norm.split()) <= 6 and _LOOP.search(norm):
+    if len(norm.split()) <= 6 and _LOOP.search(norm) and not _NEGATED.search(norm):  # (not "not a loop")
         loops = [i for i, choice in enumerate(options.choices, 1) if _LOOP.search(normalize(choice))]
         if len(loops) == 1:
             return loops[0]
