@@ -123,7 +123,9 @@ def _line_after(text: str, mark: re.Match[str]) -> str:
 
 def _day_pieces(text: str) -> list[tuple[int, str]]:
     marks = list(_DAY_MARK.finditer(text))
-    if _days_of(marks) != list(range(1, len(marks) + 1)):  # ("le soir du 1er jour", in a line of its own)
+    if [_day_of(m) for m in marks] != list(
+        range(1, len(marks) + 1)
+    ):  # ("le soir du 1er jour", in a line of its own)
         marks = [m for m in marks if m.start() == 0 or text[: m.start()].endswith("\n")] or marks
     numbered = not marks
     if numbered:
@@ -145,12 +147,13 @@ def _day_pieces(text: str) -> list[tuple[int, str]]:
         piece = re.split(r"\n|(?<=[a-zà-ÿ])\.\s", piece)[0].strip(" ,;.")
         if numbered and not _LEG.search(piece):  # "1. Start: La Massana": a list, but of no legs
             return []
-        pieces.append((int(mark.group(1) or mark.group(2)), piece))
+        pieces.append((_day_of(mark), piece))
     return pieces
 
 
-def _days_of(marks: list[re.Match[str]]) -> list[int]:
-    return [int(m.group(1) or m.group(2)) for m in marks]
+def _day_of(mark: re.Match[str]) -> int:
+    """The day a mark numbers ("Day 2", "3rd day")."""
+    return int(mark.group(1) or mark.group(2))
 
 
 def _weekday_pieces(text: str) -> list[tuple[int, str]]:

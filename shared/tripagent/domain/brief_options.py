@@ -6,10 +6,9 @@ as what it says beside the options (no option's places are the trip's)."""
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 
-from tripagent.domain.brief_words import HESITATING
+from tripagent.domain.brief_words import HESITATING, ROUND_TRIP
 from tripagent.domain.places import normalize
 
 # An option's mark: "option A:", "Option 2 -", "plan B", "(a)", "a)", "1)", "idée 1 :"
@@ -39,7 +38,7 @@ _CHOSEN = re.compile(
     r"|we pick|i pick|we choose|i choose|on garde)?\s*"
     r"(?:(?:option|plan|l option|the|la|le|idea|l idee|number|numero)\s+)?"
     rf"({'|'.join(_NUMBERS)})\b"
-    r"(?:\s+(?:one|option|it is|then|please|svp|alors|c est|for us|pour nous|is better))*\s*(?:[,.;:!?)-]|$)"
+    r"(?:\s+(?:one|option|it is|then|please|svp|alors|c est|for us|pour nous|is better))*"
 )
 # "not c", "on a éliminé la (a)", "scratch option 1", "pas la b"
 _DROPPED = re.compile(
@@ -50,7 +49,6 @@ _DROPPED = re.compile(
 _A_TRIP = re.compile(
     r"->|→|>|\b(?:to|vers|jusqu|a|au|loop|boucle|round|days?|jours?|j|d|nights?|nuits?)\b|\s-\s"
 )
-_LOOP = re.compile(r"\b(?:loop|boucle|round trip)\b")
 _NEGATED = re.compile(r"\b(?:not|no|pas|sans|never|jamais)\b")
 # a choice taken back: "maybe B, or A... not sure now", "je sais plus, a ou b"
 _REOPENED = re.compile(
@@ -93,15 +91,13 @@ def chosen(reply: str, options: Options, dropped: set[int]) -> int | None:
     ``dropped`` gathers those dropped so far."""
     norm = normalize(reply)
     count = len(options.choices)
-    # (on the reply's own punctuation: "B, with huts" chooses, "b with huts" might not)
-    folded = unicodedata.normalize("NFKD", reply.strip().lower()).encode("ascii", "ignore").decode()
-    if (said := _CHOSEN.match(re.sub(r"['’]", " ", folded))) and 1 <= (
-        index := _NUMBERS[said.group(1)]
-    ) <= count:
+    # the reply's first words up to its own punctuation: "B, with huts" chooses, "b with huts" does not
+    first = normalize(re.split(r"[,.;:!?)\n]", reply, maxsplit=1)[0])
+    if (said := _CHOSEN.fullmatch(first)) and (index := _NUMBERS[said.group(1)]) <= count:
         return index
     dropped |= {_NUMBERS[m.group(1)] for m in _DROPPED.finditer(norm) if _NUMBERS[m.group(1)] <= count}
-    if len(norm.split()) <= 6 and _LOOP.search(norm) and not _NEGATED.search(norm):  # (not "not a loop")
-        loops = [i for i, choice in enumerate(options.choices, 1) if _LOOP.search(normalize(choice))]
+    if len(norm.split()) <= 6 and ROUND_TRIP.search(norm) and not _NEGATED.search(norm):  # (not "not a loop")
+        loops = [i for i, choice in enumerate(options.choices, 1) if ROUND_TRIP.search(normalize(choice))]
         if len(loops) == 1:
             return loops[0]
     left = [i for i in range(1, count + 1) if i not in dropped]
