@@ -383,9 +383,11 @@ def test_a_word_loosely_read_with_namesakes_only_abroad_is_no_question(gazetteer
 
 
 def test_a_village_of_ours_and_a_town_abroad_are_still_asked(gazetteer: Gazetteer) -> None:
-    """(A guard, the issue's rule: Santa Coloma near Canillo is a question, even loosely read.)"""
-    reply = last_reply(gazetteer, ["de Santa Coloma à Canillo, 2 jours"], "fr")
+    """(A guard, the issue's rule: Santa Coloma with nothing else to place it by is a question; beside
+    Canillo it is the village, the only one a trip could be planned from.)"""
+    reply = last_reply(gazetteer, ["2 jours au départ de Santa Coloma"], "fr")
     assert reply.clarification is not None
+    assert reply.collected.start is None
 
 
 class _Counting:

@@ -245,12 +245,12 @@ def test_a_name_the_briefs_other_places_settle_is_not_asked(gazetteer: Gazetteer
 
 def test_a_tampered_state_token_is_ignored(gazetteer: Gazetteer) -> None:
     brief = chat(gazetteer)
-    first = converse(brief, ["from Santa Coloma to Canillo"])[0]
+    first = converse(brief, ["a loop from Santa Coloma"])[0]
     token = STATE_MARK.search(first.reply).group(1)  # type: ignore[union-attr]
     other = HmacSigner(b"o" * 32).sign({"v": 1, "resolved": {"start": "Barcelona"}, "pending": None})
     for bad in (token[:-2] + "xx", other):
         messages = [
-            ChatTurn(role="user", content="from Santa Coloma to Canillo"),
+            ChatTurn(role="user", content="a loop from Santa Coloma"),
             ChatTurn(role="assistant", content=f"Which?\n\n[//]: # (tripagent-state:{bad})"),
             ChatTurn(role="user", content="2 days"),
         ]
@@ -298,13 +298,11 @@ def test_the_model_sees_history_without_our_state_tokens(gazetteer: Gazetteer) -
 
 # ------------------------------------------------------------------------------------ clarification
 def _ask(gazetteer: Gazetteer, answer: str, delay_s: float = 10) -> BriefReply:
-    return converse(
-        chat(gazetteer), ["from Santa Coloma to Canillo, 2 days, gravel", answer], step_s=delay_s
-    )[-1]
+    return converse(chat(gazetteer), ["a loop from Santa Coloma, 2 days, gravel", answer], step_s=delay_s)[-1]
 
 
 def test_an_ambiguous_place_is_a_numbered_question(gazetteer: Gazetteer) -> None:
-    (reply,) = converse(chat(gazetteer), ["from Santa Coloma to Canillo"])
+    (reply,) = converse(chat(gazetteer), ["a loop from Santa Coloma"])
     assert reply.clarification is not None
     labels = [(o.index, o.label) for o in reply.clarification.options]
     assert (2, "Santa Coloma (village, Andorra)") in labels or (
@@ -317,7 +315,7 @@ def test_an_ambiguous_place_is_a_numbered_question(gazetteer: Gazetteer) -> None
 
 
 def _village_index(gazetteer: Gazetteer) -> int:
-    (reply,) = converse(chat(gazetteer), ["from Santa Coloma to Canillo"])
+    (reply,) = converse(chat(gazetteer), ["a loop from Santa Coloma"])
     assert reply.clarification is not None
     return next(o.index for o in reply.clarification.options if "Andorra" in o.label)
 
@@ -342,7 +340,7 @@ def test_a_clarification_answered_by_number_or_name(gazetteer: Gazetteer, answer
 def test_the_choice_holds_on_later_turns(gazetteer: Gazetteer) -> None:
     n = _village_index(gazetteer)
     replies = converse(
-        chat(gazetteer), ["from Santa Coloma to Canillo", str(n), "2 days", "gravel"], step_s=200
+        chat(gazetteer), ["a loop from Santa Coloma", str(n), "2 days", "gravel"], step_s=200
     )  # later turns come long after the answer: the choice stays
     assert replies[-1].collected.start == "Santa Coloma (village, Andorra)"
     assert replies[-1].readyToGenerate
@@ -935,7 +933,7 @@ def test_an_ambiguous_place_answered_by_description(gazetteer: Gazetteer) -> Non
     replies = converse(
         chat(gazetteer),
         [
-            "A weekend trip from Santa Coloma to Encamp please",
+            "A weekend loop from Santa Coloma please",
             "The Andorran village, not the one near Barcelona",
         ],
     )
@@ -952,7 +950,7 @@ def test_the_other_way_round_and_a_description_with_words_of_its_own(gazetteer: 
     described = converse(
         chat(gazetteer),
         [
-            "De Santa Coloma à Soldeu, trois jours",
+            "Une boucle de trois jours au départ de Santa Coloma",
             "je parle du village andorran, pas de celui à côté de Barcelone",
         ],
         "fr",
@@ -1089,7 +1087,7 @@ def test_answers_to_the_obvious_next_question(
 
 
 def test_a_bare_number_after_a_numbered_question_answers_it_and_is_no_duration(gazetteer: Gazetteer) -> None:
-    replies = converse(chat(gazetteer), ["A weekend trip from Santa Coloma to Encamp", "1"])
+    replies = converse(chat(gazetteer), ["A weekend loop from Santa Coloma", "1"])
     assert replies[-1].collected.start == "Santa Coloma (village, Andorra)"
     assert replies[-1].collected.durationDays == 2
 

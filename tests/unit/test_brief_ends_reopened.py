@@ -206,7 +206,8 @@ def test_days_the_rider_has_not_settled_are_open(
 
 def test_a_name_alone_that_the_start_settles_is_no_question(gazetteer: Gazetteer) -> None:
     reply = last_reply(gazetteer, ["canillo", "pal", "2", "gravel"])
-    assert (reply.collected.end, reply.collected.durationDays) == ("Pal", 2)
+    # (its label: the name alone still asks, and generation must find this Pal again)
+    assert (reply.collected.end, reply.collected.durationDays) == ("Pal (village, Andorra)", 2)
     assert reply.readyToGenerate
 
 

@@ -248,9 +248,17 @@ def test_the_other_places_of_a_brief_settle_a_name_far_from_its_namesakes(gazett
     assert settled.place.label == "Pal (village, Andorra)"
     assert settled_by(pal, [paris.place]) is pal  # near none of the Pals: still a question
     assert settled_by(pal, []) is pal
-    # Santa Coloma de Gramenet is too close to Andorra to rule out: still asked
+    # Santa Coloma de Gramenet is near enough to ride from, but only the village is inside the area
+    # Canillo is routed in: a trip from Gramenet could not be planned here
     santa_coloma = gazetteer.search("Santa Coloma")
-    assert isinstance(settled_by(santa_coloma, [canillo.place]), Ambiguous)
+    assert isinstance(santa_coloma, Ambiguous)
+    village = settled_by(santa_coloma, [canillo.place])
+    assert isinstance(village, Found)
+    assert village.place.label == "Santa Coloma (village, Andorra)"
+    # a place abroad among the others (where someone lives) leaves it a question; so does none
+    assert isinstance(settled_by(santa_coloma, [canillo.place, paris.place]), Ambiguous)
+    assert isinstance(settled_by(santa_coloma, [paris.place]), Ambiguous)
+    assert settled_by(santa_coloma, []) is santa_coloma
 
 
 @pytest.mark.parametrize(

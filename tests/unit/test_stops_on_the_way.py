@@ -1,5 +1,6 @@
 """A stop whose name is several places is the one on the way between the trip's ends (Santa Coloma between
-La Massana and Sant Julià, not Santa Coloma de Gramenet); a start or an end alone is still asked."""
+La Massana and Sant Julià, not Santa Coloma de Gramenet); a start or an end is the one inside the area of
+the trip's other places, and with none there to place it by, still asked."""
 
 from __future__ import annotations
 
@@ -40,12 +41,6 @@ def test_a_stop_between_the_ends_is_not_asked(gazetteer: Gazetteer, turns: list[
     assert reply.clarification is None
     assert any(v.startswith("Santa Coloma") for v in reply.collected.via)
     assert reply.readyToGenerate
-
-
-def test_a_start_of_that_name_is_still_asked(gazetteer: Gazetteer) -> None:
-    reply = last_reply(gazetteer, ["from Santa Coloma to Soldeu, 2 days, road bike"])
-    assert reply.clarification is not None
-    assert not reply.readyToGenerate
 
 
 def test_a_sight_on_the_way_that_is_not_found_is_not_asked(gazetteer: Gazetteer) -> None:
@@ -175,9 +170,27 @@ def test_a_start_only_one_namesake_makes_a_trip_of_is_not_asked(
     assert reply.readyToGenerate
 
 
-def test_a_start_both_namesakes_make_a_trip_of_is_still_asked(gazetteer: Gazetteer) -> None:
-    """From Santa Coloma de Gramenet to Soldeu in two days is a trip someone could mean: asked."""
+def test_a_start_whose_one_namesake_inside_the_area_of_the_trip_is_taken(gazetteer: Gazetteer) -> None:
+    """From Santa Coloma de Gramenet to Soldeu in two days is a trip someone could ride, but not one we
+    could plan: the village, said back in the recap to be corrected."""
     reply = last_reply(gazetteer, ["from santa coloma to soldeu, 2 days, road bike"])
+    assert reply.clarification is None
+    assert reply.collected.start == "Santa Coloma (village, Andorra)"
+    assert "Santa Coloma" in reply.reply
+    assert reply.readyToGenerate
+
+
+@pytest.mark.parametrize(
+    ("turns", "locale"),
+    [
+        (["from santa coloma, 2 days, road bike"], "en"),  # nothing else to place it by
+        (["de santa coloma à barcelone, 2 jours"], "fr"),  # the other end abroad
+    ],
+)
+def test_a_start_of_two_namesakes_with_no_trip_inside_one_area_is_still_asked(
+    gazetteer: Gazetteer, turns: list[str], locale: str
+) -> None:
+    reply = last_reply(gazetteer, turns, locale)
     assert reply.clarification is not None
     assert reply.collected.start is None
 

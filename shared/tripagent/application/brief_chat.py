@@ -65,6 +65,7 @@ from tripagent.domain.places import (
     NotFound,
     Place,
     SearchOutcome,
+    beyond_reach,
     distance_km,
     far_fetched,
     is_setting,
@@ -373,8 +374,11 @@ class BriefChat:
     ) -> None:
         """The ends no word of starting or ending gave, read from the whole conversation: no place abroad
         only passed on the way there, the base the ride leaves from, a place named anywhere."""
-        if passed := self._loosely_abroad(out, said_from):  # "we fly into Barcelona", then only Canillo
-            trip = out.collected
+        trip = out.collected
+        loose = self._loosely_abroad(out, said_from)  # "we fly into Barcelona", then only Canillo
+        out_of_reach = self._out_of_reach(out) - loose  # "a couple from Cardiff", on a week in Andorra
+        ends = trip.start, trip.end
+        if passed := loose | out_of_reach:
             trip.start = None if trip.start in passed else trip.start
             trip.end = None if trip.end in passed else trip.end
             trip.via = [stop for stop in trip.via if stop not in passed]
@@ -386,6 +390,10 @@ class BriefChat:
             self._start_named_anywhere(out.collected, turns, out.located, aside.taken_out)
         if not (end_unknown or out.clarification):
             self._end_named_anywhere(out.collected, turns, out.located, aside.not_the_end)
+        # an end out of reach that nothing replaced is the rider's, and outside ("from Paris to Soldeu, 2
+        # days"): said to be outside rather than asked for again
+        trip.start = trip.start or (ends[0] if ends[0] in out_of_reach else None)
+        trip.end = trip.end or (ends[1] if ends[1] in out_of_reach else None)
 
     def _start_at_the_centre(self, out: _Understood) -> None:
         """ "start from the city centre", then "end in Munkkisaari": the centre of the area the brief's
@@ -484,13 +492,11 @@ class BriefChat:
         # (at most PHRASES_LOOKED_UP of a turn: a real turn names a few places, a 4,000-character one may
         # hold hundreds of phrases, each a lookup)
         texts = list(dict.fromkeys(p.text for ps in phrases.values() for p in ps))[:PHRASES_LOOKED_UP]
-        searched = self._search(
-            search, texts, located, {p.text for ps in phrases.values() for p in ps if p.strong}
-        )
+        strong = {p.text for ps in phrases.values() for p in ps if p.strong}
+        searched = self._search(search, texts, located, strong)
         phrases = {slot: [p for p in ps if p.text in searched] for slot, ps in phrases.items()}
         earlier = {name: self.finder.search(name) for name in state.resolved.values()}
-        context = [o.place for o in [*searched.values(), *earlier.values()] if isinstance(o, Found)]
-        context += located.values()  # the places earlier turns named: "start in Alppila instead" (of Kallio)
+        context = _context(searched, strong, list(earlier.values()), located)
         for slot in PLACE_SLOTS:
             via: list[str] = []
             said_as: dict[str, str] = {}  # each stop's name as the turn wrote it
@@ -572,6 +578,21 @@ class BriefChat:
                     Found(named.place, named.score, matched=text) if isinstance(named, Found) else named
                 )
         return searched
+
+    @staticmethod
+    def _out_of_reach(out: _Understood) -> set[str]:
+        """The brief's places abroad that its days could not ride to from the places of it we route
+        (``beyond_reach``): where people come from, not places of the ride."""
+        trip = out.collected
+        places = {name: out.located.get(name) for name in [trip.start, trip.end, *trip.via] if name}
+        ours = [place for place in places.values() if place is not None and place.region is not None]
+        return {
+            name
+            for name, place in places.items()
+            if place is not None
+            and place.region is None
+            and beyond_reach(place, ours, trip.durationDays or 0, trip.dailyDistanceKm)
+        }
 
     @staticmethod
     def _loosely_abroad(out: _Understood, said_from: set[str]) -> set[str]:
@@ -693,8 +714,9 @@ class BriefChat:
             return None
         slot, phrase, outcome = answer
         if isinstance(settled := settled_by(outcome, context), Found):
-            setattr(collected, slot, settled.place.name)
-            located[settled.place.name] = located[phrase.text] = settled.place
+            name = self._unambiguous(settled.place)
+            setattr(collected, slot, name)
+            located[name] = located[phrase.text] = settled.place
             return None
         if (chosen := state.resolved.get(slot)) and isinstance(known := self.finder.search(chosen), Found):
             setattr(collected, slot, chosen)
@@ -1080,6 +1102,19 @@ def _count_answered(
         days = settled_count(said)
     if days:
         collected.durationDays = days
+
+
+def _context(
+    searched: dict[str, SearchOutcome],
+    strong: set[str],
+    earlier: list[SearchOutcome],
+    located: dict[str, Place],
+) -> list[Place]:
+    """The brief's places that settle those of several namesakes: the turn's, those chosen before, and
+    those earlier turns named ("start in Alppila instead", of Kallio); not a word loosely read as a town
+    abroad it only resembles ("de rando": Bandō, Japan)."""
+    named = [o for text, o in searched.items() if text in strong or not far_fetched(o, text)]
+    return [o.place for o in [*named, *earlier] if isinstance(o, Found)] + list(located.values())
 
 
 def _meant(found: SearchOutcome, phrase: PlacePhrase, context: list[Place]) -> SearchOutcome:

@@ -173,6 +173,7 @@ NOT_PLACES = {
     "hallo",
     "hoi",
     "ciao",
+    "voila",  # "Voilà, c'est dit." (Vila by one letter)
     # French idioms after "à", which reads as "to": "réserver à l'avance", "à pied", "à peu près"
     "l avance",
     "pied",

@@ -462,6 +462,10 @@ END_UNKNOWN = re.compile(
     rf"[^.!?]{{1,60}}\b{_STILL_OPEN}\b"
     # "arrivée... Sant Julià, ou Aixovall, ou Santa Coloma": three ends, none chosen
     r"|\b(?:arriv\w*|end\w*|finish\w*|fini\w*)\b[^.!?]{0,30}\b(?:ou|or)\b[^.!?]{1,30}\b(?:ou|or)\b"
+    # "if the weather holds we push on to Pas de la Casa, otherwise we stop at Soldeu", "s'il fait beau on
+    # pousse jusqu'à Pas de la Casa, sinon on s'arrête à Grau Roig": two ends, the weather's to choose
+    r"|\b(?:if|si|s il)\b[^.!?]{0,60}\b(?:otherwise|sinon|else|if not)\b[^.!?]{0,40}"
+    r"\b(?:stop|end|finish|s arret\w*|fini\w*|termin\w*|arriv\w*)"
     # "si aller simple, arrivée à Canillo": an end only if
     r"|^(?:si|if)\b(?! (?:possible|you can|that works|ca marche|vous pouvez))[^.!?]{0,30}"
     r"\b(?:arrivee|end|finish|fin|finir|terminer)\b"

@@ -207,8 +207,8 @@ CONTEXT_FAR_KM = 300.0  # ...when every other candidate is at least this far fro
 
 def settled_by(outcome: SearchOutcome, context: list[Place]) -> SearchOutcome:
     """An ambiguous name that the other places of the same brief settle: in "from Pal to Llorts" Pal is
-    the village near Llorts, since every other Pal is far from it. Anything else, as it was: Santa Coloma
-    near Canillo stays a question, Santa Coloma de Gramenet being too close to rule out. A name whose
+    the village near Llorts, since every other Pal is far from it; in "Santa Coloma to Canillo" Santa
+    Coloma is the one namesake inside the area Canillo is routed in (``_the_one_in_the_area``). A name whose
     every namesake lies outside the areas we route is no question either: the answer is "outside"
     whichever was meant, so the one near the brief's other places is named: "the train to l'Hospitalet"
     before Pas de la Casa is the village, not L'Hospitalet de Llobregat. Near none, it stays a question (a
@@ -219,6 +219,8 @@ def settled_by(outcome: SearchOutcome, context: list[Place]) -> SearchOutcome:
     def reach(place: Place) -> float:
         return min(distance_km(place.lat, place.lon, other.lat, other.lon) for other in context)
 
+    if inside := _the_one_in_the_area(outcome, context):
+        return Found(inside.place, inside.score, matched=inside.matched_name)
     near = [c for c in outcome.candidates if reach(c.place) <= CONTEXT_NEAR_KM]
     if len(near) == 1 and (
         all(reach(c.place) >= CONTEXT_FAR_KM for c in outcome.candidates if c is not near[0])
@@ -226,6 +228,19 @@ def settled_by(outcome: SearchOutcome, context: list[Place]) -> SearchOutcome:
     ):
         return Found(near[0].place, near[0].score, matched=near[0].matched_name)
     return outcome
+
+
+def _the_one_in_the_area(outcome: Ambiguous, context: list[Place]) -> Candidate | None:
+    """The only namesake inside the area we route that all the brief's other places lie in: "Santa Coloma
+    to Canillo" starts in the Andorran village. Santa Coloma de Gramenet is near enough to be ridden from,
+    but a trip from it could not be planned here, so the question's only answer worth giving is the
+    village, which the recap names to be corrected. A place abroad among the others (Barcelona, where
+    someone lives) leaves it asked; so do two namesakes inside the area."""
+    areas = {place.region for place in context}
+    if len(areas) != 1 or None in areas:
+        return None
+    inside = [c for c in outcome.candidates if c.place.region in areas]
+    return inside[0] if len(inside) == 1 else None
 
 
 ON_THE_WAY_KM = 20.0  # a stop that adds at most this (as the crow flies) lies on the way...
@@ -279,6 +294,16 @@ def settled_by_the_trip(
     ):
         return Found(fits[0].place, fits[0].score, matched=fits[0].matched_name)
     return outcome
+
+
+def beyond_reach(place: Place, ours: list[Place], days: int, daily_km: float | None) -> bool:
+    """A place that no ride of the trip's days could reach from the places of it we route: "a couple from
+    Cardiff" on a week in Andorra, "she's from Glasgow" on two days in Kallio. Toulouse, on five days to
+    Andorra la Vella, is within reach: a place of the ride, and outside."""
+    if days < 1 or not ours:
+        return False
+    nearest = min(distance_km(place.lat, place.lon, other.lat, other.lon) for other in ours)
+    return ROAD_FACTOR * nearest >= IMPLAUSIBLE * days * (daily_km or PLAUSIBLE_DAY_KM)
 
 
 def _closer_than_ours(norm: str, matching: list[Candidate]) -> list[Candidate]:
