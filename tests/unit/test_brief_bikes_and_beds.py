@@ -36,6 +36,18 @@ def lodging(text: str) -> str | None:
         ("Quatre jours, vélo chargé, camping.", "touring"),
         ("Quinze jours en Andorre en rando", "touring"),
         ("gravle bikes lol sorry typing on phone", "gravel"),
+        # session 21: a second language's words, the shop's and the club's, a kind given alone
+        ("I go with my bici de montaña", "mountain"),
+        ("2 days with my kids with bikes of mountain", "mountain"),
+        ("mountain", "mountain"),
+        ("Plan: Rennrad tour, 2 days", "road"),
+        ("2 days, racer bike.", "road"),
+        ("fixie ride plan:", "road"),
+        ("boucle route 120 km par Sant Julià", "road"),
+        ("hakaniemi || boucle || 1j || velo elec", "e-bike"),
+        ("rando avec sacoches", "touring"),
+        ("we'll just take normal bikes", "hybrid"),
+        ("Tomorrow I should like to ride my city bicycle", "hybrid"),
     ],
 )
 def test_a_kind_of_bike_written_as_people_write_it(text: str, kind: str) -> None:

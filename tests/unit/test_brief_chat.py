@@ -337,6 +337,18 @@ def test_a_clarification_answered_by_number_or_name(gazetteer: Gazetteer, answer
     assert reply.readyToGenerate
 
 
+def test_an_option_typed_out_is_a_choice_and_no_place_said_anew(gazetteer: Gazetteer) -> None:
+    """ "Santa Coloma (village, Andorra)" typed as the answer chooses the start, as "1" would; its name
+    is not read again as the end."""
+    replies = converse(
+        chat(gazetteer), ["2 days from Santa Coloma, gravel", "Santa Coloma (village, Andorra)"]
+    )
+    assert replies[0].clarification is not None
+    assert replies[-1].collected.start == "Santa Coloma (village, Andorra)"
+    assert replies[-1].collected.end is None
+    assert not replies[-1].readyToGenerate
+
+
 def test_the_choice_holds_on_later_turns(gazetteer: Gazetteer) -> None:
     n = _village_index(gazetteer)
     replies = converse(

@@ -361,3 +361,15 @@ def test_back_to_hers_and_back_or_maybe_not(
 )  # fmt: skip
 def test_days_said_in_passing(gazetteer: Gazetteer, turns: list[str], days: int) -> None:
     assert last_reply(gazetteer, turns).collected.durationDays == days
+
+
+def test_a_trip_that_ends_where_it_started_is_a_loop(gazetteer: Gazetteer) -> None:
+    reply = last_reply(gazetteer, ["VTT 3 jours, de Pal à Arinsal puis Xixerella", "et retour à Pal"], "fr")
+    assert reply.collected.roundTrip
+    assert (reply.collected.start or "").startswith("Pal")
+
+
+def test_a_loops_stops_are_in_the_order_said(gazetteer: Gazetteer) -> None:
+    """Where the loop turns is the first of the places it goes "to", not the last stop."""
+    reply = last_reply(gazetteer, ["loop from Kluuvi to Kaisaniemi, Hakaniemi and Kallio, 1 day"])
+    assert reply.collected.via == ["Kaisaniemi", "Hakaniemi", "Kallio"]

@@ -45,10 +45,22 @@ def test_a_short_day_name_that_is_a_noun_a_verb_or_a_name_is_no_date(text: str) 
         ("gravel 1j 45km", 45),
         ("60k/d max", 60),
         ("sortie longue 120 bornes", 120),
+        # a figure beside a word of limit or "a day", no unit; miles; a distance in words
+        ("1 day road || max 30", 30),
+        ("road || 60 max", 60),
+        ("gravel, camping, 50 a day", 50),
+        ("gravel bike, 50ish km a day max", 50),
+        ("we think in miles - 40 miles a day max", 64),
+        ("Ten kilometres at the very most, as I tire easily", 10),
+        ("2 days, starting on May 13. Max 35 km a day.", 35),  # (not "13 max": a date)
+        ("3-day MTB loop || tops 35 km a day", 35),
     ],
 )
 def test_a_distance_said_alone_is_the_day_s_distance(text: str, km: float) -> None:
-    assert read_turn(text, today=TODAY).slots.dailyDistanceKm == km
+    slots = read_turn(text, today=TODAY).slots
+    assert slots.dailyDistanceKm == km
+    assert slots.durationDays != 1 or "1" in text  # ("35 km a day" is no day's count)
+    assert slots.startDate == (dt.date(2027, 5, 13) if "May 13" in text else slots.startDate)
 
 
 @pytest.mark.parametrize(
@@ -58,6 +70,12 @@ def test_a_distance_said_alone_is_the_day_s_distance(text: str, km: float) -> No
         "un gîte à 5 km d'Ordino",
         "3 days - 100 km in all",
         "no limit on distance, it's like 10k lol",
+        "we're a group of 12 max",  # people, not kilometres
+        "on sera 12 max",
+        "2 nights max",
+        "max 4 people",
+        "rooms at 80 a night",
+        "hostels please, max 30€ a night",
     ],
 )
 def test_how_far_something_is_or_the_whole_trip_is_no_daily_distance(text: str) -> None:
@@ -82,6 +100,32 @@ def test_loops_from_a_base_are_a_round_trip(text: str) -> None:
     assert read_turn(text, today=TODAY).slots.roundTrip
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A/R Escaldes - Engolasters en VAE jeudi",
+        "Return trip Kallio to Ullanlinna tomorrow on my ebike",
+        "AlV → pas de la casa → back. tue am. road",
+        "up to Linnanmäki and come straight back home after",
+        "e-bike to Kaisaniemi and Kallio and be back at the hotel by evening",
+    ],
+)
+def test_going_back_said_in_passing_is_a_round_trip(text: str) -> None:
+    assert read_turn(text, today=TODAY).slots.roundTrip
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the return trip home is by train",
+        "Canillo → Soldeu → back to Toulouse by car",
+        "from Encamp to Soldeu, we'll take the bus back to the hotel",
+    ],
+)
+def test_a_way_back_not_ridden_is_no_round_trip(text: str) -> None:
+    assert not read_turn(text, today=TODAY).slots.roundTrip
+
+
 def test_a_word_after_a_short_name_is_no_part_of_it() -> None:
     read = read_turn("boucles depuis AlV oui", today=TODAY)
     assert [p.text for p in read.places["start"]] == ["andorra la vella"]
@@ -98,7 +142,8 @@ def test_a_short_name_after_a_capitalized_article_is_no_day() -> None:
         ("day after tmrw, loop from kluuvi", dt.date(2027, 5, 5), None),
         # a range of weekdays anchored on a date said beside it; its days, not a weekend's two
         ("the long weekend, Saturday to Monday, starting Saturday the 15th", dt.date(2027, 5, 15), 3),
-        ("Pour le week-end de Pentecôte, du samedi au lundi", dt.date(2027, 5, 8), 3),
+        # (Pentecost 2027 is Sunday 16 May: its weekend's Saturday, not the next Saturday)
+        ("Pour le week-end de Pentecôte, du samedi au lundi", dt.date(2027, 5, 15), 3),
     ],
 )
 def test_dates_said_in_few_words(text: str, day: dt.date, days: int | None) -> None:

@@ -83,6 +83,15 @@ from tripagent.errors import RateLimited, ValidationFailed
 PLACE_SLOTS = ("start", "end", "via")
 PHRASES_LOOKED_UP = 30  # of one turn
 _NUMBERED = re.compile(r"^\s*1\. ", re.MULTILINE)  # an assistant turn that lists numbered options
+_OPTION = re.compile(r"^\s*\d+\. (.+?)\s*$", re.MULTILINE)  # ...and each option's label
+
+
+def _only_an_option(answer: str, question: str) -> bool:
+    """A turn that is only one of the numbered question's options typed out ("Santa Coloma (village,
+    Andorra)"): a choice, kept by the state like "1", and no place said anew (not the end, once the start
+    is chosen)."""
+    said = normalize(answer)
+    return any(said == normalize(label) for label in _OPTION.findall(question))
 
 
 class ChatTurn(BaseModel):
@@ -301,7 +310,7 @@ class BriefChat:
         lodging_said = False  # a kind of lodging said, not only the hotel people stay at
         answered_start = None  # the start a turn gave alone ("Pas de la Casa"): "that's where we end"?
         for i, message in enumerate(history):
-            if message.role != "user":
+            if message.role != "user" or (i > 0 and _only_an_option(message.content, history[i - 1].content)):
                 continue
             start_was = out.collected.start
             reading = read_turn(
@@ -330,7 +339,7 @@ class BriefChat:
             asked = self._resolve_places(
                 collected, SaidTurn(message.content, reading.places), state, now, out.locale, out.located
             )
-            _turned(collected, reading)
+            _turned(collected, reading, message.content)
             _the_answer_was_the_end(collected, answered_start, message.content)
             answered_start = _given_alone(collected.start, start_was, reading)
             _back_from(was_the_end, collected, reading, message.content)
@@ -360,6 +369,7 @@ class BriefChat:
             start_unknown=start_unknown,
             end_unknown=end_unknown,
         )
+        _ending_where_it_started(out.collected, out.located)
         return out
 
     def _ends_unsaid(
@@ -885,7 +895,7 @@ def _back_from(was_the_end: str | None, collected: Collected, reading: Reading, 
         collected.roundTrip = True
 
 
-def _turned(collected: Collected, reading: Reading) -> None:
+def _turned(collected: Collected, reading: Reading, text: str) -> None:
     """What a turn says of the trip's shape once its places are read: back the way it came, a loop no
     more, the other way round, a start or an end not decided after all."""
     if reading.out_and_back:
@@ -896,7 +906,7 @@ def _turned(collected: Collected, reading: Reading) -> None:
     if elsewhere and new_route and not reading.slots.roundTrip:
         collected.roundTrip = False  # "back to the first plan, finishing in La Massana"
     elif elsewhere and collected.roundTrip and collected.end:  # a loop "up to the lake": where it turns
-        collected.via = list(dict.fromkeys([*collected.via, collected.end]))
+        collected.via = _in_the_order_said(list(dict.fromkeys([*collected.via, collected.end])), text)
         collected.end = None
     both = "start" in reading.places and "end" in reading.places  # "...: de la Seu à Andorre"
     if reading.reversed and collected.end and not collected.roundTrip and not both:  # "the other way round"
@@ -932,6 +942,22 @@ def _back_to_the_start(
     stops = [p.name for p in places[: back[-1]] if not _same_place(p, start)]
     collected.via = list(dict.fromkeys([*stops, *collected.via]))
     collected.end, collected.roundTrip = None, True
+
+
+def _in_the_order_said(stops: list[str], text: str) -> list[str]:
+    """A loop's stops in the order the turn names them ("a loop from Kluuvi to Kaisaniemi, Hakaniemi and
+    Kallio": where it turns first); as they were if the turn does not name them all."""
+    said = normalize(text)
+    at = {stop: said.find(normalize(stop)) for stop in stops}
+    return stops if min(at.values(), default=0) < 0 else sorted(stops, key=at.__getitem__)
+
+
+def _ending_where_it_started(trip: Collected, located: dict[str, Place]) -> None:
+    """A trip whose end, however found, is its start is a loop ("de Pal à Arinsal puis Xixerella", then
+    "et retour à Pal")."""
+    start, end = (located.get(name or "") for name in (trip.start, trip.end))
+    if start and end and start.place_id == end.place_id:  # (not near: Helsinki's districts are)
+        trip.roundTrip = True
 
 
 def _same_place(one: Place, other: Place) -> bool:

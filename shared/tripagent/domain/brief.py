@@ -40,6 +40,7 @@ from tripagent.domain.brief_words import (
     CLIMB_PER_DAY,
     DAILY,
     DAILY_AGAIN,
+    DAILY_MILES,
     DAYS_UNKNOWN,
     DISAGREEING,
     DISTANCE_SAID,
@@ -49,6 +50,7 @@ from tripagent.domain.brief_words import (
     FROM_NOW,
     FURTHER_OR_ELSEWHERE,
     HESITATING,
+    KM_A_MILE,
     LAUNCH,
     LOOP_OR_NOT,
     MIXED_LODGING,
@@ -328,7 +330,7 @@ def read_turn(
     with_where = normalize(re.sub(r"(?i)\boù\b", " where ", text))  # "où" is no "ou" (or) once normalized
     values: dict[str, object] = {}
     # "40 km a day" is a distance, not a duration; "800 m of climbing a day" a climb
-    without_daily = CLIMB_PER_DAY.sub(" ", DAILY.sub(" ", norm))
+    without_daily = CLIMB_PER_DAY.sub(" ", DAILY_MILES.sub(" ", DAILY.sub(" ", norm)))
     duration, days_change = _days_said(without_daily)
     if duration:
         values["durationDays"] = duration
@@ -515,7 +517,9 @@ def _may_be_a_place(word: str) -> bool:
 def _daily_distance(norm: str, without_daily: str) -> float | None:
     """ "40 km a day", "max 60 km"; or a distance said with no word of limit ("ordino loop 80k")."""
     if daily := DAILY.search(norm):
-        return float(amount(daily.group(1) or daily.group(2)))
+        return float(amount(next(figure for figure in daily.groups() if figure)))
+    if miles := DAILY_MILES.search(norm):
+        return float(round(int(miles.group(1)) * KM_A_MILE))
     for said in DISTANCE_SAID.finditer(without_daily):
         if not NO_LIMIT.search(norm) and not NOT_THE_DAYS.search(without_daily, 0, said.start()):
             return float(amount(said.group(1)))

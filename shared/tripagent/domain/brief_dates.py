@@ -8,6 +8,8 @@ import datetime as dt
 import itertools
 import re
 
+from tripagent.domain.holidays import holiday_in
+
 MONTHS = {
     "january": 1,
     "february": 2,
@@ -110,7 +112,10 @@ WEEKEND_OF_THE = re.compile(r"\bweek ?end (?:of the|du) (\d{1,2})(?:st|nd|rd|th|
 NEXT_WEEKEND = re.compile(
     r"\b(?:this (?:coming )?|next |coming )week ?end\b|\bce week ?end\b|\bweek ?end prochain\b"
 )
-WEEKDAY_DAY = re.compile(rf"\b({_WEEKDAY}) (?:the )?(\d{{1,2}}){_ORD}\b(?! (?:km|days?|jours?|h)\b)")
+WEEKDAY_DAY = re.compile(  # (not "mercredi, 1 journée", "samedi 2 personnes": a count beside the day)
+    rf"\b({_WEEKDAY}) (?:the )?(\d{{1,2}}){_ORD}\b"
+    r"(?! (?:km|days?|jours?|journees?|h|nights?|nuits?|personnes?|people|pers|adultes?|adults?)\b)"
+)
 WEEKDAY = re.compile(rf"\b({_WEEKDAY})\b(?! off\b)")  # "I can't take the Tuesday off": no date
 MONTH_WORD = re.compile(rf"\b(?:{_MONTH})\b")
 # "sat 8th", "sam. 12": a weekday's short name, only beside the day of the month
@@ -136,7 +141,8 @@ for _tens, _name in ((20, "twenty"), (30, "thirty"), (20, "vingt")):
     _DAY_WORDS |= {f"{_name} et un": _tens + 1, f"{_name} un": _tens + 1}
 _DAY_WORD = "|".join(sorted(_DAY_WORDS, key=len, reverse=True))
 _DAY_IN_WORDS = re.compile(
-    rf"\b(?P<article>the |le )?(?P<day>{_DAY_WORD}) (?P<of>of |de )?(?=(?:{_MONTH})\b)"
+    rf"\b(?P<article>(?:the |le )?(?:(?:{_WEEKDAY}) (?:the )?)?)(?P<day>{_DAY_WORD}) (?P<of>of |de )?"
+    rf"(?=(?:{_MONTH})\b)"
     rf"|\b(?P<month>{_MONTH}) (?:the )?(?P<after>{_DAY_WORD})\b"
 )
 # "12/06", "22/5", "22/05/2027": day first, as written in French and in most of Europe
@@ -342,8 +348,9 @@ def _days_in_figures(norm: str) -> str:
         if m.group("day"):
             # a day said so: "the fourteenth", "first of June", "le quatorze juin"; not "nous serons trois,
             # juillet...", "our first June trip", nor "the first may be" (May only after "of")
+            # ("le mercredi douze mai": the weekday kept, for the patterns that read it beside the day)
             said = m.group("of") or (m.group("article") and not m.string.startswith("may", m.end()))
-            return f"{_DAY_WORDS[m.group('day')]} " if said else m.group(0)
+            return f"{m.group('article')}{_DAY_WORDS[m.group('day')]} " if said else m.group(0)
         if m.group("month") == "may":
             return m.group(0)
         return f"{m.group('month')} {_DAY_WORDS[m.group('after')]}"
@@ -542,10 +549,10 @@ def _weekdays(norm: str, today: dt.date, known: dt.date | None) -> tuple[dt.date
             days = (WEEKDAYS[last] - first_day.weekday()) % 7 + 1
             return first_day, days + (7 if NEXT_WEEK.match(norm, m.end() + 1) and days < 7 else 0)
         # "Saturday to Monday... starting Saturday the 15th", "du jeudi 6 au dimanche 9": that Saturday
-        dated = (
+        dated = (  # ("Saturday and Sunday free (the 22nd and 23rd of May)": the range of dates said)
             _next_day_of_month(int(m.group(2)), today)
             if m.group(2)
-            else _date(norm[: m.start()] + " " + norm[m.end() :], today, known)
+            else _dates_in(norm[: m.start()] + " " + norm[m.end() :], today, known)[0]
         )
         if dated and dated.weekday() == first_day.weekday():
             first_day = dated
@@ -628,6 +635,10 @@ def _date(norm: str, today: dt.date, known: dt.date | None = None) -> dt.date | 
     month_start = max(today, known.replace(day=1)) if known else today
     if m := DATE_ISO.search(norm) or DATE_DM.search(norm) or DATE_MD.search(norm):
         return _written(m, today)
+    if holiday := holiday_in(norm, today):  # "lundi de Pentecôte", "le pont de l'Ascension"
+        return holiday
+    if month := _month_said(norm, today):  # "fin juin, le 25", "début juillet, le samedi 3"
+        month_start = month
     for pattern, ahead in RELATIVE_DAYS:
         if pattern.search(norm):
             return today + dt.timedelta(days=ahead)
@@ -641,11 +652,34 @@ def _date(norm: str, today: dt.date, known: dt.date | None = None) -> dt.date | 
         return _next_weekday(WEEKDAYS["saturday"], today)
     if (weeks := _from_today(norm)) and not DAY_ONLY.search(norm):  # ("in two weeks... the 15th")
         return today + dt.timedelta(days=weeks)
-    if m := WEEKDAY.search(norm):
-        return _next_weekday(WEEKDAYS[m.group(1)], today)
+    return _day_or_weekday(norm, today, month_start)
+
+
+def _day_or_weekday(norm: str, today: dt.date, month_start: dt.date) -> dt.date | None:
+    """ "the 22nd", "le 22", "saturday": a day of the month said beside a weekday is the more precise ("le
+    23, c'est le dimanche"); a weekday said after it is that day or the first such day after it ("we're in
+    Andorra from the 8th... the ride leaves on the Sunday")."""
+    weekday = WEEKDAY.search(norm)
     if m := DAY_ONLY.search(norm):
-        return _next_day_of_month(int(m.group(1) or m.group(2) or m.group(3)), month_start)
+        day = _next_day_of_month(int(m.group(1) or m.group(2) or m.group(3)), month_start)
+        if day and weekday and weekday.start() > m.start():
+            return day + dt.timedelta(days=(WEEKDAYS[weekday.group(1)] - day.weekday()) % 7)
+        return day
+    if weekday:
+        return _next_weekday(WEEKDAYS[weekday.group(1)], today)
     return None
+
+
+def _month_said(norm: str, today: dt.date) -> dt.date | None:
+    """The first day (or today) of the one month a turn names apart from any day of it, for a day said
+    without one: "fin juin, le 25 plus précisément", "en juin... j'aurai une journée libre le 14". Not
+    "may", a verb as often as the month (and this month, today's, changes nothing)."""
+    named = {MONTHS[m] for m in MONTH_WORD.findall(norm) if m != "may"}
+    if len(named) != 1:
+        return None
+    (month,) = named
+    year = today.year + (month < today.month)
+    return max(today, dt.date(year, month, 1))
 
 
 def _from_today(norm: str) -> int | None:

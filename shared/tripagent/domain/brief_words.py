@@ -725,7 +725,7 @@ PROFILE_WORDS: list[tuple[Profile, re.Pattern[str]]] = [
     (
         "e-bike",
         re.compile(
-            r"\be ?bik(?:e|es|ing)\b|\bebik|\belectri(?:c|que)s?\b|\bvaes?\b|\bpedelec"
+            r"\be ?bik(?:e|es|ing)\b|\bebik|\belectri(?:c|que)s?\b|\bvaes?\b|\bpedelec|\bvelos? elec\b"
             rf"|\bassistance electrique|\b{_BIKES} a assistance"
         ),
     ),
@@ -734,6 +734,8 @@ PROFILE_WORDS: list[tuple[Profile, re.Pattern[str]]] = [
         "mountain",
         re.compile(
             r"\b(?:mountain|mountian|moutain|montain) ?bi(?:k|cycle)|\bmtbs?\b|\bvtts?\b|\btout terrain"
+            # a second language's words ("bici de montaña", "bikes of mountain"), "mountain" given alone
+            r"|\bbicis? de montana\b|\bbikes? of mountain\b|^mountain$"
             rf"|\b{_BIKES} de montagne\b|\bvttiste"
         ),
     ),
@@ -742,13 +744,15 @@ PROFILE_WORDS: list[tuple[Profile, re.Pattern[str]]] = [
         "touring",
         re.compile(
             r"\btouring|\bcyclotouris|\brandonn|\ben rando\b|\bbikepacking|\btrekking"
+            r"|\bsacoches\b|\bpanniers\b"
             rf"|\b{_BIKES} (?:de )?(?:voyage|tourisme|rando|trekking)\b|\bloaded|\bvelos? charges?\b"
         ),
     ),
     (
         "hybrid",
         re.compile(
-            r"\bhybrid|\bhybird|\bvtcs?\b|\bcity ?bik|\bhybride|\bcommuter bike|\btown bike"
+            r"\bhybrid|\bhybird|\bvtcs?\b|\bcity ?bi(?:k|cycle)|\bhybride|\bcommuter bike|\btown bike"
+            r"|\bnormal bikes?\b|\bbike share\b"
             rf"|\b{_BIKES} de ville\b|\b{_BIKES} urbains?\b"
         ),
     ),
@@ -756,6 +760,9 @@ PROFILE_WORDS: list[tuple[Profile, re.Pattern[str]]] = [
         "road",
         re.compile(
             rf"\broad ?bik|\bracing bike|\b{_BIKES} de (?:route|course)\b|\broadies?\b"
+            # a second language's ("Rennrad", "bici da corsa"), a racer, a fixie, a club's "boucle route"
+            r"|\bracer bikes?\b|\brennrad|\bbicis? da corsa\b|\bbicis? de carretera\b|\bfixies?\b"
+            r"|\b(?:boucle|cycliste|stage|club) route\b|\broute (?:\d+ ?j|hotel|max)\b|\bbig road day\b"
             r"|\bsorties? (?:de )?route\b|\bvelos? route\b"
             r"|\b(?:\d+ ?j|\d+ jours?|jours?|journee) (?:de |en )?route\b"
         ),
@@ -767,6 +774,11 @@ ROUND_TRIP = re.compile(
     r"\bround ?trip|\bloop\b|\bboucle\b|\bloops (?:from|around|out of|yeah|yes|ok)\b|\b(?:daily|day) loops\b"
     r"|\bboucles (?:depuis|au depart|autour|oui)\b|\baller retour\b|\bback to (the )?start"
     r"|^(?:en )?(?:ar|a r)$"  # "AR", "a/r": aller-retour, said alone
+    # ...or heading a route ("A/R Escaldes - Engolasters"); "return trip Kallio to Ullanlinna"; "AlV → pas
+    # de la casa → back"; "come straight back home after"
+    r"|^(?:ar|a r) (?=[^\W\d])|\breturn trip\b(?! (?:home|by|on|with)\b)"
+    r"|(?:→|->|>) ?(?:back|retour)\b(?! (?:to|a|au|vers|home|by|en|on)\b)"
+    r"|\bcome (?:straight |right )?back home\b"
     # "then back to hers"
     r"|\bback to (?:hers|his|theirs|ours|mine|(?:her|his|their|our|my) (?:place|flat|house|home))\b"
     r"|\bstart(?:s|ing)? (?:and|n|&) (?:finish|end)(?:es|s|ing)? (?:in|at)\b|\bback to where\b"
@@ -791,7 +803,8 @@ ROUND_TRIP = re.compile(
     r"(?! (?:for sure|one day|some ?day|sometime|again|next|another))"
     # (not "get the bus back to the car": a way home, no loop)
     r"|(?<!bus )(?<!train )(?<!taxi )(?<!lift )(?<!shuttle )"
-    r"\bback (?:down |up )?to (?:the|our|my) (?:hotel|hostel|campsite|apartment|flat|house|base|car|start)\b"
+    r"\b(?:be )?back (?:down |up )?(?:to|at) (?:the|our|my) (?:hotel|hostel|campsite|apartment|flat|house"
+    r"|base|car|start)\b"
     r"|\bretour (?:a|vers) (?:l |notre |la |mon |ma )?(?:hotel|auberge|camping|appartement|maison|voiture)\b"
     # (not "rentrer à la maison à vélo, chez nous à Foix": home is where that trip ends)
     r"|\b(?:rentr\w*|reven\w*|revien\w*) (?:a|au|vers) (?:l |notre |mon |ma )?"
@@ -972,24 +985,42 @@ TENS = {
     "eighty": 80, "ninety": 90, "hundred": 100, "vingt": 20, "trente": 30, "quarante": 40,
     "septante": 70, "huitante": 80, "octante": 80, "nonante": 90,
     "cinquante": 50, "soixante": 60, "soixante dix": 70, "quatre vingt": 80, "quatre vingts": 80,
-    "quatre vingt dix": 90, "cent": 100,
+    "quatre vingt dix": 90, "cent": 100, "ten": 10, "dix": 10, "fifteen": 15, "quinze": 15,
 }  # fmt: skip
 _UNITS = "|".join(k for k in NUMBERS if k not in ("a", "un", "une"))
 _TENS = "|".join(sorted(TENS, key=len, reverse=True))
 _AMOUNT = rf"(\d{{2,3}}|(?:(?:a|one|un) )?(?:{_TENS})(?:(?: et)? (?:{_UNITS}))?)"
-_KM = r"\s?(?:km|kms|k|kilometres?|kilometers?|kilomètres?|bornes)"  # "50 bornes": French slang for km
+# ("50 bornes": French slang for km; "50ish km")
+_KM = r"(?:ish)?\s?(?:km|kms|k|kilometres?|kilometers?|kilomètres?|bornes)"
 _LIMIT = (
-    r"(?:(?:absolutely |grand |tout |au grand )?(?:max|maximum)|tops|at most|au maximum|au plus|pas plus)"
+    r"(?:(?:absolutely |grand |tout |au grand )?(?:max|maximum)|tops|at (?:the very )?most|au maximum|au plus"
+    r"|pas plus)"
 )
 _PER_DAY = rf"(?:\s?{_LIMIT})?\s?(?:(?:in a|in one|a|per|/|par|each|chaque|by|au)\s?)?(?:day|jour|j)\b"
 # "40 km a day", "forty kilometres per day", "45 km max par jour", "60 kilometres daily"; and, a limit
 # being per day in a brief, "make that 70 km max", "no more than 50 km"
+_NOT_KM = (  # what a bare figure beside "max" or "a day" counts instead
+    r"(?!\s*(?:m\b|metres?|meters?|d ?\+|days?|jours?|nights?|nuits?|h\b|hours?|heures?|%|people|persons?"
+    r"|personnes?|of us|riders?|kids|enfants|ans|years?|kg|euros?|eur\b|€|\$|£|a night|per night|la nuit"
+    r"|par nuit|(?:ish)?\s?(?:km|kms|k|kilo\w*|bornes|miles?|mi)\b))"  # (with a unit: DAILY's other words)
+)
+# ...nor a day of a month: "starting on May 13. Max 35 km a day"
+_NOT_A_DATE = "".join(rf"(?<!\b{word} )" for word in ("the", "le", "du", "au", "on", *MONTHS, *WEEKDAYS))
 DAILY = re.compile(
     rf"\b{_AMOUNT}{_KM}(?:{_PER_DAY}|\s?(?:daily|quotidiens?|{_LIMIT})\b)"
     rf"|\b(?:max|maximum|no more than|at most|up to|pas plus de|maximum de|max de|nothing longer than"
     rf"|not more than|nothing over|pas plus que)\s?{_AMOUNT}{_KM}"
     rf"(?:{_PER_DAY})?\b"
+    # a figure with no unit beside a word of limit or "a day": "60 max", "max 30", "50 a day", "i can do
+    # 70 a day" (a brief's limits are kilometres; not "max 4 people", "2 nights max")
+    rf"|\b(?:max|maximum|tops)\s(\d{{2,3}})\b{_NOT_KM}"
+    rf"|(?<!\bsera )(?<!\bsommes )(?<!\bare )(?<!\best )(?<!\bre )(?<!\bof )(?<!\bbe ){_NOT_A_DATE}"
+    rf"\b(\d{{2,3}})(?:ish)?\s(?:max|maximum|tops)\b"
+    rf"|\b(\d{{2,3}})(?:ish)?\s(?:a|per|par|each)\s(?:day|jour)\b"
 )
+# "40 miles a day max": in kilometres
+DAILY_MILES = re.compile(rf"\b(\d{{2,3}})\s?(?:miles?|mi)\b(?:{_PER_DAY}|\s?{_LIMIT}\b)")
+KM_A_MILE = 1.609
 # A distance said with no word of limit ("ordino loop 80k", "~90k", "gravel 1j 45km"): in a brief, how far
 # they want to ride a day (measured on the corpus: the label in 30 of 33 such turns), unless it is how far
 # something is ("10 km from Encamp", "à 5 km d'Ordino", "25 km to Soldeu") or the whole trip's ("100 km in
