@@ -43,6 +43,18 @@ def test_a_holiday_names_its_day(text: str, day: dt.date) -> None:
     assert holiday_in(normalize(text), CORPUS_TODAY) == day
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "l'ascension du Port d'Envalira en vélo de route",
+        "the ascension of the Coll d'Ordino",
+        "une belle ascension",
+    ],
+)
+def test_a_climb_is_no_ascension_day(text: str) -> None:
+    assert holiday_in(normalize(text), CORPUS_TODAY) is None
+
+
 def test_a_holiday_past_this_year_is_next_years() -> None:
     assert holiday_in("ascension", dt.date(2027, 5, 7)) == dt.date(2028, 5, 25)
     assert holiday_in("a bank holiday weekend", CORPUS_TODAY) is None  # which one: not said

@@ -28,7 +28,9 @@ HOLIDAY = re.compile(
     rf"\b(?P<whit_monday>(?:lundi de (?:la )?pentecote|whit ?monday|pentecost monday)(?! {_WEEKEND}))"
     rf"|\b(?P<whitsun>(?:lundi de (?:la )?pentecote|whit ?monday) {_WEEKEND}|pentecote|pentecost|whitsun\w*"
     rf"|whit {_WEEKEND})\b"
-    r"|\b(?P<ascension>ascension)\b"
+    # (not the climb: "l'ascension du Port d'Envalira", "the ascension of the Coll d'Ordino", "une ascension")
+    r"|(?<!\bune )(?<!\ban )(?<!\bthis )(?<!\bcette )(?<!\bbelle )\b(?P<ascension>ascension)\b"
+    r"(?! (?:du|de|des|d|of|to|vers|jusqu\w*|up)\b)"
     r"|\b(?P<midsummer>juhannus\w*|midsummer)\b"
     # the UK's spring bank holiday, the last Monday of May: its weekend's Saturday
     r"|\b(?P<spring_bank>(?:late may|end of may|spring) bank holiday"

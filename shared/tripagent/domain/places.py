@@ -297,9 +297,10 @@ def settled_by_the_trip(
 
 
 def beyond_reach(place: Place, ours: list[Place], days: int, daily_km: float | None) -> bool:
-    """A place that no ride of the trip's days could reach from the places of it we route: "a couple from
-    Cardiff" on a week in Andorra, "she's from Glasgow" on two days in Kallio. Toulouse, on five days to
-    Andorra la Vella, is within reach: a place of the ride, and outside."""
+    """A place that no ride of the trip's days could reach from the places of it we route (the measure of
+    ``settled_by_the_trip``): "a couple from Cardiff" on a week of 45 km a day in Andorra, "she's from
+    Glasgow" on two days in Kallio. Toulouse, on five days to Andorra la Vella, is within reach: a place of
+    the ride, and outside."""
     if days < 1 or not ours:
         return False
     nearest = min(distance_km(place.lat, place.lon, other.lat, other.lon) for other in ours)
