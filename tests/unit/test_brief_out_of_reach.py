@@ -1,6 +1,7 @@
 """Places abroad that no ride of the trip's days could reach are where people come from, not places of
-the ride ("a couple from Cardiff" on a week in Andorra); a place within reach, or one nothing else
-replaces, is still the rider's, and said to be outside. Two ends the weather chooses between are open."""
+the ride ("a couple from Cardiff" on a week of 45 km a day in Andorra); a place within reach, or one
+nothing else replaces, is still the rider's, and said to be outside. Two ends the weather chooses between
+are open."""
 
 import pytest
 from tripagent.adapters.places.gazetteer import Gazetteer
