@@ -72,6 +72,8 @@ def test_sign_in_plan_with_a_clarification_generate_and_download_the_gpx(
         chat.fill("to Canillo")
         chat.press("Enter")
         expect(page.locator(".chip", has_text="End")).to_contain_text("Canillo")
+        # the conversation outgrows its box: the newest turn is scrolled into sight
+        expect(page.locator(".messages .message").last).to_be_in_viewport(ratio=0.9)
         expect(page.locator(".chip", has_text="Bike")).to_contain_text("gravel")
         alice.shot("04-brief-ready")
         page.get_by_role("button", name="Generate the trip").click()

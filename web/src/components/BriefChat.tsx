@@ -54,9 +54,14 @@ export function BriefChat() {
   const [busy, setBusy] = useState<"chat" | "generate" | null>(null);
   const [error, setError] = useState<string | null>(null);
   const input = useRef<HTMLTextAreaElement>(null);
+  const messages = useRef<HTMLOListElement>(null);
   useEffect(() => {
     window.sessionStorage.setItem(STORE_KEY, JSON.stringify(conversation));
   }, [conversation]);
+  // The newest turn in sight: the list scrolls once a conversation outgrows it
+  useEffect(() => {
+    messages.current?.scrollTo({ top: messages.current.scrollHeight });
+  }, [conversation.turns.length]);
 
   const inFlight = useRef(false); // state updates too late to stop a double Enter
   const send = async (text: string) => {
@@ -109,7 +114,7 @@ export function BriefChat() {
 
   return (
     <div className="brief">
-      <ol className="messages" aria-live="polite" aria-label="Conversation" tabIndex={0}>
+      <ol ref={messages} className="messages" aria-live="polite" aria-label="Conversation" tabIndex={0}>
         {conversation.turns.map((turn, i) => (
           <li key={i} className={`message ${turn.role}`}>
             <span className="speaker">{turn.role === "user" ? t("brief.you") : t("brief.assistant")}</span>
