@@ -89,6 +89,9 @@ def test_two_ends_the_weather_chooses_between_are_open(
     reply = last_reply(gazetteer, turns, locale)
     assert reply.collected.end is None
     assert not reply.readyToGenerate
-    # (a guard: an end said plainly beside the weather stays)
+
+
+def test_an_end_said_plainly_beside_the_weather_stays(gazetteer: Gazetteer) -> None:
+    """(A guard: the weather with no other end is no choice between ends.)"""
     plain = last_reply(gazetteer, ["from Encamp to Soldeu, 2 days, if it rains we'll take the bus back"])
     assert plain.collected.end == "Soldeu"

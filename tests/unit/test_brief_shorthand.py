@@ -52,15 +52,25 @@ def test_a_short_day_name_that_is_a_noun_a_verb_or_a_name_is_no_date(text: str) 
         ("gravel bike, 50ish km a day max", 50),
         ("we think in miles - 40 miles a day max", 64),
         ("Ten kilometres at the very most, as I tire easily", 10),
-        ("2 days, starting on May 13. Max 35 km a day.", 35),  # (not "13 max": a date)
-        ("3-day MTB loop || tops 35 km a day", 35),
     ],
 )
 def test_a_distance_said_alone_is_the_day_s_distance(text: str, km: float) -> None:
+    assert read_turn(text, today=TODAY).slots.dailyDistanceKm == km
+
+
+@pytest.mark.parametrize(
+    ("text", "km", "days", "date"),
+    [
+        ("2 days, starting on May 13. Max 35 km a day.", 35, 2, dt.date(2027, 5, 13)),  # not "13 max"
+        ("3-day MTB loop || tops 35 km a day", 35, 3, None),  # "a day" is the limit's, no count of days
+        ("we think in miles, 3 days - 40 miles a day max", 64, 3, None),
+    ],
+)
+def test_a_limit_takes_neither_the_date_nor_the_days(
+    text: str, km: float, days: int, date: dt.date | None
+) -> None:
     slots = read_turn(text, today=TODAY).slots
-    assert slots.dailyDistanceKm == km
-    assert slots.durationDays != 1 or "1" in text  # ("35 km a day" is no day's count)
-    assert slots.startDate == (dt.date(2027, 5, 13) if "May 13" in text else slots.startDate)
+    assert (slots.dailyDistanceKm, slots.durationDays, slots.startDate) == (km, days, date)
 
 
 @pytest.mark.parametrize(

@@ -85,23 +85,23 @@ def options_in(text: str) -> Options | None:
     return Options(text[: marks[0].start()], choices, after)
 
 
-def chosen(reply: str, options: Options, dropped: set[int]) -> int | None:
+def chosen(reply: str, options: Options, dropped: frozenset[int]) -> tuple[int | None, frozenset[int]]:
     """The option a reply chooses (1-based): by its mark or its rank ("B", "la deuxième"), as the only loop
     ("the loop"), or as the one left once the others are dropped ("not c", then "a" is all that is left);
-    ``dropped`` gathers those dropped so far."""
+    and the options dropped so far, ``dropped`` with those this reply drops."""
     norm = normalize(reply)
     count = len(options.choices)
     # the reply's first words up to its own punctuation: "B, with huts" chooses, "b with huts" does not
     first = normalize(re.split(r"[,.;:!?)\n]", reply, maxsplit=1)[0])
     if (said := _CHOSEN.fullmatch(first)) and (index := _NUMBERS[said.group(1)]) <= count:
-        return index
+        return index, dropped
     dropped |= {_NUMBERS[m.group(1)] for m in _DROPPED.finditer(norm) if _NUMBERS[m.group(1)] <= count}
     if len(norm.split()) <= 6 and ROUND_TRIP.search(norm) and not _NEGATED.search(norm):  # (not "not a loop")
         loops = [i for i, choice in enumerate(options.choices, 1) if ROUND_TRIP.search(normalize(choice))]
         if len(loops) == 1:
-            return loops[0]
+            return loops[0], dropped
     left = [i for i in range(1, count + 1) if i not in dropped]
-    return left[0] if len(left) == 1 else None
+    return (left[0] if len(left) == 1 else None), dropped
 
 
 def with_options_settled(turns: list[str]) -> list[str]:
@@ -111,13 +111,14 @@ def with_options_settled(turns: list[str]) -> list[str]:
     for at, text in enumerate(turns):
         if (options := options_in(text)) is None:
             continue
-        dropped: set[int] = set()
+        dropped: frozenset[int] = frozenset()
         index = None
         for reply in turns[at + 1 :]:
             if _REOPENED.search(normalize(reply)):  # "hmm actually maybe B, or A... not sure now"
                 index = None
-            elif (now := chosen(reply, options, dropped)) is not None:
-                index = now
+                continue
+            now, dropped = chosen(reply, options, dropped)
+            index = now if now is not None else index
         choice = options.choices[index - 1] if index else ""
         # (not "torn between two things" once one is chosen)
         before = "" if index and HESITATING.search(normalize(options.before)) else options.before

@@ -280,7 +280,7 @@ def settled_by_the_trip(
     stays a question: both make a trip."""
     if not isinstance(outcome, Ambiguous) or days < 1 or all(p is None for p in route):
         return outcome
-    allowed = days * (daily_km or PLAUSIBLE_DAY_KM)
+    allowed = ridable_km(days, daily_km)
 
     def length(candidate: Place) -> float:
         points = [candidate if p is None else p for p in route]
@@ -304,7 +304,12 @@ def beyond_reach(place: Place, ours: list[Place], days: int, daily_km: float | N
     if days < 1 or not ours:
         return False
     nearest = min(distance_km(place.lat, place.lon, other.lat, other.lon) for other in ours)
-    return ROAD_FACTOR * nearest >= IMPLAUSIBLE * days * (daily_km or PLAUSIBLE_DAY_KM)
+    return ROAD_FACTOR * nearest >= IMPLAUSIBLE * ridable_km(days, daily_km)
+
+
+def ridable_km(days: int, daily_km: float | None) -> float:
+    """The road kilometres a trip of ``days`` can ride: its daily limit, or the most anyone plans a day."""
+    return days * (daily_km or PLAUSIBLE_DAY_KM)
 
 
 def _closer_than_ours(norm: str, matching: list[Candidate]) -> list[Candidate]:
