@@ -12,6 +12,10 @@ it answers ``POST /v1/chat/completions``, streamed or not, in one of these modes
 - ``garbage``: 200 with a body that is not JSON (and, streamed, events that are not).
 
 It knows the soak's briefs, not the world: it stands in for a provider's failures, not for a model.
+With ``--script FILE`` (``tests/fixtures/models/understood.json``) it also stands in for a model that
+understands: the brief chat's conversations the script holds are answered, at their last turn, with the
+script's understanding (or its literal ``answer``: a wrong place, a value out of bounds, half a JSON
+object), as structured output.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+from pathlib import Path
 from typing import Any
 
 import uvicorn
@@ -34,7 +39,8 @@ SOAK_SPEC = {"start": "Sant Julià de Lòria", "end": "Soldeu", "durationDays": 
 
 
 class FakeModel:
-    def __init__(self) -> None:
+    def __init__(self, script: dict[tuple[str, ...], Any] | None = None) -> None:
+        self.script = script or {}
         self.mode = "healthy"
         self.calls: dict[str, int] = dict.fromkeys(MODES, 0)
 
@@ -61,7 +67,7 @@ class FakeModel:
             if body.get("stream"):
                 return StreamingResponse(_garbage_events(), media_type="text/event-stream")
             return PlainTextResponse("<html>upstream proxy error</html>", status_code=200)
-        text = answer(body)
+        text = answer(body, self.script)
         prompt_tokens = sum(len(str(m.get("content") or "")) for m in body.get("messages", [])) // 4
         usage = {"prompt_tokens": prompt_tokens, "completion_tokens": max(1, len(text) // 4)}
         if body.get("stream"):
@@ -71,8 +77,35 @@ class FakeModel:
         return JSONResponse({"model": "fake", "choices": [choice], "usage": usage})
 
 
-def answer(body: dict[str, Any]) -> str:
-    from tripagent.application.brief_prompt import BRIEF_SYSTEM_PROMPT
+def load_script(path: Path) -> dict[tuple[str, ...], Any]:
+    """A script's conversations by their user turns."""
+    doc = json.loads(path.read_text())
+    return {tuple(c["turns"]): c for c in doc["conversations"]}
+
+
+def scripted_understanding(messages: list[dict[str, Any]], script: dict[tuple[str, ...], Any]) -> str:
+    """The brief chat's answer to a conversation of the script: what it says at its last turn, a plain
+    acknowledgement before (nothing understood yet); a conversation it does not hold, a question."""
+    said = [str(m.get("content") or "") for m in messages if m.get("role") == "user"]
+    conversation = script.get(tuple(said))
+    if conversation is None:
+        started = any(key[: len(said)] == tuple(said) for key in script)
+        reply = "Noted." if started else "Where would you like to start?"
+        return json.dumps({"reply": reply, "readyToGenerate": False, "collected": {}})
+    if "answer" in conversation:
+        answer = conversation["answer"]
+        return answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False)
+    return json.dumps(
+        {
+            "reply": "Here is what I have: " + json.dumps(conversation["expected"], ensure_ascii=False),
+            "readyToGenerate": conversation["ready"],
+            "collected": conversation["expected"],
+        },
+        ensure_ascii=False,
+    )
+
+
+def answer(body: dict[str, Any], script: dict[tuple[str, ...], Any] | None = None) -> str:
     from tripagent.application.generate import SPEC_SYSTEM
     from tripagent.application.review import REVIEWER_PROMPT
 
@@ -83,10 +116,8 @@ def answer(body: dict[str, Any]) -> str:
         return _review(json.loads(last))
     if system == SPEC_SYSTEM:
         return json.dumps(SOAK_SPEC)
-    if system == BRIEF_SYSTEM_PROMPT:
-        return json.dumps(
-            {"reply": "Where would you like to start?", "readyToGenerate": False, "collected": {}}
-        )
+    if (body.get("response_format") or {}).get("json_schema", {}).get("name") == "brief_understanding":
+        return scripted_understanding(messages, script or {})
     return "Here is the plan as it stands."
 
 
@@ -122,8 +153,9 @@ async def _garbage_events() -> Any:
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.fake_model")
     parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--script", type=Path, help="conversations to answer as a model that understands")
     args = parser.parse_args()
-    fake = FakeModel()
+    fake = FakeModel(load_script(args.script) if args.script else None)
     app = Starlette(
         routes=[
             Route("/v1/chat/completions", fake.completions, methods=["POST"]),

@@ -79,3 +79,65 @@ def test_the_rules_engines_are_adapters_built_with_what_they_need() -> None:
     assert set(engines) == set(TASKS)
     assert all(callable(engine) for engine in engines.values())
     assert not list((PACKAGE / "application").glob("*_rules.py"))  # none left inside the use cases
+
+
+READER = "tripagent.adapters.rules.brief_reader"
+# The rules provider's table of engines is where the offline reader is plugged in, as one provider's
+# adapter; nothing else may know it exists (the use cases talk to every provider through the model port).
+READER_PLUG = "adapters/llm/rules.py"
+
+
+def test_nothing_outside_the_offline_reader_imports_it() -> None:
+    offenders = {
+        str(path.relative_to(PACKAGE)): sorted(n for n in imports(path) if n.startswith(READER))
+        for path in PACKAGE.rglob("*.py")
+        if "brief_reader" not in path.parts and str(path.relative_to(PACKAGE)) != READER_PLUG
+    }
+    assert {k: v for k, v in offenders.items() if v} == {}
+
+
+def test_the_reader_is_plugged_in_lazily_where_the_rules_engines_are_built() -> None:
+    """Its one importer loads it inside the function that builds the engines, never at import: a
+    function that does not run the offline reader never pays for it."""
+    tree = ast.parse((PACKAGE / READER_PLUG).read_text())
+    top_level = {
+        node.module
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(READER)
+    }
+    assert top_level == set()
+    assert any(n.startswith(READER) for n in imports(PACKAGE / READER_PLUG))
+
+
+BUNDLED_NAMES = ("andorr", "helsin", "canillo", "ordino", "kallio", "soldeu", "encamp", "escaldes")
+
+
+def code_strings(path: Path) -> list[str]:
+    """The string literals of a module's code, its docstrings aside (examples in prose are no rule)."""
+    tree = ast.parse(path.read_text())
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+    ]
+
+
+@pytest.mark.parametrize("layer", ["domain", "application"])
+def test_no_rule_of_the_business_names_a_bundled_region(layer: str) -> None:
+    """Regions come from data (the places index): no code of the domain or the use cases names a place of
+    the bundled ones, so that a deployment elsewhere runs the same rules."""
+    offenders = {
+        str(path.relative_to(PACKAGE)): [
+            s for s in code_strings(path) if any(n in s.lower() for n in BUNDLED_NAMES)
+        ]
+        for path in (PACKAGE / layer).rglob("*.py")
+    }
+    assert {k: v for k, v in offenders.items() if v} == {}

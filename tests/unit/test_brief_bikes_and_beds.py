@@ -5,7 +5,8 @@ rather than a change of mind."""
 import datetime as dt
 
 import pytest
-from tripagent.domain.brief import Collected, read_turn
+from tripagent.adapters.rules.brief_reader.reading import read_turn
+from tripagent.domain.brief import Collected
 
 TODAY = dt.date(2027, 5, 3)
 

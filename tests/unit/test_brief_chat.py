@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from tripagent.adapters.llm.rules import RulesProvider
 from tripagent.adapters.places.gazetteer import Gazetteer
+from tripagent.adapters.rules.brief_reader.reading import read_turn
 from tripagent.adapters.signing import HmacSigner
 from tripagent.application.brief_chat import STATE_MARK, BriefChat, BriefLimits, BriefReply, ChatTurn
-from tripagent.domain.brief import read_turn
 from tripagent.domain.places import Found
 from tripagent.errors import AiNotConfigured
 
@@ -197,10 +197,19 @@ def test_the_rules_engine_asks_for_the_next_essential_in_the_riders_language(gaz
 
 
 @pytest.mark.parametrize("word", ["launch it", "go", "let's go", "c'est bon", "vas-y"])
-def test_launch_words_set_ready_once_the_start_geocodes(gazetteer: Gazetteer, word: str) -> None:
-    replies = converse(chat(gazetteer), ["from Ordino", word])
-    assert replies[-1].readyToGenerate
-    assert replies[-1].canLaunch
+def test_launch_words_launch_a_whole_brief_and_ask_for_what_is_missing(
+    gazetteer: Gazetteer, word: str
+) -> None:
+    """The rider may launch once the start geocodes (``canLaunch``); the reply recommends it only when
+    nothing is missing, and never says "launching" over a question still open."""
+    whole = converse(chat(gazetteer), ["from Ordino to Canillo, 2 days", word])[-1]
+    assert whole.readyToGenerate
+    assert whole.canLaunch
+    assert whole.reply.startswith(("Launching", "C'est parti"))
+    partial = converse(chat(gazetteer), ["from Ordino", word])[-1]
+    assert partial.canLaunch
+    assert not partial.readyToGenerate
+    assert not partial.reply.startswith(("Launching", "C'est parti"))
     assert converse(chat(gazetteer), [word])[-1].readyToGenerate is False  # nothing to route yet
 
 
@@ -262,7 +271,7 @@ def test_a_tampered_state_token_is_ignored(gazetteer: Gazetteer) -> None:
 # ------------------------------------------------------------------------------------ scripted models
 GOOD = (
     '{"reply": "Which bike?", "readyToGenerate": false, '
-    '"collected": {"profile": "touring", "start": "Paris"}}'
+    '"collected": {"profile": "touring", "start": "ordino", "durationDays": 2}}'
 )
 
 
@@ -271,21 +280,29 @@ def test_a_models_structured_reply_is_read_leniently(gazetteer: Gazetteer, text:
     model = ScriptedModel([text])
     (reply,) = converse(chat(gazetteer), ["from Ordino, 2 days"], provider=model)
     assert reply.reply.startswith("Which bike?")
-    assert reply.collected.profile == "touring"  # the model may fill what the rules did not read
-    assert reply.collected.start == "Ordino"  # but places stay the geocoded ones
+    assert reply.collected.profile == "touring"
+    assert reply.collected.start == "Ordino"  # the model's place, geocoded: the name that finds it
+    assert reply.collected.durationDays == 2
     assert reply.model == "gpt-test"
     request = model.requests[0]
     assert request.options.max_output_tokens > 0
     assert "JSON" in request.system
+    assert request.response_format is not None  # structured output where the provider has it
 
 
-def test_garbage_from_the_model_keeps_the_text_and_the_previous_state(gazetteer: Gazetteer) -> None:
-    model = ScriptedModel(["I think you should ride from Ordino!! {{{"])
-    (reply,) = converse(chat(gazetteer), ["from Ordino to Canillo, 2 days, gravel"], provider=model)
+def test_garbage_from_the_model_keeps_the_previous_state_and_is_never_ready(gazetteer: Gazetteer) -> None:
+    model = ScriptedModel([GOOD, "I think you should ride from Ordino!! {{{"])
+    first, reply = converse(chat(gazetteer), ["from Ordino, 2 days", "to Canillo, gravel"], provider=model)
     assert reply.reply.startswith("I think you should ride from Ordino")
     assert reply.readyToGenerate is False
-    assert reply.collected.start == "Ordino"
-    assert reply.collected.profile == "gravel"
+    assert reply.collected == first.collected  # the server's state of the turn before, from its mark
+
+
+def test_half_a_json_object_is_no_reply_to_show(gazetteer: Gazetteer) -> None:
+    model = ScriptedModel(['{"reply": "From Ordino', "not json at all"])
+    (reply,) = converse(chat(gazetteer), ["from Ordino, 2 days"], provider=model)
+    assert "{" not in reply.reply.split("\n\n")[0]
+    assert reply.readyToGenerate is False
 
 
 def test_the_model_sees_history_without_our_state_tokens(gazetteer: Gazetteer) -> None:

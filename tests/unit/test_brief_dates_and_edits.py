@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 from tripagent.adapters.places.gazetteer import Gazetteer
-from tripagent.domain.brief import read_turn
+from tripagent.adapters.rules.brief_reader.reading import read_turn
 
 from tests.fixtures.brief_chat import last_reply
 
@@ -199,7 +199,7 @@ def test_a_stop_added_goes_where_the_turn_puts_it(
 
 def test_a_stop_said_again_stays_where_it_was() -> None:
     """(A guard: "nuit à Andorra la Vella" after a route through it moves nothing.)"""
-    from tripagent.domain.brief_stops import placed
+    from tripagent.adapters.rules.brief_reader.stops import placed
 
     stops = ["Sant Julià de Lòria", "Andorra la Vella", "La Massana"]
     said = [("Andorra la Vella", "andorra la vella")]
@@ -208,7 +208,7 @@ def test_a_stop_said_again_stays_where_it_was() -> None:
 
 def test_a_time_after_a_name_places_no_stop() -> None:
     """(A guard: "Soldeu before dark" says when, not where a stop goes.)"""
-    from tripagent.domain.brief_places import place_phrases
+    from tripagent.adapters.rules.brief_reader.places import place_phrases
 
     assert "via" not in place_phrases("Soldeu before dark", locale="en")
 

@@ -92,6 +92,6 @@ def test_a_trip_for_as_long_as_it_takes_leaves_its_days_open(gazetteer: Gazettee
 
 
 def test_a_road_ride_said_in_french_shorthand() -> None:
-    from tripagent.domain.brief import read_turn
+    from tripagent.adapters.rules.brief_reader.reading import read_turn
 
     assert read_turn("sortie route dim de Canillo", today=TODAY).slots.profile == "road"

@@ -5,7 +5,7 @@ back another ("départ samedi matin, retour dimanche soir")."""
 import datetime as dt
 
 import pytest
-from tripagent.domain.brief import read_turn
+from tripagent.adapters.rules.brief_reader.reading import read_turn
 
 TODAY = dt.date(2027, 5, 3)  # a Monday
 

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from tripagent.adapters.llm.rules import RulesProvider
 from tripagent.adapters.places.gazetteer import Gazetteer
+from tripagent.adapters.rules.brief_reader.reading import read_turn
 from tripagent.adapters.signing import HmacSigner
 from tripagent.application.brief_chat import BriefChat, BriefLimits, ChatTurn
-from tripagent.domain.brief import read_turn
 from tripagent.domain.choice import Option, choose
 
 TODAY = dt.date(2027, 5, 3)

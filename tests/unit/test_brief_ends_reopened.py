@@ -5,7 +5,7 @@ to end"), and day plans dated by the day of the month."""
 
 import pytest
 from tripagent.adapters.places.gazetteer import Gazetteer
-from tripagent.domain.brief_places import place_phrases
+from tripagent.adapters.rules.brief_reader.places import place_phrases
 
 from tests.fixtures.brief_chat import last_reply
 

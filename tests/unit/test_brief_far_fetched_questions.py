@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from tripagent.adapters.places.gazetteer import Gazetteer
-from tripagent.domain.brief import read_turn
+from tripagent.adapters.rules.brief_reader.reading import read_turn
 from tripagent.domain.places import Candidate, Found, NotFound, SearchOutcome, normalize
 
 from tests.fixtures.brief_chat import last_reply

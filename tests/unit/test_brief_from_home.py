@@ -5,7 +5,7 @@ Taka-Töölö, je voudrais partir de chez moi", "I live in Pasila... start right
 import datetime as dt
 
 import pytest
-from tripagent.domain.brief import read_turn
+from tripagent.adapters.rules.brief_reader.reading import read_turn
 
 TODAY = dt.date(2027, 5, 3)
 

@@ -4,7 +4,7 @@ l'hôtel"): the ride starts there, and coming back to it is a loop (the rides th
 `test_brief_where_the_loop_starts.py`); a base of another kind, or a start said elsewhere, is not it."""
 
 from tripagent.adapters.places.gazetteer import Gazetteer
-from tripagent.domain.brief_base import base_said
+from tripagent.adapters.rules.brief_reader.base import base_said
 
 from tests.fixtures.brief_chat import last_reply
 

@@ -4,8 +4,8 @@ import datetime as dt
 
 import pytest
 from tripagent.adapters.places.gazetteer import Gazetteer
-from tripagent.domain.brief import read_turn
-from tripagent.domain.landmarks import landmarks_as_places
+from tripagent.adapters.rules.brief_reader.landmarks import landmarks_as_places
+from tripagent.adapters.rules.brief_reader.reading import read_turn
 
 from tests.fixtures.brief_chat import last_reply
 

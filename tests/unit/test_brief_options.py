@@ -3,7 +3,7 @@
 
 import pytest
 from tripagent.adapters.places.gazetteer import Gazetteer
-from tripagent.domain.brief_options import options_in, with_options_settled
+from tripagent.adapters.rules.brief_reader.options import options_in, with_options_settled
 
 from tests.fixtures.brief_chat import last_reply
 

@@ -8,7 +8,7 @@ import datetime as dt
 from typing import Any
 
 import pytest
-from tripagent.domain.brief import read_turn
+from tripagent.adapters.rules.brief_reader.reading import read_turn
 
 TODAY = dt.date(2027, 5, 3)  # a Monday
 
@@ -419,7 +419,7 @@ def test_where_should_we_start_leaves_the_start_open() -> None:
 
 
 def test_an_english_turn_with_a_french_phrase_stays_english() -> None:
-    from tripagent.domain.brief import detect_locale
+    from tripagent.adapters.rules.brief_reader.words import detect_locale
 
     mixed = "Encamp to Ordino, three days, gravel, max 40 km a day and pas plus de 900 m de montée par jour"
     assert detect_locale(mixed) == "en"  # was French: four French words sufficed

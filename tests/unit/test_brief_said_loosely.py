@@ -9,7 +9,7 @@ import datetime as dt
 from typing import Any
 
 import pytest
-from tripagent.domain.brief import read_turn
+from tripagent.adapters.rules.brief_reader.reading import read_turn
 
 TODAY = dt.date(2027, 5, 3)  # a Monday
 

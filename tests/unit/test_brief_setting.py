@@ -7,8 +7,8 @@ import datetime as dt
 
 import pytest
 from tripagent.adapters.places.gazetteer import Gazetteer
-from tripagent.domain.brief import read_turn
-from tripagent.domain.brief_places import said_as_an_end
+from tripagent.adapters.rules.brief_reader.places import said_as_an_end
+from tripagent.adapters.rules.brief_reader.reading import read_turn
 from tripagent.domain.places import Found, is_setting
 
 from tests.fixtures.brief_chat import last_reply

@@ -4,7 +4,7 @@ with no word of limit ("ordino loop sat 80k"), read where nothing around them sa
 import datetime as dt
 
 import pytest
-from tripagent.domain.brief import read_turn
+from tripagent.adapters.rules.brief_reader.reading import read_turn
 
 TODAY = dt.date(2027, 5, 3)  # a Monday
 

@@ -7,7 +7,7 @@ import datetime as dt
 
 import pytest
 from tripagent.adapters.places.gazetteer import Gazetteer
-from tripagent.domain.brief import read_turn
+from tripagent.adapters.rules.brief_reader.reading import read_turn
 
 from tests.fixtures.brief_chat import last_reply
 

@@ -6,8 +6,8 @@ import datetime as dt
 
 import pytest
 from tripagent.adapters.places.gazetteer import Gazetteer
-from tripagent.domain.brief_dates import dates_in
-from tripagent.domain.holidays import easter, holiday_in
+from tripagent.adapters.rules.brief_reader.dates import dates_in
+from tripagent.adapters.rules.brief_reader.holidays import easter, holiday_in
 from tripagent.domain.places import normalize
 
 from tests.fixtures.brief_chat import CORPUS_TODAY, last_reply

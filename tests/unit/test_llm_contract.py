@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import boto3
@@ -24,6 +25,7 @@ from tripagent.application.llm import (
     ChatResult,
     Message,
     ModelProvider,
+    ResponseFormat,
     StreamFinished,
     TextDelta,
     ToolCall,
@@ -656,3 +658,35 @@ def test_rules_without_an_engine_for_the_task_says_what_it_is() -> None:
     result = RulesProvider({}).chat(request())
     assert result.model == "rules"
     assert "no language model" in result.text
+
+
+SHAPE = ResponseFormat(
+    "brief_understanding",
+    "The reply and the brief.",
+    {"type": "object", "properties": {"reply": {"type": "string"}}, "required": ["reply"]},
+)
+
+
+def test_structured_output_is_asked_in_each_providers_own_way_and_answered_as_the_object() -> None:
+    """OpenAI ``response_format`` json_schema; Anthropic and Bedrock a forced tool whose input is the
+    answer: each comes back as the object's JSON in the text, for one lenient parser."""
+    answer = {"reply": "Where do you start?"}
+    shaped = replace(request(), response_format=SHAPE)
+    with respx.mock() as router:
+        openai = OpenAIBackend(router)
+        openai.reply(json.dumps(answer))
+        assert json.loads(openai.provider().chat(shaped).text) == answer
+        assert openai.sent()["response_format"]["json_schema"]["schema"] == SHAPE.schema
+    with respx.mock() as router:
+        anthropic = AnthropicBackend(router)
+        anthropic.reply_tool(ToolCall("t1", SHAPE.name, answer))
+        result = anthropic.provider().chat(shaped)
+        sent = anthropic.sent()
+    assert (json.loads(result.text), result.tool_calls) == (answer, ())
+    assert sent["tool_choice"] == {"type": "tool", "name": SHAPE.name}
+    assert sent["tools"][-1]["input_schema"] == SHAPE.schema
+    bedrock = BedrockBackend()
+    bedrock.reply_tool(ToolCall("b1", SHAPE.name, answer))
+    result = bedrock.provider().chat(shaped)
+    assert (json.loads(result.text), result.tool_calls) == (answer, ())
+    assert bedrock.sent_params["toolConfig"]["toolChoice"] == {"tool": {"name": SHAPE.name}}

@@ -1,7 +1,7 @@
 """The rules provider's recap reads as its language is written: French contracts its prepositions with
 the place's article or first vowel, and dates are said, not printed as the API stores them."""
 
-from tripagent.adapters.rules.brief import recap
+from tripagent.adapters.rules.brief_reader.recap import recap
 
 
 def test_french_contracts_de_and_a_with_the_place() -> None:

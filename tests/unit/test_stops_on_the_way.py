@@ -133,7 +133,7 @@ def test_a_finish_said_later_ends_the_loop(gazetteer: Gazetteer) -> None:
 
 
 def test_stops_in_order_after_a_base_are_stops() -> None:
-    from tripagent.domain.brief import read_turn
+    from tripagent.adapters.rules.brief_reader.reading import read_turn
 
     read = read_turn("Stops in order: Ordino, then Canillo, then Encamp.", today=TODAY)
     assert [p.text for p in read.places["via"]] == ["ordino", "canillo", "encamp"]

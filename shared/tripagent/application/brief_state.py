@@ -1,6 +1,7 @@
 """The brief chat's own state, carried by the client: each reply ends with a signed mark (a Markdown
-comment a client does not show) holding the places resolved so far and an open clarification, so the
-chat stays stateless on the server and a forged or altered mark is ignored."""
+comment a client does not show) holding the brief the server checked last, the places chosen in answer
+to its numbered questions and an open question, so the chat stays stateless on the server and a forged
+or altered mark is ignored."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from tripagent.domain.brief import Collected
 
 STATE_MARK = re.compile(r"\n*\[//\]: # \(tripagent-state:([A-Za-z0-9_\-.]+)\)\s*$")
 CLARIFICATION_TTL_S = 300
@@ -39,6 +42,8 @@ class Pending:
 class BriefState:
     resolved: dict[str, str] = field(default_factory=dict)  # slot → the chosen place's name
     pending: Pending | None = None
+    answered: dict[str, str] = field(default_factory=dict)  # the name asked about (normalized) → the choice
+    collected: Collected = field(default_factory=Collected)  # the brief as the server checked it last
 
     def payload(self, now: float) -> dict[str, Any]:
         pending = None
@@ -49,13 +54,25 @@ class BriefState:
                 "options": self.pending.options,
                 "createdAt": self.pending.created_at,
             }
-        return {"v": 1, "resolved": self.resolved, "pending": pending, "at": now}
+        # (the notes stay out: the mark travels in every assistant turn, held to the turn's size limit)
+        collected = self.collected.model_dump(mode="json", exclude_defaults=True, exclude={"notes"})
+        return {
+            "v": 2,
+            "resolved": self.resolved,
+            "answered": self.answered,
+            "collected": collected,
+            "pending": pending,
+            "at": now,
+        }
 
     @classmethod
     def from_payload(cls, payload: dict[str, Any]) -> BriefState:
         p = payload.get("pending")
         pending = Pending(p["slot"], p["query"], p["options"], float(p["createdAt"])) if p else None
-        return cls(dict(payload.get("resolved") or {}), pending)
+        collected, _ = Collected.lenient(payload.get("collected") or {})
+        return cls(
+            dict(payload.get("resolved") or {}), pending, dict(payload.get("answered") or {}), collected
+        )
 
 
 def state_mark(signer: StateSigner, state: BriefState, now: float) -> str:

@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tripagent.application import ports
 from tripagent.application.llm import ChatOptions, ChatRequest, Message, ModelProvider
@@ -143,21 +143,20 @@ class Generator:
                     context=context,
                 )
             )
-            parsed = parse_structured(result.text, TripSpec)
-            if isinstance(parsed, Parsed):
-                return _with_hints(parsed.value, hints)
-            missing = _missing_essentials(result.text)
-            if missing and attempt == MAX_REPROMPTS:
+            parsed = parse_structured(result.text, SpecDraft)
+            merged = spec_with_hints(parsed.value if isinstance(parsed, Parsed) else None, hints)
+            if isinstance(merged, TripSpec):
+                return merged
+            if isinstance(parsed, Parsed) and merged.missing and attempt == MAX_REPROMPTS:
                 raise NeedsMoreInfo(
-                    "The brief does not say " + " or ".join(missing) + ".", details=[{"missing": missing}]
+                    "The brief does not say " + " or ".join(merged.missing) + ".",
+                    details=[{"missing": list(merged.missing)}],
                 )
+            reason = merged.reason if isinstance(parsed, Parsed) else parsed.reason
             messages += [
                 Message("assistant", result.text),
                 Message(
-                    "user",
-                    "That reply does not validate: "
-                    + parsed.reason
-                    + ". Answer again with only the JSON object.",
+                    "user", f"That reply does not validate: {reason}. Answer again with only the JSON object."
                 ),
             ]
         raise AiUnparseable("The model's trip spec could not be read after corrective re-prompts.")
@@ -303,24 +302,53 @@ class Generator:
         )
 
 
-def _with_hints(spec: TripSpec, hints: Collected | None) -> TripSpec:
-    """The brief chat's collected values are the rider's own answers: they win over a re-extraction."""
-    if hints is None:
-        return spec
-    update = {
+class SpecDraft(BaseModel):
+    """A model's trip spec before it is checked: any object (its fields are checked once merged)."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+@dataclass(frozen=True)
+class SpecProblem:
+    """Why a spec does not validate once merged: the essentials it lacks, and anything else wrong."""
+
+    missing: tuple[str, ...]
+    others: tuple[str, ...]
+
+    @property
+    def reason(self) -> str:
+        return "; ".join([*(f"{k}: required" for k in self.missing), *self.others])
+
+
+ESSENTIAL = ("start", "durationDays")
+
+
+def spec_with_hints(draft: BaseModel | None, hints: Collected | None) -> TripSpec | SpecProblem:
+    """The one merge of generation: the brief chat's checked values (the rider's own answers) over the
+    model's spec, then the spec checked, its essentials first. A model that leaves out a start or a number
+    of days the chat holds is not asked again, and the chat's values win over a re-extraction."""
+    values = {
         k: v
-        for k, v in hints.model_dump().items()
-        if v not in (None, [], "", False) and k in TripSpec.model_fields
+        for k, v in (draft.model_extra or {} if draft is not None else {}).items()
+        if k in TripSpec.model_fields and v not in (None, "")
     }
-    return TripSpec.model_validate({**spec.model_dump(), **update})
-
-
-def _missing_essentials(text: str) -> list[str]:
+    if hints is not None:
+        values |= {
+            k: v
+            for k, v in hints.model_dump().items()
+            if v not in (None, [], "", False) and k in TripSpec.model_fields
+        }
+    missing = tuple(k for k in ESSENTIAL if k not in values)
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, TypeError):
-        return []
-    return [k for k in ("start", "durationDays") if isinstance(data, dict) and data.get(k) in (None, "")]
+        spec = TripSpec.model_validate(values)
+    except ValidationError as exc:
+        others = tuple(
+            f"{'.'.join(map(str, e['loc']))}: {e['msg']}"
+            for e in exc.errors()
+            if e["loc"][:1] not in [(k,) for k in missing]
+        )
+        return SpecProblem(missing, others)
+    return spec
 
 
 def _spec_prompt(brief: str, hints: Collected | None) -> str:

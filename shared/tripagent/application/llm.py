@@ -51,6 +51,17 @@ class ChatOptions:
 
 
 @dataclass(frozen=True, slots=True)
+class ResponseFormat:
+    """An answer that must be one JSON object of this schema: a provider with structured output uses its
+    own (OpenAI ``response_format``, Anthropic and Bedrock a forced tool) and answers the object as its
+    text; one without it is told in the prompt, and the caller parses leniently either way."""
+
+    name: str
+    description: str
+    schema: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class ChatRequest:
     model: str
     system: str
@@ -58,6 +69,7 @@ class ChatRequest:
     options: ChatOptions
     tools: tuple[ToolSpec, ...] = ()
     context: dict[str, Any] = field(default_factory=dict)  # structured facts for the rules provider
+    response_format: ResponseFormat | None = None  # the answer is one JSON object of this schema
 
     def __post_init__(self) -> None:
         # The model port carries data: what an engine needs besides (a place index, a client) is given

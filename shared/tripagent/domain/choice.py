@@ -10,8 +10,11 @@ an answer.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 
 from tripagent.domain.places import normalize, quality
 
@@ -69,15 +72,11 @@ FILLER = frozenset(
 )
 # Answers by description: "the Andorran village", "celle d'Andorre", "the Spanish one". The words that
 # name a country or a kind of place are read as our labels say them (in English)
-DESCRIBED = {
-    "andorran": "andorra", "andorrane": "andorra", "andorre": "andorra", "andorrans": "andorra",
-    "spanish": "spain", "espagne": "spain", "espagnol": "spain", "espagnole": "spain", "catalan": "spain",
-    "catalane": "spain", "french": "france", "francais": "france", "francaise": "france",
-    "finnish": "finland", "finlande": "finland", "finlandais": "finland", "finlandaise": "finland",
-    "italian": "italy", "italie": "italy", "italien": "italy", "italienne": "italy",
-    "portuguese": "portugal", "portugais": "portugal", "german": "germany", "allemagne": "germany",
-    "allemand": "germany", "allemande": "germany", "ville": "city", "hameau": "hamlet", "bourg": "town",
-}  # fmt: skip
+@cache
+def _described() -> dict[str, str]:
+    """The words of descriptions, from data (``data/vocabulary/descriptions.json``)."""
+    words = json.loads((Path(__file__).parents[1] / "data" / "vocabulary" / "descriptions.json").read_text())
+    return {**words["countries"], **words["kinds"]}
 # Words that say where or which, not what: dropped from a description ("the one in Andorra")
 LINKING = frozenset(
     ["in", "en", "d", "de", "du", "of", "from", "that", "which", "qui", "a", "an", "un", "une"]
@@ -160,7 +159,7 @@ def choose(reply: str, options: list[Option]) -> int | None:
     if names and [n for n, _ in names].count(max(names)[0]) == 1:
         return max(names)[1]
     meant = _words(NOT_MEANT.sub("", normalize(reply)))
-    kept = [DESCRIBED.get(w, w) for w in meant if w not in FILLER and w not in LINKING] or kept
+    kept = [_described().get(w, w) for w in meant if w not in FILLER and w not in LINKING] or kept
     named = [w for w in kept if len(w) > 2 or w.isdigit()]
     if not named:
         return None

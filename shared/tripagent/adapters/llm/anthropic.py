@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -68,6 +69,12 @@ class AnthropicProvider:
                 {"name": t.name, "description": t.description, "input_schema": t.parameters}
                 for t in request.tools
             ]
+        if (shape := request.response_format) is not None:  # structured output: one forced tool
+            body["tools"] = [
+                *body.get("tools", []),
+                {"name": shape.name, "description": shape.description, "input_schema": shape.schema},
+            ]
+            body["tool_choice"] = {"type": "tool", "name": shape.name}
         return body
 
     def chat(self, request: ChatRequest) -> ChatResult:
@@ -83,6 +90,9 @@ class AnthropicProvider:
                 if b["type"] == "tool_use"
             )
             usage = payload.get("usage") or {}
+            if (shape := request.response_format) is not None:  # the forced tool's input is the answer
+                answer = [c for c in calls if c.name == shape.name]
+                text, calls = (json.dumps(answer[0].arguments), ()) if answer else (text, calls)
             return ChatResult(
                 text,
                 calls,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -93,6 +94,18 @@ class BedrockProvider:
                     for t in request.tools
                 ]
             }
+        if (shape := request.response_format) is not None:  # structured output: one forced tool
+            config = kwargs.setdefault("toolConfig", {"tools": []})
+            config["tools"].append(
+                {
+                    "toolSpec": {
+                        "name": shape.name,
+                        "description": shape.description,
+                        "inputSchema": {"json": shape.schema},
+                    }
+                }
+            )
+            config["toolChoice"] = {"tool": {"name": shape.name}}
         return kwargs
 
     def chat(self, request: ChatRequest) -> ChatResult:
@@ -106,6 +119,9 @@ class BedrockProvider:
                 if "toolUse" in b
             )
             usage = response.get("usage") or {}
+            if (shape := request.response_format) is not None:  # the forced tool's input is the answer
+                answer = [c for c in calls if c.name == shape.name]
+                text, calls = (json.dumps(answer[0].arguments), ()) if answer else (text, calls)
             return ChatResult(
                 text,
                 calls,

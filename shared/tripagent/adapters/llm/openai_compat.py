@@ -95,6 +95,15 @@ class OpenAICompatibleProvider:
                 }
                 for t in request.tools
             ]
+        if request.response_format is not None:  # structured output: the answer is the object
+            body["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {
+                    "name": request.response_format.name,
+                    "description": request.response_format.description,
+                    "schema": request.response_format.schema,
+                },
+            }
         if stream:
             body["stream_options"] = {"include_usage": True}
         return body

@@ -34,9 +34,9 @@ def rule_engines(places: PlaceFinder | None = None, pois: PlaceFinder | None = N
     geocodes them; ``pois`` (the embedded gazetteer, offline) those of the agent's proposed stops. The
     bundled gazetteer for either when none is given."""
     from tripagent.adapters.rules.agent import AgentRules
-    from tripagent.adapters.rules.brief import answer_brief
+    from tripagent.adapters.rules.brief_reader.engine import BriefChatRules
+    from tripagent.adapters.rules.brief_reader.spec import SpecRules
     from tripagent.adapters.rules.review import review_by_rules
-    from tripagent.adapters.rules.spec import SpecRules
 
     if places is None or pois is None:
         from tripagent.adapters.places.gazetteer import Gazetteer
@@ -44,7 +44,7 @@ def rule_engines(places: PlaceFinder | None = None, pois: PlaceFinder | None = N
         bundled = Gazetteer()
         places, pois = places or bundled, pois or bundled
     return {
-        "brief_chat": answer_brief,
+        "brief_chat": BriefChatRules(places),
         "spec_extraction": SpecRules(places),
         "agent": AgentRules(pois),
         "review": review_by_rules,

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 import time
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from tripagent.application.brief_chat import BriefReply, ChatTurn
 from tripagent.domain.brief import Locale
@@ -23,6 +24,21 @@ class BriefChatRequest(BaseModel):
         min_length=1, description="The whole conversation so far; the last turn is the user's."
     )
     locale: Locale = "en"
+    timeZone: str = Field(
+        default="UTC",
+        max_length=64,
+        description="The rider's IANA time zone (Europe/Andorra): dates like “tomorrow” are the rider's.",
+        examples=["Europe/Andorra"],
+    )
+
+    @field_validator("timeZone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"unknown time zone {value!r} (an IANA name such as Europe/Andorra)") from None
+        return value
 
 
 @router.post("/trips/ai-chat", summary="One turn of the brief chat", tags=["brief"])
@@ -38,5 +54,6 @@ def brief_chat_turn(body: BriefChatRequest) -> BriefReply:
         body.locale,
         model_name_for,
         now=time.time(),
-        today=dt.datetime.now(dt.UTC).date(),
+        today=dt.datetime.now(ZoneInfo(body.timeZone)).date(),
+        time_zone=body.timeZone,
     )

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from tripagent.domain.brief_dates import MONTH_WORD, MONTHS, WEEKDAY, WEEKDAYS
-from tripagent.domain.brief_words import (
+from tripagent.adapters.rules.brief_reader.dates import MONTH_WORD, MONTHS, WEEKDAY, WEEKDAYS
+from tripagent.adapters.rules.brief_reader.words import (
     ACCOMMODATION,
     LAUNCH,
     NUM,

@@ -8,7 +8,7 @@ import datetime as dt
 import itertools
 import re
 
-from tripagent.domain.holidays import holiday_in
+from tripagent.adapters.rules.brief_reader.holidays import holiday_in
 
 MONTHS = {
     "january": 1,

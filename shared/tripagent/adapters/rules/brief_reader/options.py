@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tripagent.domain.brief_words import HESITATING, ROUND_TRIP
+from tripagent.adapters.rules.brief_reader.words import HESITATING, ROUND_TRIP
 from tripagent.domain.places import normalize
 
 # An option's mark: "option A:", "Option 2 -", "plan B", "(a)", "a)", "1)", "idée 1 :"

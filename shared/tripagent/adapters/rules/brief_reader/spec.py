@@ -8,16 +8,22 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tripagent.application.llm import ChatRequest, ChatResult, rules_answer
-from tripagent.application.places import (
-    PlaceFinder,
+from tripagent.adapters.rules.brief_reader.named import (
     end_named_anywhere,
     named_by_feature,
     place_named_anywhere,
     trimmed_to_ours,
 )
-from tripagent.domain.brief import Collected, DaysHint, PlacePhrase, Reading, read_turn, turned_back
-from tripagent.domain.brief_places import THERE, capitalizes_names
+from tripagent.adapters.rules.brief_reader.places import THERE, PlacePhrase, capitalizes_names
+from tripagent.adapters.rules.brief_reader.reading import (
+    DaysHint,
+    Reading,
+    read_turn,
+    turned_back,
+)
+from tripagent.application.llm import ChatRequest, ChatResult, rules_answer
+from tripagent.application.places import PlaceFinder
+from tripagent.domain.brief import Collected
 from tripagent.domain.places import (
     Found,
     NotFound,

@@ -1,14 +1,10 @@
-"""The ``rules`` provider's engine for the brief chat: asks for the next missing essential in the
-rider's language, recaps what it understood, and says when everything needed is known."""
+"""The offline reader's replies: asks for the next missing essential in the rider's language, recaps
+what it understood, and says when everything needed is known."""
 
 from __future__ import annotations
 
-import json
 from datetime import date
 from typing import Any
-
-from tripagent.application.llm import ChatRequest, ChatResult
-from tripagent.application.llm import rules_answer as answer
 
 QUESTIONS = {
     "en": {
@@ -133,34 +129,36 @@ def recap(collected: dict[str, Any], locale: str) -> str:
     return ", ".join(parts)
 
 
-def answer_brief(request: ChatRequest) -> ChatResult:
-    context = request.context
-    locale = context.get("locale", "en") if context.get("locale") in ("en", "fr") else "en"
-    collected, missing = context.get("collected", {}), context.get("missing", [])
+def reply_for(collected: dict[str, Any], locale: str, *, launch: bool) -> str:
+    """What the offline reader answers: the next missing essential asked in the rider's language, the recap
+    of what it understood, or the invitation to launch."""
+    locale = locale if locale in ("en", "fr") else "en"
+    missing = [slot for slot in ("start", "end", "durationDays") if not _has(collected, slot)]
     summary = recap(collected, locale)
     fr = locale == "fr"
-    if context.get("launch") and context.get("canLaunch"):
-        text = f"C'est parti : {summary}." if fr else f"Launching: {summary}."
-    elif missing:
+    if launch and not missing:
+        return f"C'est parti : {summary}." if fr else f"Launching: {summary}."
+    if missing:
         question = QUESTIONS[locale][missing[0]]
         lead = ("Noté : " if fr else "Noted: ") + summary + ". " if summary else ""
-        text = lead + question
-    else:
-        bike = ""
-        if not collected.get("profile"):  # not essential: planned for a touring bike unless told
-            bike = (
-                " Sans autre précision, le parcours est prévu pour un vélo de randonnée (route, gravel, VTT,"
-                " hybride ou électrique ?)."
-                if fr
-                else " Unless you say otherwise it is planned for a touring bike (road, gravel, mountain,"
-                " hybrid or e-bike?)."
-            )
-        text = (
-            f"Tout y est : {summary}.{bike} Dites « c'est bon » pour lancer le calcul, ou précisez la date, "
-            "la distance par jour ou l'hébergement."
+        return lead + question
+    bike = ""
+    if not collected.get("profile"):  # not essential: planned for a touring bike unless told
+        bike = (
+            " Sans autre précision, le parcours est prévu pour un vélo de randonnée (route, gravel, VTT,"
+            " hybride ou électrique ?)."
             if fr
-            else f"All set: {summary}.{bike} Say “launch it” when you are ready, or tell me the start date, "
-            "the daily distance or where you like to sleep."
+            else " Unless you say otherwise it is planned for a touring bike (road, gravel, mountain,"
+            " hybrid or e-bike?)."
         )
-    # The same structured verdict a model is asked for, so one parser reads both.
-    return answer(json.dumps({"reply": text, "readyToGenerate": not missing}, ensure_ascii=False))
+    return (
+        f"Tout y est : {summary}.{bike} Dites « c'est bon » pour lancer le calcul, ou précisez la date, "
+        "la distance par jour ou l'hébergement."
+        if fr
+        else f"All set: {summary}.{bike} Say “launch it” when you are ready, or tell me the start date, "
+        "the daily distance or where you like to sleep."
+    )
+
+
+def _has(collected: dict[str, Any], slot: str) -> bool:
+    return bool(collected.get(slot)) or (slot == "end" and bool(collected.get("roundTrip")))

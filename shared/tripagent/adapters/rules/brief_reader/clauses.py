@@ -9,14 +9,15 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from tripagent.domain.brief_place_words import (
+from tripagent.adapters.rules.brief_reader.landmarks import landmarks_as_places
+from tripagent.adapters.rules.brief_reader.place_words import (
     COUNT_OF_DAYS,
     NOT_A_NAME_START,
     THERE_WORDS,
     VERBS,
     is_name,
 )
-from tripagent.domain.brief_words import (
+from tripagent.adapters.rules.brief_reader.words import (
     CLIMB_PER_DAY,
     DAILY,
     PROFILE_WORDS,
@@ -24,7 +25,6 @@ from tripagent.domain.brief_words import (
     Locale,
     detect_locale,
 )
-from tripagent.domain.landmarks import landmarks_as_places
 from tripagent.domain.places import normalize
 
 # Route separators typed between names: "Ordino - Canillo", "Arinsal → Ordino → Canillo".

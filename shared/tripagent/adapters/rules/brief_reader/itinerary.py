@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tripagent.domain.brief_dates import SHORT_WEEKDAYS, WEEKDAYS
+from tripagent.adapters.rules.brief_reader.dates import SHORT_WEEKDAYS, WEEKDAYS
 from tripagent.domain.places import normalize
 
 # "Day 1", "day1", "Jour 2", "J3", "D1", "1er jour", "2e jour", "3rd day": a day's mark, where a line or a

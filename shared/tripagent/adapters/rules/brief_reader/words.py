@@ -5,14 +5,14 @@ day"), "launch it" / "c'est bon", and which language a turn is in."""
 from __future__ import annotations
 
 import re
-from typing import Literal
 
-from tripagent.domain.brief_dates import MONTHS, WEEKDAYS
-from tripagent.domain.brief_itinerary import COMING_IN
+from tripagent.adapters.rules.brief_reader.dates import MONTHS, WEEKDAYS
+from tripagent.adapters.rules.brief_reader.itinerary import COMING_IN
+from tripagent.domain.brief import Locale, Profile
 from tripagent.domain.places import normalize
 
-Profile = Literal["road", "gravel", "mountain", "touring", "hybrid", "e-bike"]
-Locale = Literal["en", "fr"]
+__all__ = ["Locale", "Profile"]
+
 
 NUMBERS = {
     "one": 1,

@@ -11,16 +11,16 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from tripagent.domain.brief_clauses import MAX_TURN_CHARS, clauses_of
-from tripagent.domain.brief_dates import WEEKDAYS
-from tripagent.domain.brief_itinerary import Itinerary, itinerary
-from tripagent.domain.brief_place_words import (
+from tripagent.adapters.rules.brief_reader.clauses import MAX_TURN_CHARS, clauses_of
+from tripagent.adapters.rules.brief_reader.dates import WEEKDAYS
+from tripagent.adapters.rules.brief_reader.itinerary import Itinerary, itinerary
+from tripagent.adapters.rules.brief_reader.place_words import (
     THERE_WORDS,
     is_name,
     says_a_slot,
 )
-from tripagent.domain.brief_stops import ADD_WORDS
-from tripagent.domain.brief_words import (
+from tripagent.adapters.rules.brief_reader.stops import ADD_WORDS
+from tripagent.adapters.rules.brief_reader.words import (
     NUM,
     NUMBERS,
     Locale,
