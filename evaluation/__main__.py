@@ -5,8 +5,13 @@ The provider is the deployment's: the offline ``rules`` engines unless ``AI_PROV
 conversations. Generation routes for real (Valhalla) and stores its trips in DynamoDB Local, on a local
 stack of its own; nothing leaves the machine unless the provider does.
 
-The corpus (``evaluation/corpus``) is split once: ``dev/`` to tune on, ``heldout/`` to score only at the
-end of a change. Both are printed, apart.
+The corpus (``evaluation/corpus``) is split by a hash of each item's id (``evaluation/split.py``): ``dev/``
+to tune on, ``heldout/`` to score once, when a piece of work is finished, never to choose between rules.
+``--brief-only`` runs the brief chat alone, with no stack (what a team runs against its own model).
+
+Slots are scored where the corpus gives them a value (a reader that fills nothing scores 0 there, not the
+share of empty slots), beside how often a slot the rider left empty stays empty, and beside two baselines
+computed on the same conversations: a reader that understands nothing, and one that is always ready.
 """
 
 from __future__ import annotations
@@ -24,10 +29,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from evaluation.scoring import SLOTS, BinaryTally, Tally, same_place, slot_right
+from evaluation.scoring import SLOTS, BinaryTally, Tally, holds_a_value, same_place, slot_right
+from evaluation.split import PARTS
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
-PARTS = ("dev", "heldout")
 TODAY = dt.date(2027, 5, 3)  # the corpus's "today" (a Monday): "next Saturday" is 2027-05-08
 
 
@@ -56,8 +61,13 @@ def brief_chat(items: list[dict[str, Any]], provider: Any, model: str) -> dict[s
         BriefLimits(),
         coverage=gazetteer(),
     )
-    slots = {slot: Tally() for slot in SLOTS}
+    filled = {slot: Tally() for slot in SLOTS}  # slots the rider gave a value: understood?
+    empty = Tally()  # slots the rider left empty: kept empty?
     ready, asked, whole = Tally(), Tally(), Tally()
+    fresh = {
+        "ready": Tally(),
+        "filled": Tally(),
+    }  # on the conversations the offline reader was never tuned on
     for item in items:
         messages: list[Any] = []
         now = time.time()
@@ -73,11 +83,28 @@ def brief_chat(items: list[dict[str, Any]], provider: Any, model: str) -> dict[s
         got = reply.collected.model_dump(mode="json")
         right = [slot_right(slot, item["expected"], got) for slot in SLOTS]
         for slot, ok in zip(SLOTS, right, strict=True):
-            slots[slot].add(ok, item["id"])
+            if holds_a_value(slot, item["expected"]):
+                filled[slot].add(ok, item["id"])
+                if not item.get("tuned"):
+                    fresh["filled"].add(ok, item["id"])
+            else:
+                empty.add(ok, item["id"])
         whole.add(all(right), item["id"])
         ready.add(reply.readyToGenerate == item["ready"], item["id"])
+        if not item.get("tuned"):
+            fresh["ready"].add(reply.readyToGenerate == item["ready"], item["id"])
         asked.add(clarified, item["id"])
-    return {"slots": slots, "ready": ready, "clarified": asked, "whole": whole, "n": len(items)}
+    ready_share = sum(item["ready"] for item in items) / max(1, len(items))
+    return {
+        "filled": filled,
+        "empty": empty,
+        "ready": ready,
+        "clarified": asked,
+        "whole": whole,
+        "fresh": fresh,
+        "baselines": {"understands nothing": 1 - ready_share, "always ready": ready_share},
+        "n": len(items),
+    }
 
 
 # ---------------------------------------------------------------------------------------- generation
@@ -177,19 +204,37 @@ def review(items: list[dict[str, Any]], threshold: float) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------------------------- report
 def _pct(t: Tally) -> str:
-    return f"{100 * t.rate:5.1f}% ({t.right}/{t.seen})"
+    return f"{100 * t.rate:5.1f}% ({t.right}/{t.seen})" if t.seen else "  n/a"
 
 
-def report(part: str, chat: dict[str, Any], gen: dict[str, Any], rev: dict[str, Any], verbose: bool) -> None:
-    print(f"\n== {part} ({chat['n']} conversations, {gen['n']} briefs, {rev['n']} review scenarios)")
-    slot_right_total = sum(t.right for t in chat["slots"].values())
-    slot_seen_total = sum(t.seen for t in chat["slots"].values())
-    print(f"brief chat   slots right        {100 * slot_right_total / max(1, slot_seen_total):5.1f}%")
-    for slot, tally in chat["slots"].items():
-        print(f"             {slot:<18} {_pct(tally)}")
-    print(f"             every slot right   {_pct(chat['whole'])}")
-    print(f"             readiness right    {_pct(chat['ready'])}")
-    print(f"             asked a question   {_pct(chat['clarified'])} of conversations")
+def report_brief_chat(part: str, chat: dict[str, Any], verbose: bool) -> None:
+    print(f"\n== {part}: brief chat ({chat['n']} conversations)")
+    filled = chat["filled"]
+    right, seen = sum(t.right for t in filled.values()), sum(t.seen for t in filled.values())
+    print(f"slots the rider gave, understood   {100 * right / max(1, seen):5.1f}% ({right}/{seen})")
+    for slot, tally in filled.items():
+        print(f"             {slot:<22} {_pct(tally)}")
+    print(f"slots left empty, kept empty       {_pct(chat['empty'])}")
+    print(f"every slot right                   {_pct(chat['whole'])}")
+    print(f"readiness right                    {_pct(chat['ready'])}")
+    print(f"asked a question                   {_pct(chat['clarified'])} of conversations")
+    baselines = ", ".join(f"{name} {100 * rate:.1f}%" for name, rate in chat["baselines"].items())
+    print(f"  baselines, readiness right: {baselines}; slots the rider gave: understands nothing 0.0%")
+    fresh = chat["fresh"]
+    if fresh["ready"].seen and fresh["ready"].seen < chat["n"]:
+        print(
+            f"  never tuned on by the offline reader ({fresh['ready'].seen}): slots {_pct(fresh['filled'])}, "
+            f"readiness {_pct(fresh['ready'])}"
+        )
+    if verbose:
+        for slot, tally in filled.items():
+            if tally.wrong:
+                print(f"  {slot} wrong: {', '.join(tally.wrong)}")
+        print(f"  readiness wrong: {', '.join(chat['ready'].wrong)}")
+
+
+def report(part: str, gen: dict[str, Any], rev: dict[str, Any], verbose: bool) -> None:
+    print(f"\n== {part}: generation ({gen['n']} briefs) and review ({rev['n']} scenarios)")
     print(f"generation   outcome right      {_pct(gen['outcome'])}")
     print(f"             days, start, end   {_pct(gen['shape'])} of the generated ones")
     told = rev["told"]
@@ -201,10 +246,6 @@ def report(part: str, chat: dict[str, Any], gen: dict[str, Any], rev: dict[str, 
     if rev["refused"]:
         print(f"             refused by the trip itself (never reviewed): {', '.join(rev['refused'])}")
     if verbose:
-        for slot, tally in chat["slots"].items():
-            if tally.wrong:
-                print(f"  {slot} wrong: {', '.join(tally.wrong)}")
-        print(f"  readiness wrong: {', '.join(chat['ready'].wrong)}")
         print(f"  generation wrong: {', '.join(gen['outcome'].wrong)}")
         print(f"  generated with other days, start or end: {', '.join(gen['shape'].wrong)}")
         print(
@@ -235,8 +276,9 @@ def _with_local_stack(run: Callable[[], None]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="make eval", description=__doc__.split("\n\n")[0])
-    # The development part by default: the held-out one is scored on purpose, at the end of a change.
+    # The development part by default: the held-out one is scored once, when a piece of work is finished.
     parser.add_argument("--part", choices=(*PARTS, "all"), default="dev")
+    parser.add_argument("--brief-only", action="store_true", help="the brief chat alone, with no stack")
     parser.add_argument("-v", "--verbose", action="store_true", help="list the ids of what was wrong")
     args = parser.parse_args(argv)
 
@@ -248,14 +290,21 @@ def main(argv: list[str] | None = None) -> int:
         print(f"provider: {os.environ.get('AI_PROVIDER') or 'rules'} ({model}); today is {TODAY}")
         for part in PARTS if args.part == "all" else (args.part,):
             with contextlib.redirect_stdout(io.StringIO()):  # the model calls' metric lines are not figures
+                chat = brief_chat(load(part, "brief_chat"), provider, model)
+            report_brief_chat(part, chat, args.verbose)
+            if args.brief_only:
+                continue
+            with contextlib.redirect_stdout(io.StringIO()):
                 scores = (
-                    brief_chat(load(part, "brief_chat"), provider, model),
                     generation(load(part, "generation"), provider, model),
                     review(load(part, "review"), review_settings().ai_proactive_threshold),
                 )
             report(part, *scores, args.verbose)
 
-    _with_local_stack(run)
+    if args.brief_only:
+        run()
+    else:
+        _with_local_stack(run)
     return 0
 
 

@@ -46,6 +46,13 @@ def same_place(want: Any, have: Any) -> bool:
     return place is not None and place == _place_of(str(have))
 
 
+def holds_a_value(slot: str, expected: dict[str, Any]) -> bool:
+    """Whether the rider gave the slot a value (a loop's end is its start: no value of its own)."""
+    if slot == "end" and expected.get("roundTrip"):
+        return False
+    return expected.get(slot) not in (None, "", [], False)
+
+
 def slot_right(slot: str, expected: dict[str, Any], got: dict[str, Any]) -> bool:
     want, have = expected.get(slot), got.get(slot)
     if slot in ("start", "end"):

@@ -19,7 +19,8 @@ from tripagent.errors import ConfigurationError
 
 
 class Settings(BaseModel):
-    model_config = ConfigDict(frozen=True, populate_by_name=False, extra="ignore")
+    # (a schema is built when a function first reads its settings: of the many classes, each uses one or two)
+    model_config = ConfigDict(frozen=True, populate_by_name=False, extra="ignore", defer_build=True)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Self:

@@ -77,3 +77,32 @@ def test_another_name_of_the_same_place_is_the_same_place() -> None:
     assert same_place("Pal (village, Andorra)", "Pal")
     assert not same_place("Ordino", "Canillo")
     assert not same_place("Ordino", None)
+
+
+def test_every_item_of_the_corpus_lies_in_the_part_its_id_hashes_to() -> None:
+    """The split rule lives in code, and the corpus follows it: 3 items in 10 held out."""
+    import json
+    from pathlib import Path
+
+    from evaluation.split import PARTS, part_of
+
+    corpus = Path(__file__).parents[2] / "evaluation" / "corpus"
+    counts = dict.fromkeys(PARTS, 0)
+    for part in PARTS:
+        for path in (corpus / part).glob("*.jsonl"):
+            for line in path.read_text().splitlines():
+                item_id = json.loads(line)["id"]
+                assert part_of(item_id) == part, (path.name, item_id)
+                counts[part] += 1
+    assert 0.27 < counts["heldout"] / sum(counts.values()) < 0.33
+
+
+def test_a_slot_holds_a_value_when_the_rider_gave_one() -> None:
+    from evaluation.scoring import holds_a_value
+
+    expected = {"start": "Ordino", "end": "Ordino", "via": [], "roundTrip": True, "durationDays": None}
+    assert holds_a_value("start", expected)
+    assert holds_a_value("roundTrip", expected)
+    assert not holds_a_value("end", expected)  # a loop's end is its start
+    assert not holds_a_value("via", expected)
+    assert not holds_a_value("durationDays", expected)

@@ -24,7 +24,7 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -43,9 +43,7 @@ from tripagent.application.brief_understanding import (
     TurnToRead,
     Understanding,
 )
-from tripagent.application.llm import Message, ModelProvider
-from tripagent.application.places import CoverageMap, PlaceFinder
-from tripagent.application.ports import RateLimiter
+from tripagent.application.llm import Message
 from tripagent.domain.brief import Collected, Locale, Refused
 from tripagent.domain.choice import Option as Choosable
 from tripagent.domain.choice import choose
@@ -65,6 +63,11 @@ from tripagent.domain.places import (
     typo_of_ours,
 )
 from tripagent.errors import RateLimited, ValidationFailed
+
+if TYPE_CHECKING:  # (protocols only: a cold start does not load the trip model for them)
+    from tripagent.application.llm import ModelProvider
+    from tripagent.application.places import CoverageMap, PlaceFinder
+    from tripagent.application.ports import RateLimiter
 
 
 class ChatTurn(BaseModel):

@@ -153,7 +153,8 @@ def read_answer(text: str, model: str, previous: Collected, locale: Locale) -> U
         return Understanding(reply, previous, False, model, readable=False)
     answer = parsed.value
     if answer.collected is None:  # (a reply cut short, repaired into an object: nothing said of the brief)
-        return Understanding(answer.reply.strip() or UNREADABLE[locale], previous, False, model, readable=False)
+        reply = answer.reply.strip() or UNREADABLE[locale]
+        return Understanding(reply, previous, False, model, readable=False)
     collected, refused = Collected.lenient(answer.collected)
     language: Locale | None = "fr" if answer.language == "fr" else "en" if answer.language == "en" else None
     return Understanding(

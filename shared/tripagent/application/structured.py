@@ -14,7 +14,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-import json_repair
 from pydantic import BaseModel, ValidationError
 
 _FENCE = re.compile(r"```(?:json|JSON|javascript|js)?\s*\n?(.*?)(?:```|$)", re.DOTALL)
@@ -63,6 +62,8 @@ def _load(candidate: str) -> Any:
         return json.loads(candidate)
     except json.JSONDecodeError:
         pass
+    import json_repair  # (on first need: most replies are plain JSON, and a cold start pays for imports)
+
     try:
         return json_repair.loads(candidate)
     except Exception:  # json-repair gives up on hopeless input with assorted errors
