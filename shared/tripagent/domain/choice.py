@@ -70,6 +70,8 @@ FILLER = frozenset(
         "merci",
     ]
 )
+
+
 # Answers by description: "the Andorran village", "celle d'Andorre", "the Spanish one". The words that
 # name a country or a kind of place are read as our labels say them (in English)
 @cache
@@ -77,6 +79,8 @@ def _described() -> dict[str, str]:
     """The words of descriptions, from data (``data/vocabulary/descriptions.json``)."""
     words = json.loads((Path(__file__).parents[1] / "data" / "vocabulary" / "descriptions.json").read_text())
     return {**words["countries"], **words["kinds"]}
+
+
 # Words that say where or which, not what: dropped from a description ("the one in Andorra")
 LINKING = frozenset(
     ["in", "en", "d", "de", "du", "of", "from", "that", "which", "qui", "a", "an", "un", "une"]
