@@ -21,7 +21,7 @@ export SAM_CLI_TELEMETRY := 0
 export AWS_DEFAULT_REGION ?= eu-west-1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: eval web publish-web browser soak gazetteer help dev test test-unit test-infra test-integration test-e2e lint format build bench token tiles venv tools engines clean
+.PHONY: eval eval-brief web publish-web browser soak gazetteer help dev test test-unit test-infra test-integration test-e2e lint format build bench token tiles venv tools engines clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -62,6 +62,9 @@ bench: venv engines tiles gazetteer build web ## cold-import ratios per function
 
 eval: venv engines tiles gazetteer ## the corpus against the configured provider (AI_PROVIDER=...; rules by default): EVAL_ARGS=-v lists what was wrong
 	$(BIN)/python -m evaluation $(EVAL_ARGS)
+
+eval-brief: venv gazetteer ## the brief chat's corpus alone, no stack (make eval EVAL_ARGS=--brief-only, without the engines)
+	$(BIN)/python -m evaluation --brief-only $(EVAL_ARGS)
 
 soak: venv engines tiles gazetteer ## many members at once on a stack of its own: SOAK_USERS (16), SOAK_SECONDS (120), SOAK_FAULT (valhalla,dynamodb,consumers,model or all)
 	$(BIN)/python -m benchmarks.soak

@@ -130,10 +130,11 @@ def code_strings(path: Path) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("layer", ["domain", "application"])
+@pytest.mark.parametrize("layer", ["domain", "application", "adapters/rules/brief_reader"])
 def test_no_rule_of_the_business_names_a_bundled_region(layer: str) -> None:
-    """Regions come from data (the places index): no code of the domain or the use cases names a place of
-    the bundled ones, so that a deployment elsewhere runs the same rules."""
+    """Regions come from data (the places index, ``data/places/aliases.json``): no code of the domain, the
+    use cases or the offline reader names a place of the bundled ones, so that a deployment elsewhere runs
+    the same rules."""
     offenders = {
         str(path.relative_to(PACKAGE)): [
             s for s in code_strings(path) if any(n in s.lower() for n in BUNDLED_NAMES)

@@ -7,19 +7,10 @@ import datetime as dt
 import pytest
 from tripagent.adapters.places.gazetteer import Gazetteer
 from tripagent.adapters.rules.brief_reader.dates import dates_in
-from tripagent.adapters.rules.brief_reader.holidays import easter, holiday_in
+from tripagent.adapters.rules.brief_reader.holidays import holiday_in
 from tripagent.domain.places import normalize
 
 from tests.fixtures.brief_chat import CORPUS_TODAY, last_reply
-
-
-@pytest.mark.parametrize(
-    ("year", "sunday"),
-    [(2024, dt.date(2024, 3, 31)), (2025, dt.date(2025, 4, 20)), (2027, dt.date(2027, 3, 28)),
-     (2038, dt.date(2038, 4, 25)), (2285, dt.date(2285, 3, 22))],
-)  # fmt: skip
-def test_easter_is_the_gregorian_one(year: int, sunday: dt.date) -> None:
-    assert easter(year) == sunday
 
 
 @pytest.mark.parametrize(

@@ -690,3 +690,18 @@ def test_structured_output_is_asked_in_each_providers_own_way_and_answered_as_th
     result = bedrock.provider().chat(shaped)
     assert (json.loads(result.text), result.tool_calls) == (answer, ())
     assert bedrock.sent_params["toolConfig"]["toolChoice"] == {"tool": {"name": SHAPE.name}}
+
+
+def test_a_server_without_structured_output_is_asked_again_without_it() -> None:
+    """An OpenAI-compatible server that refuses ``response_format`` (HTTP 400) gets the same request
+    without it: the prompt asks for the JSON, read leniently."""
+    with respx.mock() as router:
+        backend = OpenAIBackend(router)
+        backend.queue.append(
+            httpx.Response(400, json={"error": {"message": "unknown field response_format"}})
+        )
+        backend.reply('{"reply": "ok"}')
+        result = backend.provider().chat(replace(request(), response_format=SHAPE))
+        assert json.loads(result.text) == {"reply": "ok"}
+        assert "response_format" not in backend.sent()
+        assert len(router.calls) == 2

@@ -122,6 +122,7 @@ class _Checked:
     located: dict[str, Place] = field(default_factory=dict)  # each place name the slots hold, and where
     clarification: Clarification | None = None
     not_found: list[str] = field(default_factory=list)  # names found nowhere, left out
+    search: Callable[[str], SearchOutcome] | None = None  # the turn's geocoder, each text looked up once
 
 
 @dataclass(frozen=True)
@@ -283,7 +284,7 @@ class BriefChat:
             state.answered.get(normalize(n), n) if n else None for n in (said.start, said.end)
         )
         trip.via = [state.answered.get(normalize(n), n) for n in said.via]
-        out = _Checked(trip)
+        out = _Checked(trip, search=search)
         named = trip.places()
         outcomes = {name: search(name) for name in dict.fromkeys(named)}
         context = [o.place for o in outcomes.values() if isinstance(o, Found)]
@@ -308,7 +309,7 @@ class BriefChat:
             outcome = on_the_way(settle(name), start, end)  # the Santa Coloma between two villages
             if (kept := self._kept("via", f"via:{name}", name, outcome, out, state, now, locale)) is not None:
                 stops.append(kept)
-        trip.via = list(dict.fromkeys(stops))
+        trip.via = stops
         return out
 
     def _settled_by_the_trip(
@@ -346,7 +347,7 @@ class BriefChat:
         """The name a slot keeps for a place: the found place's (by a name that finds it alone), or none,
         with the question to ask (the first of the turn) or the name left out said."""
         if isinstance(outcome, Found):
-            kept = self._unambiguous(outcome.place.name, outcome.place.label)
+            kept = self._unambiguous(outcome.place.name, outcome.place.label, out.search)
             out.located[kept] = out.located[name] = outcome.place
             return kept
         asked = (
@@ -360,10 +361,12 @@ class BriefChat:
             out.not_found.append(name)
         return None
 
-    def _unambiguous(self, name: str, label: str) -> str:
+    def _unambiguous(
+        self, name: str, label: str, search: Callable[[str], SearchOutcome] | None = None
+    ) -> str:
         """What a place is called from now on: its name when the name alone finds it, else its label, so
         that generation (which reads the collected slots again) finds the same place."""
-        found = self.finder.search(name)
+        found = (search or self.finder.search)(name)
         return name if isinstance(found, Found) and found.place.label == label else label
 
     def _question(  # noqa: PLR0917

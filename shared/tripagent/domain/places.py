@@ -266,7 +266,8 @@ def on_the_way(outcome: SearchOutcome, start: Place | None, end: Place | None) -
     return outcome
 
 
-ROAD_FACTOR = 1.3  # a ride's road kilometres for its crow-flight ones (ADR 0021 found 1.66 on passes)
+# a ride's road kilometres for its crow-flight ones (Valhalla measured 1.66 over passes: superseded/0021)
+ROAD_FACTOR = 1.3
 PLAUSIBLE_DAY_KM = 150.0  # the most anyone plans a day, where the brief sets no limit
 IMPLAUSIBLE = 2.0  # ...and a trip this many times what its days allow is no trip anyone meant
 

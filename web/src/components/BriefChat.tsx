@@ -49,6 +49,8 @@ export function BriefChat() {
   const { t } = useI18n();
   // The assistant speaks English or French (the chrome may be in Chinese): follow the browser.
   const locale = navigator.language.startsWith("fr") ? "fr" : "en";
+  // "tomorrow" is the rider's: the server dates the brief in this zone
+  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
   const [conversation, setConversation] = useState<Conversation>(loadConversation);
   const [draft, setDraft] = useState("");
   const [busy, setBusy] = useState<"chat" | "generate" | null>(null);
@@ -73,7 +75,7 @@ export function BriefChat() {
     setBusy("chat");
     setError(null);
     try {
-      const reply = await unwrap(api.POST("/trips/ai-chat", { body: { messages: turns, locale } }));
+      const reply = await unwrap(api.POST("/trips/ai-chat", { body: { messages: turns, locale, timeZone } }));
       setConversation({ turns: [...turns, { role: "assistant", content: reply.reply }], last: reply });
     } catch (e) {
       setError(sentenceFor(e));

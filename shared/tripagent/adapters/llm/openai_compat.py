@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -23,7 +24,7 @@ from tripagent.application.llm import (
     ToolCallStarted,
     Usage,
 )
-from tripagent.errors import AiBadResponse
+from tripagent.errors import AiAuthFailed, AiBadResponse
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 _FINISH: dict[str, FinishReason] = {
@@ -109,6 +110,18 @@ class OpenAICompatibleProvider:
         return body
 
     def chat(self, request: ChatRequest) -> ChatResult:
+        try:
+            return self._chat(request)
+        except AiAuthFailed:
+            raise
+        except AiBadResponse as exc:
+            # A server without structured output (an older local one) refuses the field: ask again without
+            # it, the prompt asking for the same JSON, read leniently.
+            if request.response_format is None or "rejected the request" not in str(exc):
+                raise
+            return self._chat(replace(request, response_format=None))
+
+    def _chat(self, request: ChatRequest) -> ChatResult:
         with self._http.post(
             "/chat/completions", self._body(request, stream=False), timeout_s=request.options.timeout_s
         ) as response:

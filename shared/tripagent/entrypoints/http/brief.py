@@ -27,8 +27,8 @@ class BriefChatRequest(BaseModel):
     timeZone: str = Field(
         default="UTC",
         max_length=64,
-        description="The rider's IANA time zone (Europe/Andorra): dates like “tomorrow” are the rider's.",
-        examples=["Europe/Andorra"],
+        description="The rider's IANA time zone (Europe/Paris): dates like “tomorrow” are the rider's.",
+        examples=["Europe/Paris"],
     )
 
     @field_validator("timeZone")
@@ -37,7 +37,7 @@ class BriefChatRequest(BaseModel):
         try:
             ZoneInfo(value)
         except (ZoneInfoNotFoundError, ValueError):
-            raise ValueError(f"unknown time zone {value!r} (an IANA name such as Europe/Andorra)") from None
+            raise ValueError(f"unknown time zone {value!r} (an IANA name such as Europe/Paris)") from None
         return value
 
 

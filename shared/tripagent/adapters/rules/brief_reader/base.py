@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from tripagent.adapters.rules.brief_reader.patterns import lazy
 from tripagent.domain.places import normalize
 
 _KINDS = (
@@ -17,33 +18,33 @@ _KINDS = (
 )
 _ARTICLE = r"(?:the|our|my|a|an|la|le|l|notre|ma|mon|un|une)"
 _FAMILIES = [  # the words for one base: a car is "the car", "la voiture", "it" ("leave it in...")
-    re.compile(r"car|van|camper|camper ?van|voiture|camping car|it"),
-    re.compile(r"campsite|camping"),
-    re.compile(r"bus station|gare routiere"),
+    lazy(r"car|van|camper|camper ?van|voiture|camping car|it"),
+    lazy(r"campsite|camping"),
+    lazy(r"bus station|gare routiere"),
 ]
 # "park the car in Pas de la Casa", "on laisse la voiture à Sant Julià", "on gare la voiture à Sant Julià",
 # "leave it in Andorra la Vella parking"
-_PARKED = re.compile(
+_PARKED = lazy(
     rf"\b(?:park\w*|leav\w*|laiss\w*|gar(?:e|er|ons|erons)|depos\w*)(?: {_ARTICLE})?"
     r" (?P<kind>car|van|camper|voiture|camping car|it)(?: \w+){0,2}? (?:in|at|a|au|aux|dans)"
     r" (?P<at>(?:\w+ ?){1,5})"
 )
 # "a hotel in Ordino", "l'hôtel à Soldeu", "the hostel in Kamppi", "la gare routière d'Andorre-la-Vieille"
-_LODGED = re.compile(
+_LODGED = lazy(
     rf"\b{_ARTICLE}(?: \w+)? (?P<kind>{_KINDS})(?: \w+)?? (?:in|at|a|au|aux|d|de|du) (?P<at>(?:\w+ ?){{1,5}})"
 )
 # "back to the car", "retrouver la voiture", "retour à l'hôtel", "revenir à la gare routière"
-_BACK_TO_IT = re.compile(
+_BACK_TO_IT = lazy(
     rf"\b(?:back (?:to|at)|return\w*(?: to)?|retour (?:a|au)|retrouv\w*|revenir (?:a|au)|rentrer (?:a|au)"
     rf"|come back to|get back to|go back to) {_ARTICLE} (?:\w+ )?(?P<kind>{_KINDS})\b"
 )
 # "from the hotel", "depuis l'hôtel", "en partant de l'hôtel", "start at the campsite"
-_FROM_IT = re.compile(
+_FROM_IT = lazy(
     rf"\b(?:from|depuis|partant de|part de|depart de|start\w* (?:at|from)|leav\w* from) {_ARTICLE}"
     rf" (?:\w+ )?(?P<kind>{_KINDS})\b"
 )
 
-_EACH_DAY = re.compile(r"\b(?:chaque jour|tous les jours|every day|each day)\b")
+_EACH_DAY = lazy(r"\b(?:chaque jour|tous les jours|every day|each day)\b")
 
 
 @dataclass(frozen=True)

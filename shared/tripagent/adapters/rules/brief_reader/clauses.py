@@ -9,7 +9,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from tripagent.adapters.rules.brief_reader import vocabulary
 from tripagent.adapters.rules.brief_reader.landmarks import landmarks_as_places
+from tripagent.adapters.rules.brief_reader.patterns import lazy
 from tripagent.adapters.rules.brief_reader.place_words import (
     COUNT_OF_DAYS,
     NOT_A_NAME_START,
@@ -28,7 +30,7 @@ from tripagent.adapters.rules.brief_reader.words import (
 from tripagent.domain.places import normalize
 
 # Route separators typed between names: "Ordino - Canillo", "Arinsal → Ordino → Canillo".
-_SEPARATOR = re.compile(r"\s*(?:\s-|\s–|\s—|->|→|↔|<->|>|➡️|➡|👉|=>|⇒)\s*(?=\S)")
+_SEPARATOR = lazy(r"\s*(?:\s-|\s–|\s—|->|→|↔|<->|>|➡️|➡|👉|=>|⇒)\s*(?=\S)")
 
 MAX_TURN_CHARS = 4000  # what the API accepts of a turn; a generation brief's line is read this far
 
@@ -53,7 +55,7 @@ _NOT_A_ROUTE_PART = (
 
 
 # Up to the last word before a route's first name that cannot be in a name: a count, a slot word, a colon
-_ROUTE_TAIL = re.compile(
+_ROUTE_TAIL = lazy(
     r"\s+(?:en|in|for|pour|sur|dans|on|over|with|avec|during|a|à|vers|by|par|via|through|thru|passing"
     r"|en passant)"
     r"\s+.*$"
@@ -62,7 +64,7 @@ _ROUTE_TAIL = re.compile(
 )
 
 
-_ROUTE_LEAD = re.compile(
+_ROUTE_LEAD = lazy(
     r"^.*(?:\d|:|\b(?:days?|jours?|nights?|nuits?|weeks?|semaines?|weekend|trip|tour|ride|loop|boucle"
     r"|aller.retour|aller simple|one way|the|bike|bikes|velo|mtb|vtt|gravel|road|touring|hybrid|do|doing"
     r"|faire|fait|fais|faisons|cycle|cycling|going|riding|biking|pedal|pedaler|route|itinerary|itineraire"
@@ -119,7 +121,7 @@ def _routes_in_words(clause: str) -> str:
     return f"{before} from {route}{after}" if before else route + after
 
 
-_STARTING_AT = re.compile(
+_STARTING_AT = lazy(
     r"\b(commen\w*|loge\w*|bas[ée]e?s?|serons|sommes|partons|partirons|habit\w*|d[ée]m[a]?r+\w*|enfourch\w*"
     r"|d[ée]coll\w*|attaqu\w*|d[ée]bute\w*|selle|donn[ée]e?|lou\w*|laiss\w*|gar\w*"
     # ("on récupère les vélos à Encamp", not "on se fait récupérer à Soldeu": picked up there, the end)
@@ -136,53 +138,35 @@ _STARTING_AT = re.compile(
 
 
 # "C'est à Aixovall qu'on commence": the start
-_C_EST_A = re.compile(
+_C_EST_A = lazy(
     r"\bc['’]est (?:à|a|de|d['’]|depuis) ?([^,.;!?\n]{1,60}?) qu['’]?(?:on|nous)"
     r" (?:commence|part|démarre|demarre)\w*",
     re.IGNORECASE,
 )
 
 
-# What riders write for the longest names
-ABBREVIATIONS = {
-    "alv": "andorra la vella",
-    "sjl": "sant julia de loria",
-    "sjdl": "sant julia de loria",
-    "andorra s capital": "andorra la vella",
-    "the capital of andorra": "andorra la vella",
-    "the andorran capital": "andorra la vella",
-    "la capitale andorrane": "andorra la vella",
-    "la capitale de l andorre": "andorra la vella",
-    "frm": "from",
-    "st julia": "sant julia",
-    "saint julia": "sant julia",
-    "dpuis": "depuis",
-    "jusqua": "jusqu a",
-    "jusquau": "jusqu au",
-    "im": "i m",
-    "strt": "start",
-    "finsh": "finish",
-    "fnish": "finish",
-    "arivee": "arrivee",
-    "arive": "arrive",
-    "st julien": "saint julien",
-    "tmrw": "tomorrow",
-    "tmr": "tomorrow",
-    "pis": "puis",
-    "pr": "pour",
-}
+# What riders write for the longest names, and their shorthand ("frm", "jusqua")
+ABBREVIATIONS = {**vocabulary.aliases()["abbreviations"], **vocabulary.table("shorthand")}
 
 
-_PAS = re.compile(
-    r"\b(from|to|vers|depuis|back to|at|in|via|through|par|and|et|puis|then|du|le)\s+pas\b"
+# "to Pas", "back to Pas": a place's short name after a word of travel (not "pas de", "pas trop"...: French)
+_SHORT_NAMES: dict[str, str] = vocabulary.aliases()["short_names"]
+# ...and as written, before normalizing: "monter au Pas" (a capital: the place, not the negation)
+_CASED_NAMES: dict[str, str] = vocabulary.aliases()["cased_short_names"]
+_SHORT_NAME_CASED = lazy(
+    rf"\b(au|du|à|from|to) ({'|'.join(re.escape(short.title()) for short in _CASED_NAMES)})\b(?! de)"
+)
+_PAS = lazy(
+    r"\b(from|to|vers|depuis|back to|at|in|via|through|par|and|et|puis|then|du|le)\s+"
+    rf"({'|'.join(map(re.escape, _SHORT_NAMES))})\b"
     r"(?!\s+(?:de|d|plus|trop|mal|encore|loin|beaucoup|cher|sur|question|forcement|vraiment|tres|si|du|des|la|le))"
 )
 
 
-_AND_TYPED_N = re.compile(r"\bn (?=(?:end|come|back|then|go|ride|stay|return|finish)\b)")
+_AND_TYPED_N = lazy(r"\bn (?=(?:end|come|back|then|go|ride|stay|return|finish)\b)")
 
 
-_ABBREVIATIONS = re.compile(r"\b(?:" + "|".join(sorted(ABBREVIATIONS, key=len, reverse=True)) + r")\b")
+_ABBREVIATIONS = lazy(r"\b(?:" + "|".join(sorted(ABBREVIATIONS, key=len, reverse=True)) + r")\b")
 
 
 # "on arrive en bus à Soldeu", "we land by train in Canillo": where the ride starts
@@ -190,7 +174,7 @@ _ABBREVIATIONS = re.compile(r"\b(?:" + "|".join(sorted(ABBREVIATIONS, key=len, r
 _VEHICLES = "bus|train|car|coach|voiture|avion|plane|navette"
 
 
-_ARRIVING_BY = re.compile(
+_ARRIVING_BY = lazy(
     r"\b(?:arriv\w*|land\w*|get off|drop(?:ped)? off|descend\w* du bus)\s+(?:en|by|in the|with the|par le)\s+"
     rf"(?:{_VEHICLES}|taxi|shuttle)\s+(?:à|a|in|at|to)\s+"
     r"([^,.;!?\n]{1,40}?)(?=\s+(?:le|on|et|and|then|puis|the|,)\b|[,.;!?\n]|$)",
@@ -198,7 +182,7 @@ _ARRIVING_BY = re.compile(
 )
 
 
-_ARRIVING_IN_BY = re.compile(
+_ARRIVING_IN_BY = lazy(
     r"\b(?:arriv\w*|land\w*)\s+(?:in|at|à|a)\s+([^,.;!?\n]{1,40}?)\s+(?:by|en|in the|par le|with the)\s+"
     rf"(?:{_VEHICLES}|taxi|shuttle)\b",
     re.IGNORECASE,
@@ -206,7 +190,7 @@ _ARRIVING_IN_BY = re.compile(
 
 
 # "we're staying in Escaldes, so that's where we'd start and finish": from there (a loop, said elsewhere)
-_START_THERE = re.compile(
+_START_THERE = lazy(
     r"\b(?:that['’]?s|that is|c['’]est (?:de )?là) (?:where|que|qu['’]) ?(?:we|i|on|nous)"
     r"(?:['’]d|['’]ll| will| would)?"
     r" (?:start|begin|set off|part|commence)\w*( and (?:finish|end)\w*)?"
@@ -231,14 +215,14 @@ def _starting_there(said: re.Match[str]) -> str:
     return "starting from there" + (said.group(1) or "") + (" to" if said.group(2) else "")
 
 
-_WAY_TO = re.compile(r"(?i)\b(?:to|into|jusqu['’]?\s?(?:à|a|au|en)|jusqu['’]au|vers)\s+\S+[^.;!?]*$")
+_WAY_TO = lazy(r"(?i)\b(?:to|into|jusqu['’]?\s?(?:à|a|au|en)|jusqu['’]au|vers)\s+\S+[^.;!?]*$")
 
 
-_WHEN_NEXT = re.compile(r"(?i)\s+(?:on|this|next|tomorrow|demain|\d)")
+_WHEN_NEXT = lazy(r"(?i)\s+(?:on|this|next|tomorrow|demain|\d)")
 
 
 # "départ et arrivée à Encamp", "start and finish in Ordino": a loop from there
-_BOTH_ENDS_AT = re.compile(
+_BOTH_ENDS_AT = lazy(
     r"\b(?:d[ée]part et arriv[ée]e|start(?:s|ing)? ?(?:and|&|\+|n) ?(?:finish|end)(?:es|s|ing)?)"
     r"(?: (?:à|a|au|aux|in|at|de|from) | (?=there\b|là\b|here\b)"
     # "start and finish la massana" (not "start and finish the same day", "...same spot", "...ensemble")
@@ -254,7 +238,7 @@ _BOTH_ENDS_AT = re.compile(
 
 # "j'habite à Perpignan", "en vacances à La Massana": where people live or stay, said like a start but
 # loosely (a strong start elsewhere wins)
-_LIVING_AT = re.compile(
+_LIVING_AT = lazy(
     # ("je suis à Aubinyà": where people are; not "je suis à vélo", no place)
     r"\b(habit\w*|vi[st]|vivons|r[ée]sid\w*|atterri\w*|atterr[io]\w*|vacances|s[ée]jour|suis|serai)"
     r"\s+(?:[àa]|au)(?![\w])",
@@ -263,7 +247,7 @@ _LIVING_AT = re.compile(
 
 
 # Setting off from home: where people live is then the start, said as plainly as after "from"
-_FROM_HOME = re.compile(
+_FROM_HOME = lazy(
     r"\b(?:from (?:my|our|his|her) (?:front door|door|doorstep|place|house|flat|home|apartment)|from home"
     r"|(?:de|depuis) chez (?:moi|nous|lui|elle|eux)|de (?:ma|notre) maison|start\w* (?:at|from) home)\b",
     re.IGNORECASE,
@@ -275,30 +259,30 @@ def _home_left_out(match: re.Match[str]) -> str:
     return "from" if match.group(1).lower() == "from" else "in"
 
 
-_LIVING_IN = re.compile(r"\b(?:i|we|he|she|they) (?:live|lives) (?:out )?(?:in|at)\b", re.IGNORECASE)
+_LIVING_IN = lazy(r"\b(?:i|we|he|she|they) (?:live|lives) (?:out )?(?:in|at)\b", re.IGNORECASE)
 
 
-_AT_HOME_IN = re.compile(
+_AT_HOME_IN = lazy(
     r"\b(from|at) (?:home|my place|our place|my house|our house|my flat|our flat) in\b", re.IGNORECASE
 )
 
 
 # "we have a flat in Ullanlinna", "we've rented an apartment in Kallio": where people stay, a loose start
-_STAYING_AT = re.compile(
+_STAYING_AT = lazy(
     r"\b(?:have|has|had|ve got|rent\w*|book\w*)\s+(?:a|an|our|my)\s+(?:little\s+|small\s+)?"
     r"(?:flat|apartment|airbnb|place|house|cabin|chalet)\s+(?:in|at)\b",
     re.IGNORECASE,
 )
 
 
-_LODGING_AT = re.compile(
+_LODGING_AT = lazy(
     r"\b(h[ôo]tel|appartement|appart|chalet|g[îi]te|camping|auberge|airbnb|coloc|studio|logement|location)"
     r"\s+(?:à|a)\s+(?=[^\W\d])",
     re.IGNORECASE,
 )
 
 
-_ARRIVED = re.compile(
+_ARRIVED = lazy(
     r"\b(?:(?:sommes|est|suis|sont|êtes|etes) arriv[ée]e?s? (?:à|a|au|aux|en|dans)"
     r"|(?:we ve|we have|i ve|i have|we|i|just) (?:just )?arrived (?:in|at)"
     # where the way there leaves people, or they meet: "the bus drops us in Andorra la Vella", "we'll meet
@@ -311,7 +295,7 @@ _ARRIVED = re.compile(
 
 
 # "driving up to Pas de la Casa to start", "on monte en voiture jusqu'à Soldeu pour commencer": the start
-_TO_START = re.compile(
+_TO_START = lazy(
     r"\b(?:to|jusqu['’ ]?(?:à|a|au))\s+([^,.;!?\n]{1,40}?)\s+(?:to|pour)\s+"
     r"(?:start|begin|set off|commencer|partir|démarrer|demarrer)\b",
     re.IGNORECASE,
@@ -319,7 +303,7 @@ _TO_START = re.compile(
 
 
 # "staying with a friend in Ordino", "je loge chez un pote à Kallio": staying there
-_STAYING_WITH = re.compile(
+_STAYING_WITH = lazy(
     r"\b(stay\w*) with (?:a |an |my |our |his |her |some )?(?:[\w'’-]+ ){0,2}?(in|at)\b"
     r"|\b(log\w*|dor\w*|sommes|suis|est|serons|serai) chez (?:un |une |des |mon |ma |mes |notre |nos )?"
     r"(?:[\w'’-]+ ){0,2}?(à|a|au)(?![\w'’])",
@@ -329,7 +313,7 @@ _STAYING_WITH = re.compile(
 
 # Where a night or a stop is made on the way: "nuit à Canillo", "faire étape à Meritxell", "on s'arrêterait à
 # Encamp", "on s'arrête dormir à Encamp" (not "on s'arrête à Soldeu": where the trip stops, an end)
-_STOPPING_AT = re.compile(
+_STOPPING_AT = lazy(
     r"\b(etapes?|étapes?|nuits?(?: de plus)?|dormir|on dort|d[ée]jeuner|manger|pique-niquer|pique-nique"
     r"|pause(?: caf[ée]| d[ée]jeuner| pique-nique| repas)?"
     r"|un caf[ée]|se baigner|boire un verre|go[ûu]ter"
@@ -339,7 +323,7 @@ _STOPPING_AT = re.compile(
 
 
 # "Boucle depuis Encamp : Meritxell, Prats, Ransol": the stops of the trip that starts there
-_START_THEN_LIST = re.compile(
+_START_THEN_LIST = lazy(
     r"(\b(?:from|depuis|au d[ée]part d['’]|au d[ée]part de|starting (?:in|at|from)|d[ée]part (?:de|d['’]))"
     r"\s*[^:,.;!?\n]{1,40}?)\s*:\s*(?=[^\W\d])",
     re.IGNORECASE,
@@ -347,39 +331,37 @@ _START_THEN_LIST = re.compile(
 
 
 # "Trois jours en vélo de route : Arans, Ordino, La Massana, Escaldes": the places of a route, in order
-_LISTED_ROUTE = re.compile(r":\s*([^:;.!?\n]+?)\s*(?=[;.!?\n]|$)")
+_LISTED_ROUTE = lazy(r":\s*([^:;.!?\n]+?)\s*(?=[;.!?\n]|$)")
 
 
 # "entre Kalasatama et Meilahti", "between Kallio and Eira": from one to the other
-_BETWEEN = re.compile(
+_BETWEEN = lazy(
     r"\b(?:entre|between)\s+(?!\d|les deux|deux|two|both)([^\W\d][^,.;!?\n]{0,40}?)\s+(?:et|and)\s+(?!\d)"
     r"([^\W\d][^,.;!?\n]{0,40}?)(?=\s*[,.;!?\n]|\s+(?:en|pour|in|on|with|avec|via|par|for|over|sur)\b|$)",
     re.IGNORECASE,
 )
 
 
-_UNDECIDED_BETWEEN = re.compile(
-    r"(?:torn|hesit\w*|undecided|choose|choisir|decid\w*|h[ée]sit\w*)\W+(?:\w+\W+)?$"
-)
+_UNDECIDED_BETWEEN = lazy(r"(?:torn|hesit\w*|undecided|choose|choisir|decid\w*|h[ée]sit\w*)\W+(?:\w+\W+)?$")
 
 
-_BLANKS = re.compile(r"[^\S\n]+")
+_BLANKS = lazy(r"[^\S\n]+")
 
 
 # "Big trip: Lleida to Canillo", "Le plan : Ordino vers Soldeu": a heading, then the route as its own clause
 # (not "Départ : Ordino" nor "Via: Encamp to Canillo", whose heading says what the names are)
-_HEADING = re.compile(
+_HEADING = lazy(
     r"(?im)^(?![^:\n]*\b(?:d[ée]part|start|from|depuis|de|arriv\w*|end|fin\w*|via|[ée]tapes?|stops?|par"
     r"|through))([^:\n]{1,30}):\s*(?=[^:\n]{1,60}?\s(?:to|->|→|vers|jusqu\w*|à)\s)"
 )
 
 
-_ARROWS = re.compile(r"\s*(?:➡️|➡|👉|⇒|⟶|→)\ufe0f?\s*")
+_ARROWS = lazy(r"\s*(?:➡️|➡|👉|⇒|⟶|→)\ufe0f?\s*")
 
 
 # "take the train to L'Hospitalet", "on prend le bus de Toulouse jusqu'à Andorre-la-Vieille": where the way
 # there ends, said like an end but where the ride may begin, loosely (a start said elsewhere wins)
-_TAKING_TO = re.compile(
+_TAKING_TO = lazy(
     r"\b(?:take|taking|took|get|getting|got|catch\w*|hop\w* on|prend\w*|pris)\s+(?:the|a|an|le|la|l['’]|un"
     r"|une|our|my)\s*(?:\w+\s+)?(?:train|bus|coach|autocar|car|plane|flight|ferry|taxi|navette|shuttle"
     r"|minibus|tram|metro)\s+(?:[^\s.,;:!?]+\s+){0,3}?(?:to|into|jusqu['’]?\s?(?:à|a|au|en)|jusqu['’]au|vers)\s+"
@@ -390,7 +372,7 @@ _TAKING_TO = re.compile(
 
 # The ride's end said before the way away ("on termine au Pas de la Case pour prendre le bus vers Toulouse",
 # "finish in Ax and catch the train to Toulouse"): that way leads home from the end, to no place of the trip
-_WAY_HOME = re.compile(
+_WAY_HOME = lazy(
     r"(\b(?:termin\w*|finish\w*|fini\w*|end|ending|ends|last day|dernier jour)\b[^.;!?]{0,80}?)"
     + _TAKING_TO.pattern
     + r"[^,.;!?\n]{1,40}?(?=\s+(?:and|et|but|mais|so|donc|then|puis|home)\b|[,.;!?\n]|$)",
@@ -401,13 +383,13 @@ _WAY_HOME = re.compile(
 # A return said not to happen: "on ne revient peut-être pas à Ordino", "on ne rentrera pas à Canillo",
 # "we won't come back to Encamp" (no end there: one way)
 _TO_THERE = r"[^,.;!?\n…]{1,40}?(?=\s+(?:and|et|but|mais|so|donc|then|puis)\b|[,.;!?\n…]|$)"
-_NOT_BACK_FR = re.compile(
+_NOT_BACK_FR = lazy(
     r"\b(?:ne|n['’])\s*(?:revien\w*|reviendr\w*|rentr\w*|boucl\w*)\s+"
     r"(?:peut[- ][eê]tre\s+|plus\s+|finalement\s+)?"
     r"pas\b(?:\s+(?:à|a|au|vers|jusqu['’]?\s?(?:à|a|au))\s+" + _TO_THERE + ")?",
     re.IGNORECASE,
 )
-_NOT_BACK_EN = re.compile(
+_NOT_BACK_EN = lazy(
     r"\b(?:won['’]?t|will not|not|don['’]?t|do not)\s+(?:be\s+)?"
     r"(?:com(?:e|ing)|go(?:ing)?|head(?:ing)?|loop(?:ing)?)"
     r"\s+back\b(?:\s+to\s+" + _TO_THERE + ")?",
@@ -416,7 +398,7 @@ _NOT_BACK_EN = re.compile(
 
 
 # Where people come from is not where they start: "on est de Québec", "I'm from Italy"
-_TRAVELLING_FROM = re.compile(
+_TRAVELLING_FROM = lazy(
     r"\b(driv\w*|drove|fly\w*|flew|train\w*|travel\w*|coming)\s+(?:down |up |over |in |out )?from\b",
     re.IGNORECASE,
 )
@@ -430,7 +412,7 @@ _TRANSPORT = rf"(?:{_VEHICLES}|bateau|ferry|ship|boat|minibus)"
 _NOT_THE_STATION = r"(?!\s+(?:la gare|l['’]a[ée]roport|the (?:\w+ )?(?:station|airport|terminal)))"
 
 
-_COMING_FROM = re.compile(
+_COMING_FROM = lazy(
     # ("vient de Lyon" is _FROM_ORIGIN's; "the train from Toulouse to L'Hospitalet" is all the way there)
     rf"\b(?:arriv\w*|descend\w*)\s+(?:à \d+ |a \d+ )?(?:de|d['’]|du|depuis)(?=\s*[^\W\d])"
     rf"|\b{_TRANSPORT}\s+(?:from\b|(?:depuis|de|d['’])(?=\s*(?-i:[A-ZÀ-Þ])))"
@@ -442,7 +424,7 @@ _COMING_FROM = re.compile(
 )
 
 
-_NAME_BEFORE = re.compile(r"(?-i:[A-ZÀ-Þ])[\w'’-]*\s+$")
+_NAME_BEFORE = lazy(r"(?-i:[A-ZÀ-Þ])[\w'’-]*\s+$")
 
 
 def _coming_from(said: re.Match[str]) -> str:
@@ -458,7 +440,7 @@ _NATIONALITY = (  # "je suis espagnol de Valencia", "nous sommes néerlandais, d
 )
 
 
-_FROM_ORIGIN = re.compile(
+_FROM_ORIGIN = lazy(
     rf"\b(?:(?:on est|je suis|nous sommes|we['’]?re|we are|i['’]?m|i am){_NATIONALITY}|vien(?:t|s|nent|nons)"
     # "we come with camper from Eindhoven" (not "come back from Pal")
     r"|(?:we|i|they|she|he) (?:all )?come?s?"
@@ -473,7 +455,7 @@ _FROM_ORIGIN = re.compile(
 
 # Who people are and where they are from: "I'm a 34yo MTB rider from Lyon", "a couple from Manchester" (the
 # place alone: not "two riders from Encamp to Canillo", nor what comes after "and")
-_WHO_FROM = re.compile(
+_WHO_FROM = lazy(
     r"(?:\b(?:i['’]?m|i am|we['’]?re|we are)\s+(?:a|an|two|three|four|five|six)\s+(?:[\w'’-]+\s+){0,5}?from"
     r"|\b(?:friends|mates|buddies|colleagues|couple|family|group|riders?|cyclists?|guys|girls|lads) from)"
     r"\s*(?:(?!\s(?:to|jusqu\w*|vers|à|a)\s)[^,.;!?\n]){1,40}?"
@@ -483,7 +465,7 @@ _WHO_FROM = re.compile(
 
 
 # "plutôt d'Encamp que de Canillo", "rather from Encamp than from Canillo": what follows is not meant
-_RATHER_THAN = re.compile(
+_RATHER_THAN = lazy(
     r"(\b(?:plut[oô]t|rather)\s+[^,.;!?\n]{1,60}?)\s+(?:que|qu['’]|than)\s*(?:de |d['’]|du |from )?"
     r"[^,.;!?\n]+",
     re.IGNORECASE,
@@ -493,27 +475,23 @@ _RATHER_THAN = re.compile(
 # A label and its colon: "Starting point: Aixovall", "start: la massana", "Arrivée : Escaldes"
 _LABELS = [
     (
-        re.compile(r"^(?:starting point|start point|starting town|start|depart|point de depart|from)\s*:\s*"),
+        lazy(r"^(?:starting point|start point|starting town|start|depart|point de depart|from)\s*:\s*"),
         "from ",
     ),
-    (re.compile(r"^(?:end point|end|finish|arrivee|destination|to|objectif|goal|but|fin)\s*:\s*"), "to "),
+    (lazy(r"^(?:end point|end|finish|arrivee|destination|to|objectif|goal|but|fin)\s*:\s*"), "to "),
     (
-        re.compile(
-            r"^(?:via|through|par|etapes?|stops?|passages?|waypoints?)(?: in order| dans l ordre)?\s*:\s*"
-        ),
+        lazy(r"^(?:via|through|par|etapes?|stops?|passages?|waypoints?)(?: in order| dans l ordre)?\s*:\s*"),
         "via ",
     ),
     # the same without their colon, at a clause's start: "Start Encamp, end Soldeu", "depart andorre"
     (
-        re.compile(
+        lazy(
             r"^(?:start|depart)\s+(?=[a-z])(?!(?:on|at|in|from|le|la|du|de|d|the|a|en|vers|tomorrow|and|n|et)\b)"
         ),
         "from ",
     ),
     (
-        re.compile(
-            r"^(?:end|finish|arrivee|arrival)\s+(?=[a-z])(?!(?:on|at|in|of|le|la|du|de|d|the|a|en|vers)\b)"
-        ),
+        lazy(r"^(?:end|finish|arrivee|arrival)\s+(?=[a-z])(?!(?:on|at|in|of|le|la|du|de|d|the|a|en|vers)\b)"),
         "to ",
     ),
 ]
@@ -533,7 +511,7 @@ _A_NAME = (
 )
 
 
-_MEANT = re.compile(
+_MEANT = lazy(
     r"\b(?:not|pas|non|no)\s+([^\W\d][^,.;!?\n]{0,40}?)\s*[,;:]?\s*"
     r"(?:i mean|i meant|je voulais dire|je veux dire|i wanted to say|plut[oô]t)\s+"
     r"([^\W\d][^,.;!?\n]{0,40}?)(?=\s*[,.;!?\n]|$)",
@@ -543,7 +521,7 @@ _MEANT = re.compile(
 
 # "Ah no, not Prats. Meritxell.", "oups pas Alppiharju, Alppila", "sorry, Etu-Töölö, not Taka": the place
 # meant for another, said as a name beside the one it replaces
-_NOT_THIS_BUT = re.compile(
+_NOT_THIS_BUT = lazy(
     r"(?:^|(?<=[,.;!?:\n]))\s*(?:(?:ah|oh|oops|oups|sorry|pardon|d[ée]sol[ée]e?)\s*[,.]?\s*)?"
     r"(?:(?:no|non)\s*[,.]?\s*)?"
     r"(?:not|pas)\s+(?P<was>" + _A_NAME + r")\s*[,.;:]\s*(?P<now>" + _A_NAME + r")(?=\s*[,.;!?\n]|$)",
@@ -551,14 +529,14 @@ _NOT_THIS_BUT = re.compile(
 )
 
 
-_BUT_NOT_THIS = re.compile(
+_BUT_NOT_THIS = lazy(
     r"(?:^|(?<=[,.;!?:\n]))\s*(?P<now>" + _A_NAME + r")\s*,\s*(?:not|pas)\s+(?P<was>" + _A_NAME + r")"
     r"(?=\s*[,.;!?\n]|$)",
     re.IGNORECASE,
 )
 
 
-_THE_PLACE_IN = re.compile(
+_THE_PLACE_IN = lazy(
     r"\b(?:the|our|my|his|her|their|a|an|le|la|l|notre|mon|ma|un|une) (?:\w+ ){0,2}?"
     r"(?:campsite|camping|hotel|hostel|station|apartment|flat|house|home|place|square|church|bridge|car park|"
     r"airbnb|gite|chalet|coloc|studio|appart|"
@@ -568,7 +546,7 @@ _THE_PLACE_IN = re.compile(
 
 
 # ...or someone's: "end at my sister's in Hakaniemi", "at our friends' in Encamp" (at Hakaniemi, at Encamp)
-_SOMEONES_IN = re.compile(
+_SOMEONES_IN = lazy(
     r"\b(?:my|our|his|her|their) (?:\w+ ){0,2}?(?:\w+ s|(?:sister|brother|aunt|uncle|cousin|friend|mum|mom"
     r"|dad|parent|gran|grandma|grandpa|nan|mate|boss|colleague)s) (?:place |house |flat |home |apartment )?"
     r"(?:in|at) "
@@ -577,7 +555,7 @@ _SOMEONES_IN = re.compile(
 
 # ...and a sight at a place: "past the sanctuary at Meritxell", "le musée de l'auto à Encamp" (at it, not of
 # it: "le parc de l'Esplanade" is no place)
-_THE_SIGHT_AT = re.compile(
+_THE_SIGHT_AT = lazy(
     r"\b(?:the|le|la|l|les|a|an|un|une) (?:\w+ ){0,3}?(?:sanctuary|chapel|church|lake|museum|market|castle"
     r"|viewpoint|cafe|bakery|spa|park|waterfall|sanctuaire|chapelle|eglise|lac|musee|marche|chateau|parc"
     r"|belvedere|cascade|boulangerie|monument|statue|memorial|cathedral|cathedrale|tower|gallery|galerie|zoo"
@@ -593,7 +571,7 @@ def _from_one_to_the_other(m: re.Match[str]) -> str:
     return f"from {m.group(1)} to {m.group(2)}"
 
 
-_LIST_LABEL = re.compile(
+_LIST_LABEL = lazy(
     r"\b(?:via|through|par|etapes?|stops?|passages?|waypoints?|start|from|depart|end|finish|arrivee|to"
     r"|destination|order|ordre)$"
 )
@@ -632,9 +610,9 @@ def clauses_of(text: str, locale: Locale = "en") -> list[tuple[str, bool]]:
     text = re.sub(r"(?i)\b(prévu|prevu|dit|planned)s? au (?:départ|depart)\b", r"\1", text)  # "at first"
     for meant in (_NOT_THIS_BUT, _BUT_NOT_THIS):
         text = meant.sub(r". in place of \g<was> put \g<now>.", text)
-    text = re.sub(
-        r"\b(au|du|à|from|to) Pas\b(?! de)", r"\1 Pas de la Casa", text
-    )  # "monter au Pas": capitalized
+    text = _SHORT_NAME_CASED.sub(  # "monter au Pas": capitalized
+        lambda m: f"{m.group(1)} {_CASED_NAMES[m.group(2).lower()]}", text
+    )
     # French "à" is a destination; normalized it would be the English article "a". But after a verb of
     # starting or staying it is where the trip begins: "on commence à Encamp", "nous serons basés à
     # Soldeu", "on loge à Ordino", "c'est à Aixovall qu'on commence"
@@ -695,7 +673,7 @@ def clauses_of(text: str, locale: Locale = "en") -> list[tuple[str, bool]]:
         norm = landmarks_as_places(norm)  # "from the Oodi library": from Kluuvi
         for label, replacement in _LABELS:
             norm = label.sub(replacement, norm)
-        norm = _PAS.sub(r"\1 pas de la casa", norm)
+        norm = _PAS.sub(lambda m: f"{m.group(1)} {_SHORT_NAMES[m.group(2)]}", norm)
         norm = norm.replace(":", " ").strip()
         clauses.append((norm, travel))
     return clauses
@@ -705,14 +683,14 @@ def clauses_of(text: str, locale: Locale = "en") -> list[tuple[str, bool]]:
 # ("we fly to Barcelona and then take the bus", "drive home via Foix", "on dort à Ax la veille"): its places
 # are where people pass, loosely said (a place abroad in it is no place of the ride). (Not the ferry: the
 # one to Suomenlinna is part of a day's ride.)
-_GETTING_THERE = re.compile(
+_GETTING_THERE = lazy(
     r"\b(?:fly|flying|flies|flew|flight|plane|avion|bus|coach|train|tgv|car|voiture"
     r"|drive|driving|drives|drove|taxi|metro|tram|la veille|the night before"
     r"|comingfrom)\b"  # (what "by bus from", "en train de" were rewritten to)
 )
 
 
-_RIDING = re.compile(
+_RIDING = lazy(
     r"\b(?:ride|rides|riding|rode|cycl\w*|bike|bikes|biking|velos?|pedal\w*|roul\w*|vtt|gravel|spin|loop"
     r"|boucle|start\w*|finish\w*|end|ending|fini[rst]?|finissons|finiron\w*|termin\w*|depart|arrivee"
     r"|part|pars|partons|partir|partira\w*|partiron\w*|one way|aller simple)\b"

@@ -24,6 +24,7 @@ from tripagent.adapters.rules.brief_reader.named import (
     trimmed_to_ours,
 )
 from tripagent.adapters.rules.brief_reader.options import with_options_settled
+from tripagent.adapters.rules.brief_reader.patterns import lazy
 from tripagent.adapters.rules.brief_reader.places import (
     CENTRE,
     THERE,
@@ -70,8 +71,8 @@ from tripagent.domain.places import (
 )
 
 PHRASES_LOOKED_UP = 30  # of one turn
-_NUMBERED = re.compile(r"^\s*1\. ", re.MULTILINE)  # an assistant turn that lists numbered options
-_OPTION = re.compile(r"^\s*\d+\. (.+?)\s*$", re.MULTILINE)  # ...and each option's label
+_NUMBERED = lazy(r"^\s*1\. ", re.MULTILINE)  # an assistant turn that lists numbered options
+_OPTION = lazy(r"^\s*\d+\. (.+?)\s*$", re.MULTILINE)  # ...and each option's label
 
 
 def _only_an_option(answer: str, question: str) -> bool:
@@ -786,9 +787,7 @@ def _said_back_to(name: str, turns: list[str]) -> bool:
 
 @lru_cache(maxsize=64)  # (a handful of stops and turns: compiled once per name, not per stop and turn)
 def _back_to(name: str) -> re.Pattern[str]:
-    return re.compile(
-        rf"\b(?:back (?:to|in|at)|retour (?:a|vers|sur)|rentrer a|revenir a) {re.escape(name)}\b"
-    )
+    return lazy(rf"\b(?:back (?:to|in|at)|retour (?:a|vers|sur)|rentrer a|revenir a) {re.escape(name)}\b")
 
 
 def _taken_back(name: str, gone: set[str]) -> bool:

@@ -8,53 +8,35 @@ import datetime as dt
 import itertools
 import re
 
+from tripagent.adapters.rules.brief_reader import vocabulary
 from tripagent.adapters.rules.brief_reader.holidays import holiday_in
+from tripagent.adapters.rules.brief_reader.patterns import lazy
 
-MONTHS = {
-    "january": 1,
-    "february": 2,
-    "march": 3,
-    "april": 4,
-    "may": 5,
-    "june": 6,
-    "july": 7,
-    "august": 8,
-    "september": 9,
-    "october": 10,
-    "november": 11,
-    "december": 12,
-    "janvier": 1,
-    "fevrier": 2,
-    "mars": 3,
-    "avril": 4,
-    "mai": 5,
-    "juin": 6,
-    "juillet": 7,
-    "aout": 8,
-    "septembre": 9,
-    "octobre": 10,
-    "novembre": 11,
-    "decembre": 12,
+MONTHS: dict[str, int] = {
+    month: number
+    for lang in vocabulary.LANGUAGES
+    for number, month in enumerate(vocabulary.in_language(lang, "months"), start=1)
 }
-WEEKDAYS = {
-    "monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6,
-    "lundi": 0, "mardi": 1, "mercredi": 2, "jeudi": 3, "vendredi": 4, "samedi": 5, "dimanche": 6,
-}  # fmt: skip
+WEEKDAYS: dict[str, int] = {
+    day: number
+    for lang in vocabulary.LANGUAGES
+    for number, day in enumerate(vocabulary.in_language(lang, "weekdays"))
+}
 _MONTH = "|".join(MONTHS)
-DATE_ISO = re.compile(r"\b(\d{4})[- ](\d{2})[- ](\d{2})\b")  # normalized, "2027-05-15" is "2027 05 15"
-DATE_DM = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th|er)? (?:of )?({_MONTH})(?: (\d{{4}}))?\b")
-DATE_MD = re.compile(rf"\b({_MONTH}) (\d{{1,2}})(?:st|nd|rd|th)?(?: (\d{{4}}))?\b")
+DATE_ISO = lazy(r"\b(\d{4})[- ](\d{2})[- ](\d{2})\b")  # normalized, "2027-05-15" is "2027 05 15"
+DATE_DM = lazy(rf"\b(\d{{1,2}})(?:st|nd|rd|th|er)? (?:of )?({_MONTH})(?: (\d{{4}}))?\b")
+DATE_MD = lazy(rf"\b({_MONTH}) (\d{{1,2}})(?:st|nd|rd|th)?(?: (\d{{4}}))?\b")
 _WEEKDAY = "|".join(WEEKDAYS)
 _ORD = r"(?:st|nd|rd|th|er|eme)?"
-DATE_RANGE = re.compile(
+DATE_RANGE = lazy(
     rf"\b(\d{{1,2}}){_ORD} (?:au |to |and |et |till |until |jusqu au )?(?:(?:{_WEEKDAY}) (?:the )?)?"
     rf"(\d{{1,2}}){_ORD} (?:of )?({_MONTH})\b"
 )
 RELATIVE_DAYS = [
-    (re.compile(r"\bday after (?:tomorrow|tmrw|tmr)\b|\bapres demain\b"), 2),
-    (re.compile(r"\bto?m+or+ow\b|\bdemain\b|\btmrw\b|\btmr\b|\b2mor+ow\b|\b2moro\b"), 1),
+    (lazy(r"\bday after (?:tomorrow|tmrw|tmr)\b|\bapres demain\b"), 2),
+    (lazy(r"\bto?m+or+ow\b|\bdemain\b|\btmrw\b|\btmr\b|\b2mor+ow\b|\b2moro\b"), 1),
     (
-        re.compile(
+        lazy(
             # (not "this morning", "ce matin": mostly when people did something)
             r"\btonight\b|\bthis (?:evening|afternoon)\b|\bce soir\b|\bcet (?:apres midi|aprem)\b"
             r"|\btoday (?:evening|afternoon)\b"
@@ -69,7 +51,7 @@ RELATIVE_DAYS = [
         0,
     ),
     (
-        re.compile(
+        lazy(
             r"\b(?:leav\w*|start\w*|set\w* off|going|ride|riding|depart\w*|part\w*|commenc\w*)\b(?: \w+){0,2}"
             r" (?:today|aujourd hui)\b|\b(?:today|aujourd hui)\b(?: \w+){0,2} (?:leave|start|set off|part\w*)"
         ),
@@ -89,7 +71,7 @@ _WEEKS = {
     "trois": 3,
     "quatre": 4,
 }
-FROM_TODAY = re.compile(
+FROM_TODAY = lazy(
     # (not "in a week": mostly how long, "Toulouse to Andorra in a week")
     rf"\b(?:in|dans) (?P<in>{'|'.join(w for w, n in _WEEKS.items() if n > 1)}|[2-4]) (?:weeks?|semaines?)"
     r"(?: s)?(?: time)?\b"
@@ -102,28 +84,25 @@ FROM_TODAY = re.compile(
 )
 # "Friday week", "a week on Saturday", "vendredi en huit", "the Saturday after next", "le week-end d'après"
 _WEEKDAY_NAMES = "|".join(WEEKDAYS)
-WEEKDAY_WEEK_ON = re.compile(
+WEEKDAY_WEEK_ON = lazy(
     rf"\b(?P<day>{_WEEKDAY_NAMES}) (?:week\b(?! ?end)|en (?P<fifteen>huit|quinze)\b)"
     rf"|\ba week (?:on|from) (?:this )?(?P<on>{_WEEKDAY_NAMES})\b"
     rf"|\b(?P<after>{_WEEKDAY_NAMES}|week ?end) (?:after next|d apres|suivant)\b"
 )
 # "the weekend of the 22nd", "le week-end du 22": that day
-WEEKEND_OF_THE = re.compile(r"\bweek ?end (?:of the|du) (\d{1,2})(?:st|nd|rd|th|er)?\b(?! (?:au|to|and|et) )")
-NEXT_WEEKEND = re.compile(
+WEEKEND_OF_THE = lazy(r"\bweek ?end (?:of the|du) (\d{1,2})(?:st|nd|rd|th|er)?\b(?! (?:au|to|and|et) )")
+NEXT_WEEKEND = lazy(
     r"\b(?:this (?:coming )?|next |coming )week ?end\b|\bce week ?end\b|\bweek ?end prochain\b"
 )
-WEEKDAY_DAY = re.compile(  # (not "mercredi, 1 journée", "samedi 2 personnes": a count beside the day)
+WEEKDAY_DAY = lazy(  # (not "mercredi, 1 journée", "samedi 2 personnes": a count beside the day)
     rf"\b({_WEEKDAY}) (?:the )?(\d{{1,2}}){_ORD}\b"
     r"(?! (?:km|days?|jours?|journees?|h|nights?|nuits?|personnes?|people|pers|adultes?|adults?)\b)"
 )
-WEEKDAY = re.compile(rf"\b({_WEEKDAY})\b(?! off\b)")  # "I can't take the Tuesday off": no date
-MONTH_WORD = re.compile(rf"\b(?:{_MONTH})\b")
+WEEKDAY = lazy(rf"\b({_WEEKDAY})\b(?! off\b)")  # "I can't take the Tuesday off": no date
+MONTH_WORD = lazy(rf"\b(?:{_MONTH})\b")
 # "sat 8th", "sam. 12": a weekday's short name, only beside the day of the month
-SHORT_WEEKDAYS = {
-    "mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4, "sat": 5, "sun": 6,
-    "lun": 0, "mar": 1, "mer": 2, "jeu": 3, "ven": 4, "sam": 5, "dim": 6,
-}  # fmt: skip
-SHORT_WEEKDAY_DAY = re.compile(
+SHORT_WEEKDAYS: dict[str, int] = vocabulary.table("short_weekdays")
+SHORT_WEEKDAY_DAY = lazy(
     rf"\b(?:{'|'.join(SHORT_WEEKDAYS)}) (?:the )?(\d{{1,2}}){_ORD}\b(?! (?:km|days?|jours?|h|j|d)\b)"
 )
 # "the fourteenth of June", "June 1st", "le quatorze juin": a day in words beside its month
@@ -140,66 +119,65 @@ for _tens, _name in ((20, "twenty"), (30, "thirty"), (20, "vingt")):
     _DAY_WORDS |= {f"{_name} {w}": _tens + n for w, n in _DAY_WORDS.items() if n < 10 and " " not in w}
     _DAY_WORDS |= {f"{_name} et un": _tens + 1, f"{_name} un": _tens + 1}
 _DAY_WORD = "|".join(sorted(_DAY_WORDS, key=len, reverse=True))
-_DAY_IN_WORDS = re.compile(
+_DAY_IN_WORDS = lazy(
     rf"\b(?P<article>(?:the |le )?(?:(?:{_WEEKDAY}) (?:the )?)?)(?P<day>{_DAY_WORD}) (?P<of>of |de )?"
     rf"(?=(?:{_MONTH})\b)"
     rf"|\b(?P<month>{_MONTH}) (?:the )?(?P<after>{_DAY_WORD})\b"
 )
 # "12/06", "22/5", "22/05/2027": day first, as written in French and in most of Europe
-DATE_NUMERIC = re.compile(  # "22/05", "22/5" (not "ride 3/4 days": a count)
+DATE_NUMERIC = lazy(  # "22/05", "22/5" (not "ride 3/4 days": a count)
     r"\b(\d{1,2})/(\d{1,2})(?:/(\d{4}|\d{2}))?\b(?!\s*(?:days?|jours?|nights?|nuits?|km|hours?|h|heures?)\b)"
 )
 # "the first weekend of June", "le premier samedi de juillet": that day (a weekend is its Saturday)
-_NTH = {"first": 0, "1st": 0, "premier": 0, "second": 1, "2nd": 1, "deuxieme": 1, "third": 2, "3rd": 2,
-        "troisieme": 2, "fourth": 3, "4th": 3, "quatrieme": 3, "last": -1, "dernier": -1}  # fmt: skip
-NTH_DAY_OF_MONTH = re.compile(
+_NTH: dict[str, int] = vocabulary.table("nth")  # the first, second... last of a month: an index
+NTH_DAY_OF_MONTH = lazy(
     rf"\b({'|'.join(_NTH)}) (week ?end|{'|'.join(WEEKDAYS)}) (?:of|in|de|d|du mois de|en) ({_MONTH})\b"
 )
 # "28 June to 2 July", "Tuesday 8 June to Thursday 10 June": a range over months, weekdays aside
 _W = rf"(?:(?:{'|'.join(WEEKDAYS)}) (?:the )?)?"
-DATES_RANGE = re.compile(
+DATES_RANGE = lazy(
     rf"\b{_W}(\d{{1,2}}){_ORD} (?:of )?({_MONTH}) (?:to|au|until|till|jusqu au|and|et|through|thru) {_W}"
     rf"(?:the )?(\d{{1,2}}){_ORD} (?:of )?({_MONTH})\b"
 )
 # "du lundi au vendredi", "from Saturday to Monday", "this coming Saturday and Sunday", "sat-sun": those days
 # (and "de vendredi soir à dimanche midi", "from tomorrow until Saturday")
 _PART_OF_DAY = r"(?: (?:morning|afternoon|evening|night|noon|lunchtime|matin|midi|soir|aprem|apres midi))?"
-WEEKDAY_RANGE = re.compile(
+WEEKDAY_RANGE = lazy(
     rf"\b(?:du |de |from |this coming |this |next |coming |ce )?({'|'.join(WEEKDAYS)}|tomorrow|demain)"
     rf"(?: (?:the )?(\d{{1,2}}){_ORD})?"  # "du jeudi 6 au dimanche 9": that Thursday
     rf"{_PART_OF_DAY} (?:au|a|jusqu a|jusqu au|to|till|until|and|et|through|thru) ({'|'.join(WEEKDAYS)})\b"
 )
 # "on roule vendredi samedi dimanche": three days or more named in a row, one after the other
-WEEKDAY_LIST = re.compile(
+WEEKDAY_LIST = lazy(
     rf"\b({'|'.join(WEEKDAYS)})((?:,? (?:et |and |puis |then )?(?:{'|'.join(WEEKDAYS)})\b){{2,6}})"
 )
 # "2027-05-15 to 2027-05-18"
-ISO_RANGE = re.compile(
+ISO_RANGE = lazy(
     r"\b(\d{4} \d{2} \d{2}) (?:to|au|until|till|through|thru|and|et|a|jusqu au)? ?(\d{4} \d{2} \d{2})\b"
 )
 # "leaving Friday after work, back home Sunday evening", "départ samedi matin, retour dimanche soir", "je pars
 # demain de Sant Julià et je rentre dimanche": from the one day to the other
-LEAVE_AND_BACK = re.compile(
+LEAVE_AND_BACK = lazy(
     rf"\b(?:leav\w*|set\w* off|start\w*|depart\w*|pars|part|partons|partirons)\b(?: \w+){{0,8}}?"
     rf" ({'|'.join(WEEKDAYS)}|tomorrow|demain)\b.{{0,60}}?"
     rf"\b(?:back|return\w*|home|retour|rentr\w*|revien\w*)\b(?: \w+){{0,4}}? ({'|'.join(WEEKDAYS)})\b"
 )
 # "starting the 24th, ending the 28th", "départ le 10, retour le 12": the first and the last day
-START_AND_END_DAYS = re.compile(
+START_AND_END_DAYS = lazy(
     r"\b(?:start\w*|from|leav\w*|depart\w*|set\w* off)(?: on)? (?:the |le )(\d{1,2})(?:st|nd|rd|th|er)?\b"
     r"[^.!?]{0,25}?\b(?:end\w*|finish\w*|until|till|back|return\w*|retour|fin\w*|jusqu au)(?: on)?"
     r" (?:the |le )(\d{1,2})(?:st|nd|rd|th|er)?\b(?! ?(?:km|kilo\w*|h|heures?|hours?|people|personnes)\b)"
 )
 # "May 20-23", "June 3 to 5": days of one month, the month first
-MONTH_DAYS_RANGE = re.compile(
+MONTH_DAYS_RANGE = lazy(
     rf"\b({_MONTH}) (\d{{1,2}}){_ORD} (?:to |till |until |thru |through |au )?(\d{{1,2}}){_ORD}\b"
     r"(?! ?(?:km|kms|k|kilo\w*|days?|jours?|nights?|nuits?|h|hours?|heures?|people|personnes|of us|riders"
     r"|adults?|adultes?|kids|enfants|bikes?|velos?|euros?|eur|ans|years?)\b)"
 )
-NEXT_WEEK = re.compile(r"\bnext week\b|\bla semaine prochaine\b|\bsemaine prochaine\b")
+NEXT_WEEK = lazy(r"\bnext week\b|\bla semaine prochaine\b|\bsemaine prochaine\b")
 # When people will talk again, not when they ride: "I'll decide tomorrow morning", "je te redis ça demain",
 # "on en discute ce soir", "let you know tomorrow", "I'll confirm in a day or two"
-TALK_LATER = re.compile(
+TALK_LATER = lazy(
     r"\b(?:decide|deciding|tell|let you know|confirm|get back|redi\w*|dirai|discut\w*|en parle\w*|talk\w*"
     r"|verra|reviens|revien\w* vers|choisi\w*|check\w*|ask\w*|demand\w*|vote|voter|revote|reunit|meet\w*)\b"
     r"[^.!?]{0,25}?"
@@ -215,9 +193,9 @@ def talked_later(norm: str) -> str:
 
 
 # "the day after", "le lendemain": the day after the date said (before it, or in an earlier turn)
-DAY_AFTER = re.compile(r"\b(?:the )?(?:next day|day after)\b(?! tomorrow)|\ble lendemain\b")
+DAY_AFTER = lazy(r"\b(?:the )?(?:next day|day after)\b(?! tomorrow)|\ble lendemain\b")
 # "the 22nd", "le 22": a day of a month not named (the next such day)
-DAY_ONLY = re.compile(
+DAY_ONLY = lazy(
     r"\bthe (\d{1,2})(?:st|nd|rd|th)\b"
     r"|\ble (\d{1,2})(?:er)?\b(?! ?(?:km|kilo|jours?|h|heures?|m|personnes?)\b)"
     # "15th: Siltasaari → Linjat"
@@ -226,7 +204,7 @@ DAY_ONLY = re.compile(
 
 
 # "from the 14th to the 16th", "du 14 au 16": a range within the month of its first day
-DAY_RANGE = re.compile(
+DAY_RANGE = lazy(
     rf"\b(?:from )?(?:the |(?:{_WEEKDAY}) (?:the )?)?(\d{{1,2}})(?:st|nd|rd|th)"  # ("24th to 26th")
     rf" (?:to|till|until|and|through|thru) (?:the |(?:{_WEEKDAY}) (?:the )?)?(\d{{1,2}})(?:st|nd|rd|th)\b"
     rf"|\bdu (?:(?:{_WEEKDAY}) )?(\d{{1,2}})(?:er)? (?:au )?(?:(?:{_WEEKDAY}) )?(\d{{1,2}})\b"
@@ -244,7 +222,7 @@ _NOT_A_DAY = "".join(rf"(?<!\b{word} )(?<!\b{word.capitalize()} )" for word in _
 # Days as typed on a phone, where they can be nothing else: "just sat", "this sun", "dim de Canillo", "sat
 # morning" (not "the sun.", "Sam.": a short name needs a word before or after it that says it is a day);
 # beside a day's number they are SHORT_WEEKDAY_DAY's ("dim 9")
-_SHORT_DAY = re.compile(
+_SHORT_DAY = lazy(
     rf"(?i)(?:(?<=\bthis )|(?<=\bnext )|(?<=\bon )|(?<=\bjust )|(?<=\bce )|(?<=\bevery ))"
     rf"({'|'.join(SHORT_WEEKDAYS)})\b\.?"
     rf"|{_NOT_A_DAY}\b({'|'.join(SHORT_WEEKDAYS)})\b\.?(?=\s+(?:de|du|from|morning|matin|aprem|afternoon)\b)"
@@ -254,26 +232,26 @@ _SHORT_DAY = re.compile(
 # a name ("we sat down", "avec sam"); "sun", "mon", "mar", "mer", "lun", "jeu" stay with the cues above
 # ("hoping for sun", "mon vélo", "la mer", "jeu de piste")
 _TYPED_SHORT = ("sat", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "ven", "sam", "dim")
-_SHORT_DAY_TYPED = re.compile(
+_SHORT_DAY_TYPED = lazy(
     rf"{_NOT_A_DAY}\b({'|'.join(_TYPED_SHORT)})\b"
     # and then nothing, a figure, a dash or a part of the day ("sat 80k", "ven-sam", "tue am"): not "sat
     # nav", "sam wants", "it gets dim early"
     r"(?=\s*(?:$|[.,;!?)\-–/]|\d|(?:am|pm|morning|matin|aprem|afternoon|evening|soir|night|nuit)\b))"
 )
 # "saturday-sunday", "ven-sam" (once their short names are spelled): from the one to the other
-_DAY_DASH_DAY = re.compile(
+_DAY_DASH_DAY = lazy(
     rf"(?i)\b({'|'.join(WEEKDAYS)})\s?[-–/]\s?({'|'.join(WEEKDAYS)}|{'|'.join(SHORT_WEEKDAYS)})\b"
 )
 # "fri to sun", "thu till sat", "Sat 29 to Mon 31": two short names joined as a range are days
-_SHORT_TO_SHORT = re.compile(
+_SHORT_TO_SHORT = lazy(
     rf"(?i)\b({'|'.join(SHORT_WEEKDAYS)})\.?((?: \d{{1,2}}(?:st|nd|rd|th)?)?) (to|till|until|thru|au)"
     rf" ({'|'.join(SHORT_WEEKDAYS)})\b"
 )
 _DAY_NAMES = {number: name for name, number in WEEKDAYS.items() if name.isascii() and name.endswith("day")}
 _JOURS = {number: name for name, number in WEEKDAYS.items() if not name.endswith("day")}
 _FRENCH_SHORT = {"lun", "mar", "mer", "jeu", "ven", "sam", "dim"}
-_TONIGHT = re.compile(r"(?i)\btonite\b")
-_WEEKEND_TYPED = re.compile(r"(?i)\b(?:wknd|wkend|wkd|wk end|w/e)(?!\w)")  # "gravel wknd", "long w/e"
+_TONIGHT = lazy(r"(?i)\btonite\b")
+_WEEKEND_TYPED = lazy(r"(?i)\b(?:wknd|wkend|wkd|wk end|w/e)(?!\w)")  # "gravel wknd", "long w/e"
 
 
 def short_days(text: str) -> str:
@@ -328,14 +306,14 @@ def _dotted(m: re.Match[str]) -> str:
 
 
 # "10.5.", "1.6.2027": not "10.5 km", "2.5. km"
-DATE_DOTTED = re.compile(r"\b(\d{1,2})\.(\d{1,2})\.(\d{4})?(?![\d.])(?!\s*(?:km|kms|k|%|h|m)\b)")
-_ALONE_BEFORE = re.compile(r"(?:^|[,;:])\s*$")
-_ALONE_AFTER = re.compile(r"\s*(?:$|[,.;!?])")
+DATE_DOTTED = lazy(r"\b(\d{1,2})\.(\d{1,2})\.(\d{4})?(?![\d.])(?!\s*(?:km|kms|k|%|h|m)\b)")
+_ALONE_BEFORE = lazy(r"(?:^|[,;:])\s*$")
+_ALONE_AFTER = lazy(r"\s*(?:$|[,.;!?])")
 
 
 _MONTH_NAMES = list(MONTHS)[:12]
 # what says a figure like 12/06 is a date: "le 12/06", "on 12/06", "from 19/06", "start date 22/05"
-_DATE_CUE = re.compile(
+_DATE_CUE = lazy(
     r"(?i)\b(?:le|on|the|from|du|au|depuis|start\w*|date|d[ée]part|leav\w*|part\w*|d[èe]s|until|till|jusqu\w*"
     r"|ride|riding|go|going|arriv\w*|sam|dim|sat|sun|lun|mon|mar|tue|mer|wed|jeu|thu|ven|fri|\w+day|\w+di)\W*$"
 )
@@ -381,13 +359,13 @@ def dates_in(norm: str, today: dt.date, known: dt.date | None = None) -> tuple[d
 
 # What takes back a date said before it in the turn: "Demain... non, jeudi plutôt", "saturday doesn't work,
 # sunday then", "on the 14th, wait the 14th is a Friday, make it the 15th"
-_CORRECTION = re.compile(
+_CORRECTION = lazy(
     r"\b(?:actually|en fait|finalement|plutot|rather|instead|make it|wait|non|nope|no|sorry|pardon|oops|oups"
     r"|scratch|(?:doesn t|does not|won t|will not|wouldn t|don t|do not|can t|cannot) (?:work|do)"
     r"|(?:marche|va|convient) pas|pas possible|change (?:it|that|the date) to)\b"
 )
 # ...and the day it takes back, said with its "not": "pas mardi, mercredi", "not Tuesday, Wednesday"
-_NEGATED_DAY = re.compile(
+_NEGATED_DAY = lazy(
     rf"\b(?:pas|not|no)(?: on| le| ce| the| this)? (?:{'|'.join(WEEKDAYS)}|tomorrow|demain|today"
     r"|aujourd hui)\b"
 )
@@ -419,7 +397,7 @@ def _corrected(norm: str, today: dt.date, known: dt.date | None) -> tuple[dt.dat
     return None
 
 
-_REJECTED = re.compile(
+_REJECTED = lazy(
     r"\s*(?:doesn t|does not|won t|wouldn t|isn t|is no|is out|is bad|n est pas|c est pas|est pas"
     r"|pas possible"
     r"|marche pas|ne marche|clash\w*|y a|il y a|j ai|je bosse|je travaille|il pleut|on peut pas|we can t"
@@ -443,11 +421,11 @@ def _first_date(text: str, today: dt.date, known: dt.date | None) -> tuple[int, 
 
 
 # How people get to where they ride: the date said with it is their journey's, not the ride's
-_THE_WAY_THERE = re.compile(
+_THE_WAY_THERE = lazy(
     r"\b(?:fly|flying|flies|flight|land|landing|lands|atterri\w*|ferry|come over|coming over|get in"
     r"|getting in|(?:drive|driving|drives) (?:up|down|over|in)|en avion|en train|by train|by plane)\b"
 )
-_MONTH_AFTER = re.compile(r"^(?:\s+of)?\s+(?:" + "|".join(MONTHS) + r")\b(?:\s+\d{4}\b)?")
+_MONTH_AFTER = lazy(r"^(?:\s+of)?\s+(?:" + "|".join(MONTHS) + r")\b(?:\s+\d{4}\b)?")
 
 
 def _after_the_way_there(
@@ -620,12 +598,12 @@ def _next_weekday(weekday: int, today: dt.date) -> dt.date:
 
 def _written(m: re.Match[str], today: dt.date) -> dt.date | None:
     """ "2027-05-15", "15 May", "May 15th"."""
-    if m.re is DATE_ISO:
+    if m.re.pattern == DATE_ISO.pattern:
         try:
             return dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
         except ValueError:
             return None
-    if m.re is DATE_DM:
+    if m.re.pattern == DATE_DM.pattern:
         return _day_month(int(m.group(1)), MONTHS[m.group(2)], m.group(3), today)
     return _day_month(int(m.group(2)), MONTHS[m.group(1)], m.group(3), today)
 

@@ -5,25 +5,13 @@ weekend, its Saturday); the moveable feasts are counted from Easter."""
 from __future__ import annotations
 
 import datetime as dt
-import re
 
-
-def easter(year: int) -> dt.date:
-    """Easter Sunday in the Gregorian calendar (the anonymous algorithm of 1876, Meeus/Jones/Butcher)."""
-    a, b, c = year % 19, year // 100, year % 100
-    d, e = divmod(b, 4)
-    g = (8 * b + 13) // 25
-    h = (19 * a + b - d - g + 15) % 30
-    i, k = divmod(c, 4)
-    el = (32 + 2 * e + 2 * i - h - k) % 7
-    m = (a + 11 * h + 22 * el) // 451
-    month, day = divmod(h + el - 7 * m + 114, 31)
-    return dt.date(year, month, day + 1)
-
+from dateutil.easter import easter  # (Gregorian Easter, the moveable feasts' anchor)
+from tripagent.adapters.rules.brief_reader.patterns import lazy
 
 _WEEKEND = r"(?:long )?week ?end"
 # (normalized text: no accents, apostrophes as blanks)
-HOLIDAY = re.compile(
+HOLIDAY = lazy(
     # the Monday itself, unless its long weekend is meant ("the Whit Monday long weekend": its Saturday)
     rf"\b(?P<whit_monday>(?:lundi de (?:la )?pentecote|whit ?monday|pentecost monday)(?! {_WEEKEND}))"
     rf"|\b(?P<whitsun>(?:lundi de (?:la )?pentecote|whit ?monday) {_WEEKEND}|pentecote|pentecost|whitsun\w*"

@@ -11,21 +11,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from tripagent.adapters.rules.brief_reader.dates import SHORT_WEEKDAYS, WEEKDAYS
+from tripagent.adapters.rules.brief_reader.patterns import lazy
 from tripagent.domain.places import normalize
 
 # "Day 1", "day1", "Jour 2", "J3", "D1", "1er jour", "2e jour", "3rd day": a day's mark, where a line or a
 # sentence's piece begins
-_DAY_MARK = re.compile(
+_DAY_MARK = lazy(
     r"(?:^|(?<=[\s,;.(]))(?:day|jour|dag|tag|d|j)\s?(\d{1,2})\b\s*[:.)\-–]?\s*"
     r"|(?:^|(?<=[\s,;.(]))(\d{1,2})(?:er|re|e|eme|ème|st|nd|rd|th)\s+(?:day|jour)\b\s*[:.)\-–]?\s*",
     re.IGNORECASE | re.MULTILINE,
 )
 # "1) A → B", "2. A - B", at the start of a line
-_NUMBERED = re.compile(
-    r"^[ \t]*[-*•]?[ \t]*(\d{1,2})[ \t]*[.)][ \t]+", re.MULTILINE
-)  # (blanks, not newlines)
+_NUMBERED = lazy(r"^[ \t]*[-*•]?[ \t]*(\d{1,2})[ \t]*[.)][ \t]+", re.MULTILINE)  # (blanks, not newlines)
 # "Tue 18 May – A → B", "sat: A → B", "[Tom] samedi : A - B": a line whose day is named, in the plan's order
-_DATED_LINE = re.compile(
+_DATED_LINE = lazy(
     r"^[ \t]*(?:[-*•>][ \t]*)?(?:\[[^\]\n]{1,20}\][ \t]*)?"
     rf"(?:(?:{'|'.join(sorted([*WEEKDAYS, *SHORT_WEEKDAYS], key=len, reverse=True))})\b\.?"
     r"(?:[ \t]+\d{1,2}(?:st|nd|rd|th|er)?(?:[ \t]+[a-zéû]+\.?)?)?"
@@ -34,7 +33,7 @@ _DATED_LINE = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 # "Mon Andorra la Vella to Sant Julià, Tue Sant Julià to Encamp, Wed ...": days named inline, one a leg
-_WEEKDAY_MARK = re.compile(
+_WEEKDAY_MARK = lazy(
     r"(?:^|(?<=[\s,;.(]))"
     rf"({'|'.join(sorted([*WEEKDAYS, *SHORT_WEEKDAYS], key=len, reverse=True))})\b\.?\s*[:\-–]?\s+",
     re.IGNORECASE,
@@ -42,27 +41,25 @@ _WEEKDAY_MARK = re.compile(
 _DAY_OF = {**WEEKDAYS, **SHORT_WEEKDAYS}
 # Getting there by other means than the bike: a day or a night of it is none of the ride's ("we land on
 # Friday, night at the hotel"; not "arrivée à Andorra la Vella le 3e jour", where the ride ends)
-COMING_IN = re.compile(
+COMING_IN = lazy(
     r"\b(?:land\w*|fly\w*|flies|flights?|atterri\w*|trains?|bus|avion|planes?|airport|aeroport)\b",
     re.IGNORECASE,
 )
 # What leads from one place of a day to the next
-_LEG = re.compile(
+_LEG = lazy(
     r"\s*(?:→|->|=>|⇒|➡️?|>|–|—|\s-\s|\|)\s*|\s+(?:to|à|a|then|puis|jusqu['’]à|towards|vers)\s+", re.IGNORECASE
 )
 # Words before a day's place that are not part of it: "back down to", "up to", "on to", "retour à"
-_LEAD = re.compile(
+_LEAD = lazy(
     r"^(?:(?:and|et|then|puis|back|down|up|on|ride|cycle|go|head|come|return|retour|from|de|d['’]|via|par"
     r"|finish(?:ing)?|end(?:ing)?|in|at|to|à|a|all the way)\b['’]?\s*)+",
     re.IGNORECASE,
 )
-_AFTER = re.compile(
-    r"\s*(?:[,;(].*|\s+(?:on day|le jour|on the|by|en|in|with|avec|for|pour)\s.*)$", re.IGNORECASE
-)
-_UNDECIDED = re.compile(r"\b(?:or|ou|either|soit|maybe|peut[- ]être)\b", re.IGNORECASE)
+_AFTER = lazy(r"\s*(?:[,;(].*|\s+(?:on day|le jour|on the|by|en|in|with|avec|for|pour)\s.*)$", re.IGNORECASE)
+_UNDECIDED = lazy(r"\b(?:or|ou|either|soit|maybe|peut[- ]être)\b", re.IGNORECASE)
 
 
-_TRAILING = re.compile(r"\s+(?:on|le|au|the|the last|on the)$")
+_TRAILING = lazy(r"\s+(?:on|le|au|the|the last|on the)$")
 
 
 def _same(one: str, other: str) -> bool:

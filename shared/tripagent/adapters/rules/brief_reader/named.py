@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from tripagent.adapters.rules.brief_reader.patterns import lazy
 from tripagent.adapters.rules.brief_reader.place_words import NOT_PLACES
 from tripagent.adapters.rules.brief_reader.places import names_said
 from tripagent.domain.places import (
@@ -111,7 +112,7 @@ def named_by_feature(search: Callable[[str], SearchOutcome], text: str) -> Searc
     return outcome
 
 
-_NEGATED = re.compile(r"\b(?:not|no|pas|non|sans|without|never|jamais|avoid|eviter|except|sauf)\b")
+_NEGATED = lazy(r"\b(?:not|no|pas|non|sans|without|never|jamais|avoid|eviter|except|sauf)\b")
 # words before a name that only say where in it or when: "by", "central", "d'abord", "the"
 _ONLY_WHERE = {
     "by", "central", "downtown", "old", "town", "centre", "center", "d", "abord", "tout", "the", "near",
@@ -154,7 +155,7 @@ def end_named_anywhere(
     return named[-1] if named else None
 
 
-_UNDECIDED = re.compile(
+_UNDECIDED = lazy(
     r"\b(?:or|ou|maybe|perhaps|peut etre|not sure|pas sur|undecided|sais pas|no idea|aucune idee|either"
     r"|soit|decid\w*|hesit\w*|might|could|pourrait|would be nice|agree\w*|d accord"
     r"|(?:deciding|decide|choose|choosing|torn|choisir) between|choisir entre)\b"

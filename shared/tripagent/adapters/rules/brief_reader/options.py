@@ -8,11 +8,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from tripagent.adapters.rules.brief_reader import vocabulary
+from tripagent.adapters.rules.brief_reader.patterns import lazy
 from tripagent.adapters.rules.brief_reader.words import HESITATING, ROUND_TRIP
 from tripagent.domain.places import normalize
 
 # An option's mark: "option A:", "Option 2 -", "plan B", "(a)", "a)", "1)", "idée 1 :"
-_MARK = re.compile(
+_MARK = lazy(
     r"(?:\b(?:option|plan|id[ée]e|idea)\s*([a-c1-3])\b\s*[:.)\-–]?"
     r"|\(([a-e1-9])\)"
     r"|(?:^|(?<=[\s,;:]))([a-e1-9])\))\s*",
@@ -20,18 +22,14 @@ _MARK = re.compile(
 )
 # ...and, for marks that could number a list ("1) Andorra la Vella → Encamp 2) Encamp → Pas"), a word that
 # says they are alternatives
-_ALTERNATIVES = re.compile(
+_ALTERNATIVES = lazy(
     r"\b(?:or|ou|options?|ideas?|idees?|choices?|choix|either|soit|hesit\w*|torn|between|entre|alternatives?"
     r"|possibilit\w*|things|choses|trucs)\b"
 )
 _IN_ORDER = ("abc", "123")
 # What a reply that chooses says: "let's do B", "B", "ok option 2", "on part sur la deuxième", "the first one"
-_NUMBERS = {
-    "first": 1, "premier": 1, "premiere": 1, "1": 1, "a": 1, "one": 1,
-    "second": 2, "deuxieme": 2, "seconde": 2, "2": 2, "b": 2, "two": 2,
-    "third": 3, "troisieme": 3, "3": 3, "c": 3, "three": 3,
-}  # fmt: skip
-_CHOSEN = re.compile(
+_NUMBERS = vocabulary.table("option_numbers")  # "the first", "b", "deuxième": an option's number
+_CHOSEN = lazy(
     r"^(?:(?:ok|okay|so|alors|bon|yes|oui|right|fine|d accord|hmm|well|actually|en fait|finalement)\s+)*"
     r"(?:let s (?:do|go with|go for|take)|lets (?:do|go with|go for)|we ll (?:do|take|go with|go for)"
     r"|i ll take|i ll go with|on (?:fait|prend|part sur|choisit)|va pour|je prends|ce sera|go with|going with"
@@ -41,17 +39,15 @@ _CHOSEN = re.compile(
     r"(?:\s+(?:one|option|it is|then|please|svp|alors|c est|for us|pour nous|is better))*"
 )
 # "not c", "on a éliminé la (a)", "scratch option 1", "pas la b"
-_DROPPED = re.compile(
+_DROPPED = lazy(
     r"\b(?:not|no|pas|sans|drop|scratch|forget|oublie\w*|elimin\w*|exclu\w*|sauf)\s+"
     r"(?:(?:option|plan|l option|la|le|the)\s+)?([a-c1-3])\b(?!\s+[a-z]{2,})"  # (not "not a loop")
 )
 # what makes an option a trip rather than a place: a way from one place to another, a loop, a length
-_A_TRIP = re.compile(
-    r"->|→|>|\b(?:to|vers|jusqu|a|au|loop|boucle|round|days?|jours?|j|d|nights?|nuits?)\b|\s-\s"
-)
-_NEGATED = re.compile(r"\b(?:not|no|pas|sans|never|jamais)\b")
+_A_TRIP = lazy(r"->|→|>|\b(?:to|vers|jusqu|a|au|loop|boucle|round|days?|jours?|j|d|nights?|nuits?)\b|\s-\s")
+_NEGATED = lazy(r"\b(?:not|no|pas|sans|never|jamais)\b")
 # a choice taken back: "maybe B, or A... not sure now", "je sais plus, a ou b"
-_REOPENED = re.compile(
+_REOPENED = lazy(
     r"\b[a-c1-3]\b\W*(?:or|ou)\W*(?:maybe |perhaps |peut etre )?[a-c1-3]\b.{0,40}"
     r"\b(?:not sure|no idea|dunno|sais plus|sais pas|pas sur|give me|je reflechis|still)\b"
     r"|\b(?:not sure|sais plus|pas sur)\b.{0,20}\b[a-c1-3]\b\W*(?:or|ou)\W*[a-c1-3]\b"

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import re
 
+from tripagent.adapters.rules.brief_reader import vocabulary
 from tripagent.adapters.rules.brief_reader.dates import MONTH_WORD, MONTHS, WEEKDAY, WEEKDAYS
+from tripagent.adapters.rules.brief_reader.patterns import lazy
 from tripagent.adapters.rules.brief_reader.words import (
     ACCOMMODATION,
     LAUNCH,
@@ -206,9 +208,7 @@ NOT_PLACES = {
     "canada",
     "montagne",
     "la montagne",
-    "andorra",
-    "andorre",
-    "l andorre",
+    *vocabulary.aliases()["countries"],  # (the bundled regions' own countries: the setting of a trip)
     "spain",
     "espagne",
     "france",
@@ -282,7 +282,7 @@ NOT_A_NAME_START = {
 WEAK_NOT_A_NAME_START = {"de", "d", "du", "des"}
 
 
-COUNT_OF_DAYS = re.compile(rf"^{NUM}[ -]?(days?|jours?|journees?|nights?|nuits?|weeks?|semaines?)\b")
+COUNT_OF_DAYS = lazy(rf"^{NUM}[ -]?(days?|jours?|journees?|nights?|nuits?|weeks?|semaines?)\b")
 
 
 # "...and set off from there": the place named just before

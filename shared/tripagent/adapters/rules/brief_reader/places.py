@@ -11,9 +11,11 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from tripagent.adapters.rules.brief_reader import vocabulary
 from tripagent.adapters.rules.brief_reader.clauses import MAX_TURN_CHARS, clauses_of
 from tripagent.adapters.rules.brief_reader.dates import WEEKDAYS
 from tripagent.adapters.rules.brief_reader.itinerary import Itinerary, itinerary
+from tripagent.adapters.rules.brief_reader.patterns import lazy
 from tripagent.adapters.rules.brief_reader.place_words import (
     THERE_WORDS,
     is_name,
@@ -179,10 +181,10 @@ _VIA = (
 )
 _A_COUNT = NUM.replace("(", "(?:", 1)  # (no group: a pattern's groups are its trigger and its phrase)
 PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    ("start", re.compile(rf"\b({_START})\s+(.{{1,60}}?)" + _STOP)),
+    ("start", lazy(rf"\b({_START})\s+(.{{1,60}}?)" + _STOP)),
     (
         "start",
-        re.compile(
+        lazy(
             r"^(?:(?:this time|cette fois|so|alors|donc|well|ok|okay|bon|either way|anyway|bref|enfin"
             r"|c etait|c est|it was|that was)\s+)?"  # ("c'était Sant Julià → Canillo")
             r"()(.{1,60}?)(?<! and)(?<! et)(?<! then)(?<! puis)(?<! back)"  # ("Juberri and back to A")
@@ -193,7 +195,7 @@ PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # "5 days Sant Julià to Soldeu", "2 jours Encamp vers Soldeu", "thinking Canillo to Soldeu": weak
     (
         "start",
-        re.compile(
+        lazy(
             rf"(?:\b{_A_COUNT} ?(?:days?|jours?|j|d|nights?|nuits?)|\bweek ?end|\bthinking(?! of| about))"
             r"\s+"
             r"()(.{1,60}?)"
@@ -203,23 +205,23 @@ PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # "we want to do Helsinki to Kallio", "could you plan Anyós to Llumeneres": weak
     (
         "start",
-        re.compile(
+        lazy(
             r"\b(?:do|doing|ride|cycle|plan|faire|rouler|pedal|make it|make that|go|going|bike|travel)\s+"
             r"()(.{1,60}?)"
             r"(?=\s+(?:back to|to|vers|jusqu|via|through)\s)"
         ),
     ),
-    ("start", re.compile(r"^boucle\s+()(.{1,60}?)" + _STOP)),  # "Boucle Ordino, 3 jours"
+    ("start", lazy(r"^boucle\s+()(.{1,60}?)" + _STOP)),  # "Boucle Ordino, 3 jours"
     # "..., Aixirivall, Juberri and back to Andorra la Vella": a name alone, where the route turns back
-    ("bare", re.compile(r"^()(.{1,60}?)(?=\s+(?:and|et|then|puis) (?:back|retour)\b)")),
-    ("end", re.compile(r"^pour\s+()(.{1,60}?)" + _STOP)),  # "(partir d'Aixovall) pour Ordino": weak
-    ("start", re.compile(r"^(?:an? )?()(.{1,60}?)(?=\s+(?:loop|round trip)\b)")),  # "Andorra la Vella loop"
-    ("end", re.compile(rf"\b({_END})\s+(.{{1,60}}?)" + _STOP)),
-    ("via", re.compile(rf"\b({_VIA})\s+(.{{1,60}}?)" + _STOP)),
+    ("bare", lazy(r"^()(.{1,60}?)(?=\s+(?:and|et|then|puis) (?:back|retour)\b)")),
+    ("end", lazy(r"^pour\s+()(.{1,60}?)" + _STOP)),  # "(partir d'Aixovall) pour Ordino": weak
+    ("start", lazy(r"^(?:an? )?()(.{1,60}?)(?=\s+(?:loop|round trip)\b)")),  # "Andorra la Vella loop"
+    ("end", lazy(rf"\b({_END})\s+(.{{1,60}}?)" + _STOP)),
+    ("via", lazy(rf"\b({_VIA})\s+(.{{1,60}}?)" + _STOP)),
     # an edit naming where a stop goes: "and Escaldes before Encamp", "Sispony after La Massana please"
     (
         "via",
-        re.compile(
+        lazy(
             r"^(?:(?:and|et|also|aussi|plus|then|puis|oh|ah|ok|and also|et aussi)\s+)*"
             r"(?!(?:add|ajoute|rajoute|put|remets)\b)()(.{1,40}?)"
             r"(?=\s+(?:just |right |juste )?(?:before|after|avant|apres)\s"
@@ -230,7 +232,7 @@ PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 ]
 
 
-_TRAILING_CONNECTOR = re.compile(
+_TRAILING_CONNECTOR = lazy(
     r"\s+(?:de|d|du|des|sur|en|at|of|about|pour|for|plutot|rather|instead|alors|donc)$"
 )
 
@@ -256,7 +258,7 @@ class PlacePhrase:
 _NAMED_FIRST = [
     (
         "start",
-        re.compile(
+        lazy(
             r"^(?:so |well |ok |okay )?(.{1,60}?) (?:is where (?:we|i)"
             r"(?: ll| will| wanna| want to| d like to)?"
             r" (?:begin|start|set off|saddle up|push off|mount up|kick off|get going|roll out|fly in|land"
@@ -267,7 +269,7 @@ _NAMED_FIRST = [
     ),
     (
         "end",
-        re.compile(
+        lazy(
             # (after the clause's last "so", "then": "... we fly home, so Sant Julià is the last stop")
             r"^(?:.*\b(?:so|well|ok|okay|then|and|and then|puis|et|donc|alors) )?(.{1,60}?)"
             r" (?:is where (?:we|i)"
@@ -280,42 +282,42 @@ _NAMED_FIRST = [
         ),
     ),
 ]
-_SWAP = re.compile(
+_SWAP = lazy(
     r"\b(?:swap|replace|change|remplace[rz]?) (.{1,40}?) (?:for|with|by|to|par|contre) (.{1,40}?)" + _STOP
 )
-_WAS_NOW = re.compile(r"\bin place of (.{1,40}?) put (.{1,40}?)$")
+_WAS_NOW = lazy(r"\bin place of (.{1,40}?) put (.{1,40}?)$")
 # "actually make El Tarter the finish instead"; "Ullanlinna start"
 _MADE = [
-    ("start", re.compile(r"^((?:\S+ ){0,3}\S+) (?:start|starting point|departure|depart)$")),
-    ("end", re.compile(r"^((?:\S+ ){0,3}\S+) (?:finish|end point|arrival|arrivee|end)$")),
-    ("via", re.compile(r"^((?:\S+ ){0,3}\S+) (?:in between|somewhere in between|entre les deux)$")),
+    ("start", lazy(r"^((?:\S+ ){0,3}\S+) (?:start|starting point|departure|depart)$")),
+    ("end", lazy(r"^((?:\S+ ){0,3}\S+) (?:finish|end point|arrival|arrivee|end)$")),
+    ("via", lazy(r"^((?:\S+ ){0,3}\S+) (?:in between|somewhere in between|entre les deux)$")),
     # "the village where we'd like to end is El Tarter", "the one we're setting off from is Llorts"
     (
         "end",
-        re.compile(
+        lazy(
             r"\bwhere (?:we|i)(?: d| ll| would| will)?(?: like to| want to)? (?:end|finish)\w* is (.{1,40}?)$"
         ),
     ),
     (
         "start",
-        re.compile(
+        lazy(
             r"\b(?:we re|we are|we ll be|i m) (?:setting off|starting|leaving|departing) from is (.{1,40}?)$"
         ),
     ),
-    ("end", re.compile(r"^(?:l )?arrivee c est (.{1,40}?)$")),
-    ("end", re.compile(r"\bmake (.{1,40}?) the (?:finish|end|destination|end point|goal)\b")),
-    ("start", re.compile(r"\bmake (.{1,40}?) the (?:start|starting point|beginning)\b")),
+    ("end", lazy(r"^(?:l )?arrivee c est (.{1,40}?)$")),
+    ("end", lazy(r"\bmake (.{1,40}?) the (?:finish|end|destination|end point|goal)\b")),
+    ("start", lazy(r"\bmake (.{1,40}?) the (?:start|starting point|beginning)\b")),
 ]
-_UNDECIDED = re.compile(r"\b(?:or|ou|either|maybe|peut etre)\b")
+_UNDECIDED = lazy(r"\b(?:or|ou|either|maybe|peut etre)\b")
 THERE = "there"  # a "there" its turn does not say: the place an earlier turn named last
 CENTRE = "the centre"  # "start from the centre": the centre of the area the trip's other places are in
 # A town's centre is the town: "Helsinki centre", "the centre of Encamp", "le centre d'Ordino"
-_CENTRE = re.compile(
+_CENTRE = lazy(
     r"^(?:the |le )?(?:city |town |village )?(?:centre|center|downtown|centre ville|centro)"
     r" (?:of |de |d |du )?"
     r"|\s+(?:city |town |village )?(?:centre|center|downtown|centre ville|centro)$"
 )
-_CENTRE_ALONE = {"centre", "center", "centre ville", "downtown", "keskusta", "city centre", "city center"}
+_CENTRE_ALONE = {*vocabulary.words("centre_words"), *vocabulary.aliases()["centre_words"]}
 # The words that make a whole area ("Helsinki") a trip's start or end, not only where it happens ("à
 # Helsinki", "a ride in Helsinki", "helsinki" alone): see is_setting
 _AS_AN_END = (
@@ -323,7 +325,9 @@ _AS_AN_END = (
     r"|(?:start|end|finish|begin)(?:s|ing)? (?:in|at|from)|(?:depart|arrivee|start|end|finish)"
     r"|(?:the )?(?:city )?(?:centre|center) of|(?:le )?centre(?: ville)? d|(?:le )?centre(?: ville)? de)"
     r"\s+(?:the |le |la )?(?:centre |center |centre ville )?(?:of |de |d )?{name}\b"
-    r"|\b{name} (?:centre|center|city centre|downtown|keskusta)\b"
+    r"|\b{name} (?:centre|center|city centre|downtown|"
+    + "|".join(vocabulary.aliases()["centre_words"])
+    + r")\b"
     r"|\b(?:de|d|depuis) (?!\d).{{1,60}} a {name}\b"  # "de Tampere à Helsinki" (not "de 9h à")
 )
 
@@ -337,18 +341,18 @@ def said_as_an_end(text: str, name: str) -> bool:
 
 @lru_cache(maxsize=8)  # (one per area we route: compiled once, not on every turn that names it)
 def _as_an_end(name: str) -> re.Pattern[str]:
-    return re.compile(_AS_AN_END.format(name=re.escape(name)))
+    return lazy(_AS_AN_END.format(name=re.escape(name)))
 
 
 # A word that takes back what came before it in the same turn: "to Soldeu... non, plutôt jusqu'à Canillo"
-CORRECTION = re.compile(
+CORRECTION = lazy(
     r"\b(?:no|non|actually|rather|instead|plutot|finalement|en fait|i mean|je veux dire|wait|attends"
     r"|scratch|change|make it|make that|make the end|but|mais|however|cependant)\b"
 )
 # What leads from one stop of a route to the next: "to Foix, then on to", "and back to", "puis jusqu'à"
-_ONWARD = re.compile(r"\b(?:then|puis|ensuite|and|et|back|on|before|avant|after|apres)\b")
+_ONWARD = lazy(r"\b(?:then|puis|ensuite|and|et|back|on|before|avant|after|apres)\b")
 # A via point taken out: "actually skip Sispony", "on zappe Sispony"
-SKIP = re.compile(
+SKIP = lazy(
     r"\b(skip|skipping|drop(?! (?:into|in|by|down))|without (?:going|passing) (?:through|by|via)|without"
     r"|sans passer (?:par|vers)|sans|zappe|zapper|enleve|enlever|retire|forget"
     r"|oublie|not through|pas par"
@@ -357,16 +361,16 @@ SKIP = re.compile(
     r"|(?:actually |en fait )?(?:maybe not|peut etre pas)"  # "actually maybe not Encamp": taken back
     r")\s+(.{1,60}?)" + _STOP
 )
-_THEN = re.compile(r"^\s+(?:then|and then|puis|et puis|ensuite)\s+(.{1,60}?)" + _STOP)
+_THEN = lazy(r"^\s+(?:then|and then|puis|et puis|ensuite)\s+(.{1,60}?)" + _STOP)
 # "up to La Cortinada and Llorts, then back": the last of two, if the clause ends there or goes on
-_AND_LAST = re.compile(
+_AND_LAST = lazy(
     r"^\s+(?:and|et)\s+(?!(?:she|he|they|we|i|you|it|elle|il|ils|on|nous|je|j|back|retour)\b)"
     # (not "down to Pas de la Casa and that's it", "jusqu'à Sant Julià et voilà": the end said is the last)
     r"(?!(?:that s it|that s all|that s the trip|done|voila|c est fini|c est tout|finish|fin)\b)"
     r"((?:(?!\b(?:and|et|in|at|to|on|from|a|au|en|dans|pour|for|with|avec)\b).){1,40}?)"
     r"\s*(?:$|\bthen\b|\bpuis\b|\band then\b|\bet puis\b)"
 )
-_CHOOSING = re.compile(r"\b(?:between|entre|deciding|hesit\w*|either|soit|or|ou)\b")
+_CHOOSING = lazy(r"\b(?:between|entre|deciding|hesit\w*|either|soit|or|ou)\b")
 
 
 def _route_goes_on(clause: str, at: int) -> re.Match[str] | None:
@@ -379,7 +383,7 @@ def _route_goes_on(clause: str, at: int) -> re.Match[str] | None:
     return _AND_LAST.match(clause[at:])
 
 
-_JUST = re.compile(
+_JUST = lazy(
     r"^(?:(?:ok|okay|alright|fine|so|bon|alors|allez|yes|oui|yeah|yep|right|d accord|dac)\s+)*"
     r"(?:just|only|juste|seulement|simplement|rather|plutot|decided|we decided|on a tranche|c est decide"
     r"|va pour|let s say|let s go with|go with|disons|ce sera|it ll be|it will be"
@@ -390,20 +394,20 @@ _JUST = re.compile(
     r"|^(?:ok|okay|alright|fine|yes|oui|yeah|yep|d accord|dac)\s+(?=\S+(?:\s+\S+){0,3}$)"
 )
 # ...and what closes such a choice: "ok soldeu then", "ok andorre la vieille alors", "sant julia is fine"
-_CHOSEN_TAIL = re.compile(r"\s+(?:then|alors|donc|is fine|c est bon|ca ira|please|svp)$")
+_CHOSEN_TAIL = lazy(r"\s+(?:then|alors|donc|is fine|c est bon|ca ira|please|svp)$")
 _TRIGGERED = [(slot, p) for slot, p in PLACE_PATTERNS if p.pattern.startswith(r"\b(")]  # after a word
 # A clause that says where the trip ends or starts goes on with no list: "..., then end at Alppiharju"
-_ENDS_A_LIST = re.compile(
+_ENDS_A_LIST = lazy(
     r"^(?:(?:and|then|puis|et|and then|et puis|ensuite)\s+)?(?:end|ending|finish|finishing|start|starting"
     r"|arriv\w*|termin\w*|fini\w*)\b"
 )
 _LIST_TAILS = {"first", "d abord", "en premier", "too", "also", "aussi", "as well"}
-_LIST_MORE = re.compile(
+_LIST_MORE = lazy(
     r"^\s*(?:(?:first|d abord|en premier)\s+)?(?:and then|and|et puis|puis|et|then)\s+"
     r"(?P<again>(?:vers|au|aux|at|in|par|by|through|via)\s+)?(.{1,60}?)" + _STOP  # "étape à A et à B"
 )
 _SUBJECTS = {"on", "we", "i", "nous", "je", "j", "you", "vous", "they", "ils", "elles", "il", "elle"}
-_LIST_NEXT = re.compile(r"^\s*(?:(?:and then|and|et puis|puis|et|then)\s+)?(.{1,60}?)" + _STOP)
+_LIST_NEXT = lazy(r"^\s*(?:(?:and then|and|et puis|puis|et|then)\s+)?(.{1,60}?)" + _STOP)
 
 
 def _strongly_triggered(clause: str) -> int | None:
@@ -462,8 +466,8 @@ def place_phrases(
     return _as_written(_ordered(mentions, " ".join(c for c, _ in clauses)), text, capitalizes)
 
 
-_WORD = re.compile(r"[^\W\d_]+")
-_SENTENCE_START = re.compile(r"(?:^|[.!?\n:;•*>\-–]\s*|\s{2,})$")
+_WORD = lazy(r"[^\W\d_]+")
+_SENTENCE_START = lazy(r"(?:^|[.!?\n:;•*>\-–]\s*|\s{2,})$")
 
 
 def capitalizes_names(text: str) -> bool:
@@ -714,7 +718,7 @@ def _inside(mention: Mention, other: Mention) -> bool:
 
 
 # "..., end in Kruununhaka": a weak word, but one that says plainly where the trip ends
-_FINISHING_BEFORE = re.compile(
+_FINISHING_BEFORE = lazy(
     r"\b(?:end|ending|ends|finish\w*|arriv\w*|termin\w*|fini\w*)(?: up| down)?"
     r"(?: in| at| a| au| vers| en)?\s*$"
 )
@@ -724,7 +728,7 @@ def _finishing(slot: str, joined: str, at: int) -> bool:
     return slot == "end" and bool(_FINISHING_BEFORE.search(joined, max(0, at - 30), at))
 
 
-_CHOICE = re.compile(r"\b(?:or|ou|either|soit|but|mais)\b")
+_CHOICE = lazy(r"\b(?:or|ou|either|soit|but|mais)\b")
 
 
 def _corrected_in_passing(mentions: list[Mention], slot: str, joined: str) -> None:
@@ -743,9 +747,7 @@ def _corrected_in_passing(mentions: list[Mention], slot: str, joined: str) -> No
             mentions.remove(earlier)
 
 
-_TAKEN_BACK = re.compile(
-    r"\b(?:no|non|en fait|actually|i mean|je veux dire|wait|attends|sorry|pardon|oups|oops)\b"
-)
+_TAKEN_BACK = lazy(r"\b(?:no|non|en fait|actually|i mean|je veux dire|wait|attends|sorry|pardon|oups|oops)\b")
 
 
 def _ordered(mentions: list[Mention], joined: str) -> dict[str, list[PlacePhrase]]:

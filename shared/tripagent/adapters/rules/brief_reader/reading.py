@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from pydantic import ValidationError
+from tripagent.adapters.rules.brief_reader import vocabulary
 from tripagent.adapters.rules.brief_reader.dates import (
     FROM_TODAY,
     NTH_DAY_OF_MONTH,
@@ -25,6 +26,7 @@ from tripagent.adapters.rules.brief_reader.dates import (
     spelled_dates,
     talked_later,
 )
+from tripagent.adapters.rules.brief_reader.patterns import lazy
 from tripagent.adapters.rules.brief_reader.place_words import VERBS, says_a_slot
 from tripagent.adapters.rules.brief_reader.places import PlacePhrase, day_plan, place_phrases
 from tripagent.adapters.rules.brief_reader.words import (
@@ -165,13 +167,13 @@ def turned_back(start: str | None, end: str | None, via: list[str]) -> tuple[str
 
 # "from Encamp, or maybe Canillo", "to El Serrat or Llorts", "départ d'Arinsal ou de La Massana": two
 # places for one end, neither chosen (unless what follows "or" is no place: "to Ordino, hotels or camping")
-_START_OR = re.compile(
+_START_OR = lazy(
     r"\b(?:from|depuis|start(?:ing)? (?:in|at|from)|depart (?:de|d|du)|(?:partir|pars|part|partons|partira\w*"
     r"|partiron\w*) (?:de|d|du))"
     r" (?P<said>(?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*){0,3} (?:or|ou)(?: maybe| perhaps| peut etre| bien| else)?"
     r"(?: from| de| d| du| depuis)? (?P<other>(?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*){0,3}))"
 )
-_END_OR = re.compile(
+_END_OR = lazy(
     r"\b(?:to|towards|end(?:ing)? (?:up )?(?:in|at)|finish(?:ing)? (?:in|at)|vers|jusqu a"
     r"|arrivee(?: a| vers)?|end(?: point)?|finish|aller soit (?:a|au|vers|jusqu a)"  # soit à A soit à B
     # "je finis à Encamp ou Escaldes", "on termine à Ordino ou à Llorts"
@@ -185,7 +187,7 @@ _END_OR = re.compile(
 )
 
 
-_FINISHED_ELSEWHERE = re.compile(
+_FINISHED_ELSEWHERE = lazy(
     r"\b(?:back|retour|revenir|redescend\w*|remont\w*)\b.{0,30}\b(?:and|et|then|puis)"
     r" (?:finish|end|finir|terminer)\w* (?:in|at|a|vers)\b"
 )
@@ -209,7 +211,7 @@ _NOT_IN_A_NAME = {
 }
 
 
-_FIRST_OF_TWO = re.compile(r" (?:or|ou|soit)\b")
+_FIRST_OF_TWO = lazy(r" (?:or|ou|soit)\b")
 
 
 def _named(two: re.Match[str]) -> str:
@@ -229,7 +231,7 @@ def _two_for_one(pattern: re.Pattern[str], norm: str) -> bool:
         and not _NOT_IN_A_NAME & set(_named(m).split())
         and m.group(0).split()[-len(m.group("other").split()) - 2] not in VERBS
         and m.group("other").split()[0] not in VERBS
-        and (m.group("other").split()[0] not in _NOT_AFTER_OR or m.group("other").startswith("pas de la"))
+        and (m.group("other").split()[0] not in _NOT_AFTER_OR or m.group("other").startswith(_FULL_NAMES))
         and not {"si", "if", "unless", "sauf"}
         & set(m.group("other").split())  # "or Llorts if we're tired": a fallback
         for m in pattern.finditer(norm)
@@ -237,9 +239,11 @@ def _two_for_one(pattern: re.Pattern[str], norm: str) -> bool:
 
 
 # "ordino... ou llorts": a place then "or" and a word that may be another (not "or not", "or so", "or if")
-_OR_ANOTHER = re.compile(
+_OR_ANOTHER = lazy(
     r"\W*(?:or|ou|sinon) (?:maybe |perhaps |peut etre )?(?:(?:to|in|at|a|au|de|d|du|vers) )?([a-z]\w+)"
 )
+# a place's name in full, after its short name was read ("or to Pas": "pas de la casa")
+_FULL_NAMES = tuple(vocabulary.aliases()["short_names"].values())
 _NOT_AFTER_OR = {
     "not",
     "no",
@@ -364,7 +368,7 @@ def _days_said(without_daily: str) -> tuple[int | None, int]:
     return duration, days_change
 
 
-_WEEKEND = re.compile(r"\bweek ?ends?\b|\bpont\b")  # (a long weekend, "le pont": its days are the range's)
+_WEEKEND = lazy(r"\bweek ?ends?\b|\bpont\b")  # (a long weekend, "le pont": its days are the range's)
 
 
 def _range_says_the_days(spanned: int, said: object, norm: str) -> bool:
@@ -376,7 +380,7 @@ def _range_says_the_days(spanned: int, said: object, norm: str) -> bool:
     return isinstance(said, int) and spanned > said and bool(_WEEKEND.search(norm))
 
 
-_NO_PLACE = re.compile(r"\d|\b(?:days?|jours?|one|two|un|deux)\b")
+_NO_PLACE = lazy(r"\d|\b(?:days?|jours?|one|two|un|deux)\b")
 
 
 def _choices_left_open(norm: str, places: dict[str, list[PlacePhrase]]) -> set[str]:
@@ -423,12 +427,12 @@ def _choices_left_open(norm: str, places: dict[str, list[PlacePhrase]]) -> set[s
     return left_open
 
 
-_AGREED = re.compile(
+_AGREED = lazy(
     r"\b(?:let s say|lets say|let s go (?:with|for)|we ll go (?:with|for)|we agreed|we decided|on dit|va pour"
     r"|on a decide|on s est mis d accord|disons|finalement|donc)\b"
 )
-_WHEN = re.compile(r"(?:fin|debut|mi|end|start|early|late|mid|next|this|le|the|\d+)$")  # "ou fin mai"
-_OR_FIRST = re.compile(r"^\W*(?:\w+ )?(?:or|ou|sinon) (?:maybe |peut etre |perhaps )?([a-z]\w*)")
+_WHEN = lazy(r"(?:fin|debut|mi|end|start|early|late|mid|next|this|le|the|\d+)$")  # "ou fin mai"
+_OR_FIRST = lazy(r"^\W*(?:\w+ )?(?:or|ou|sinon) (?:maybe |peut etre |perhaps )?([a-z]\w*)")
 
 
 def _first_alternative(norm: str, found: list[tuple[int, int, str]]) -> int | None:
@@ -524,13 +528,13 @@ def _bikes_said(norm: str) -> list[tuple[int, int, Profile]]:
 
 
 # "VTC, pas VTT", "out of e-bikes", "not on the road bike" (a bare "no" is mostly "no, road bike")
-_NOT_THIS_BIKE = re.compile(
+_NOT_THIS_BIKE = lazy(
     r"\b(?:not|(?<!au )(?<!le )(?<!du )(?<!de )pas|out of|instead of|plutot que|rather than|sans|without"
     r"|no more|plus de|sold|vendu)\s+"
     r"(?:(?:a|an|the|my|un|une|de|des|en|le|la|les|mon|ses|normal)\s+)?$"
 )
 # "the gravel one is in the shop", "mon VTT est en panne": that bike is not the one
-_UNAVAILABLE = re.compile(
+_UNAVAILABLE = lazy(
     r"\w*(?: \w+){0,2} (?:is|are|est|sont) (?:in the shop|broken|being repaired|en panne|en reparation|casse)"
 )
 
@@ -569,10 +573,10 @@ def _accommodation(norm: str) -> str | None:
 
 
 # "camping's not really an option", "camping is out": not that kind
-_NOT_AN_OPTION = re.compile(r"(?: s| is| are) (?:not|out|hors de question)\b")
+_NOT_AN_OPTION = lazy(r"(?: s| is| are) (?:not|out|hors de question)\b")
 
 
-_NEGATED = re.compile(
+_NEGATED = lazy(
     r"\b(?:no|not|pas de|pas en|sans|without|never|jamais|rather than|plutot que)\s+(?:\w+\s+)?$"
     # "neither of us is camping", "nobody wants to camp", "on a passé l'âge du camping", "rather sleep in
     # huts than in the tent"

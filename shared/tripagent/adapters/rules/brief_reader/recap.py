@@ -6,74 +6,17 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-QUESTIONS = {
-    "en": {
-        "start": "Where does the trip start?",
-        "end": "Where should it end — or is it a round trip back to the start?",
-        "durationDays": "How many days do you want to ride?",
-        "profile": "Which bike: road, gravel, mountain, touring, hybrid or e-bike?",
-    },
-    "fr": {
-        "start": "D'où partez-vous ?",
-        "end": "Où voulez-vous arriver — ou est-ce une boucle qui revient au départ ?",
-        "durationDays": "Sur combien de jours ?",
-        "profile": "Quel vélo : route, gravel, VTT, randonnée, hybride ou électrique ?",
-    },
-}
-PROFILES = {
-    "en": {
-        "road": "road bike",
-        "gravel": "gravel bike",
-        "mountain": "mountain bike",
-        "touring": "touring bike",
-        "hybrid": "hybrid bike",
-        "e-bike": "e-bike",
-    },
-    "fr": {
-        "road": "vélo de route",
-        "gravel": "gravel",
-        "mountain": "VTT",
-        "touring": "vélo de randonnée",
-        "hybrid": "vélo hybride",
-        "e-bike": "vélo électrique",
-    },
-}
+from tripagent.adapters.rules.brief_reader import vocabulary
 
 
-_MONTHS = {
-    "en": [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ],
-    "fr": [
-        "janvier",
-        "février",
-        "mars",
-        "avril",
-        "mai",
-        "juin",
-        "juillet",
-        "août",
-        "septembre",
-        "octobre",
-        "novembre",
-        "décembre",
-    ],
-}
-_WEEKDAYS = {
-    "en": ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
-    "fr": ["lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"],
-}
+def _replies(section: str) -> dict[str, Any]:
+    return {lang: vocabulary.in_language(lang, section) for lang in vocabulary.LANGUAGES}
+
+
+QUESTIONS = _replies("questions")
+PROFILES = _replies("bikes")
+_MONTHS = _replies("month_names")
+_WEEKDAYS = _replies("weekday_names")
 
 
 def said_date(iso: str, locale: str) -> str:
@@ -139,7 +82,7 @@ def reply_for(collected: dict[str, Any], locale: str, *, launch: bool) -> str:
     if launch and not missing:
         return f"C'est parti : {summary}." if fr else f"Launching: {summary}."
     if missing:
-        question = QUESTIONS[locale][missing[0]]
+        question = str(QUESTIONS[locale][missing[0]])
         lead = ("Noté : " if fr else "Noted: ") + summary + ". " if summary else ""
         return lead + question
     bike = ""

@@ -3,22 +3,22 @@ après le départ", "and Escaldes before Encamp", "Sispony after La Massana", "E
 
 from __future__ import annotations
 
-import re
+from tripagent.adapters.rules.brief_reader.patterns import lazy
 
 # A turn that adds stops to those said before, whatever else it changes ("actually make it gravel and add
 # Juberri on the way", "non, garde Canillo mais ajoute Encamp avant")
 ADD_WORDS = r"add|adding|ajout\w*|rajout\w*|include|including|inclu\w*|remet\w*"
-ADDED = re.compile(rf"\b(?:{ADD_WORDS}|put \w+(?: \w+)? back)\b")
+ADDED = lazy(rf"\b(?:{ADD_WORDS}|put \w+(?: \w+)? back)\b")
 # what says where, after the stop's name: "Canillo before Soldeu", "Aixovall juste après le départ"
 _FILLER = (
     r"(?:\s+(?:just|right|juste|please|pls|svp|stp|directly|straight|then|ensuite|is|comes|goes|vient|va))*"
 )
-_WHERE = re.compile(
+_WHERE = lazy(
     r"^" + _FILLER + r"\s+(?P<cue>before|avant|after|apres)\s+(?:the |le |la |l |les )?"
     r"(?P<what>\w+(?: \w+){0,3})"
 )
 # ...or that it comes first: "Escaldes first", "at the very beginning", "au tout début", "d'abord"
-_FIRST = re.compile(
+_FIRST = lazy(
     r"^" + _FILLER + r"\s+(?:first|d abord|en premier|at the (?:very )?(?:beginning|start)"
     r"|au (?:tout )?debut)\b"
 )

@@ -6,55 +6,35 @@ from __future__ import annotations
 
 import re
 
+from tripagent.adapters.rules.brief_reader import vocabulary
 from tripagent.adapters.rules.brief_reader.dates import MONTHS, WEEKDAYS
 from tripagent.adapters.rules.brief_reader.itinerary import COMING_IN
+from tripagent.adapters.rules.brief_reader.patterns import lazy
 from tripagent.domain.brief import Locale, Profile
 from tripagent.domain.places import normalize
 
 __all__ = ["Locale", "Profile"]
 
 
-NUMBERS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "un": 1,
-    "une": 1,
-    "deux": 2,
-    "trois": 3,
-    "quatre": 4,
-    "cinq": 5,
-    "sept": 7,
-    "huit": 8,
-    "neuf": 9,
-    "dix": 10,
-    "a": 1,
-}
+NUMBERS = vocabulary.numbers()  # "two", "deux", "a" (week): their values
 NUM = r"(\d{1,2}|" + "|".join(sorted(NUMBERS, key=len, reverse=True)) + r")"
 
 NIGHTS = -2  # (a pattern's days) a count of nights, the days one more
 HOURS = -24  # (a pattern's days) a count of whole days in hours: "48h in Andorra" is two days
 DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
     (
-        re.compile(
+        lazy(
             r"\blong weekend\b|\blong week end\b|\bgrand week ?end\b|\b(?:week ?end|we) prolonge\b"
             r"|\bbank holiday weekend\b"
             r"|\b(?:faire le|un|ce|le) pont\b(?! d)"
         ),
         3,
     ),
-    (re.compile(r"\bweek ?end\b|\bfin de semaine\b|\bwe(?= du \d)"), 2),  # "we du 15-16": SMS French
-    (re.compile(r"\b(?:an? )?overnighter\b"), 2),  # a ride, a night out, a ride back
-    (re.compile(r"\b(?:a |one |une )?(?:fortnight|quinzaine)\b|\bquinze jours\b"), 14),  # two weeks
+    (lazy(r"\bweek ?end\b|\bfin de semaine\b|\bwe(?= du \d)"), 2),  # "we du 15-16": SMS French
+    (lazy(r"\b(?:an? )?overnighter\b"), 2),  # a ride, a night out, a ride back
+    (lazy(r"\b(?:a |one |une )?(?:fortnight|quinzaine)\b|\bquinze jours\b"), 14),  # two weeks
     (
-        re.compile(
+        lazy(
             r"(?<!times )(?<!time )(?<!fois par )(?<!per )(?<!par )(?<!once )(?<!twice )"
             r"\b(a|one|une|1) (?:full |whole |entire |complete |pleine )?(week|semaine)\b"
         ),
@@ -62,18 +42,18 @@ DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
     ),
     # "week in andorra", "semaine en andorre", "Week-long tour"
     (
-        re.compile(r"^(week|semaine)(?= (?:in|en|a|au|loop|tour|trip|ride|boucle)\b)|\b(week)[ -]long\b"),
+        lazy(r"^(week|semaine)(?= (?:in|en|a|au|loop|tour|trip|ride|boucle)\b)|\b(week)[ -]long\b"),
         7,
     ),
-    (re.compile(rf"\b{NUM} (weeks|semaines)\b"), -7),
-    (re.compile(rf"\b{NUM} and a half days?\b|\b{NUM} jours? et demi\b"), -1),  # a half day is a day
-    (re.compile(rf"\b{NUM}[ -]?(days?|dayz|dys|jours?|jrs|journees?|j|d)\b"), None),  # "2j"
+    (lazy(rf"\b{NUM} (weeks|semaines)\b"), -7),
+    (lazy(rf"\b{NUM} and a half days?\b|\b{NUM} jours? et demi\b"), -1),  # a half day is a day
+    (lazy(rf"\b{NUM}[ -]?(days?|dayz|dys|jours?|jrs|journees?|j|d)\b"), None),  # "2j"
     # "two nights", "une nuit en refuge": a day more than the nights (when no days are said)
-    (re.compile(rf"\b{NUM}[ -]?(nights?|nuits?)\b"), NIGHTS),
-    (re.compile(rf"\b(?:days|jours|duration|duree)\s*:\s*{NUM}\b"), None),  # "Days: 3"
-    (re.compile(r"\b(48|72|96) ?(?:h|hrs?|hours?|heures?)\b"), HOURS),
+    (lazy(rf"\b{NUM}[ -]?(nights?|nuits?)\b"), NIGHTS),
+    (lazy(rf"\b(?:days|jours|duration|duree)\s*:\s*{NUM}\b"), None),  # "Days: 3"
+    (lazy(r"\b(48|72|96) ?(?:h|hrs?|hours?|heures?)\b"), HOURS),
     (
-        re.compile(
+        lazy(
             r"\b(?:a|one) (?:free|single|whole|full) day\b|\b(?:une|la|une seule) journee\b|\bday out\b"
             r"|\bjust the day\b|\bone day only\b|\bjuste la journee\b|\bsingle day\b"
             r"|\b(?:spend|for) (?:that|the|a|one) day\b|\b(?:pour|sur) la journee\b"
@@ -83,9 +63,9 @@ DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
         ),
         1,
     ),
-    (re.compile(rf"\b{NUM} (?:is enough|will do|suffit|suffiront|c est assez)\b"), None),  # "3 is enough"
+    (lazy(rf"\b{NUM} (?:is enough|will do|suffit|suffiront|c est assez)\b"), None),  # "3 is enough"
     (
-        re.compile(rf"\b(?:in|en|sur) {NUM} (stages|etapes)\b"),
+        lazy(rf"\b(?:in|en|sur) {NUM} (stages|etapes)\b"),
         None,
     ),  # "itinéraire en trois étapes": a day each
 ]
@@ -135,7 +115,7 @@ _TWO_COUNTS = (
     rf"|\b\d{{1,2}} \d{{1,2}} {_DAYS}\b"  # ("3-4 days")
     rf"|\b{NUM} {_DAYS}[ ?,]+{NUM}\b{_NOT_DAYS})"
 )
-UNDECIDED = re.compile(
+UNDECIDED = lazy(
     r"\b(?:une journee|un jour|a day|one day|a day trip|une sortie)\s+(?:ou|or)\s+(?:en\s+|in\s+)?"
     r"(?:deux|two|2)\b|"
     rf"\b(?:sais pas|not sure|no idea|dunno|on verra|we ll see)\b.{{0,20}}\b{NUM} (?:ou|or) {NUM}\b|"
@@ -186,7 +166,7 @@ UNDECIDED = re.compile(
     rf"(?:{'|'.join(WEEKDAYS)})\b[^.!?]{{0,30}}\b{_DEFERRING}\b"
 )
 # "1 jour, route, hôtel": among the slots of a list, "route" is the road bike (not "une belle route")
-ROAD_IN_A_LIST = re.compile(r"(?:^|,|:)\s*(?:en |à |a )?route\s*[.!]?\s*(?:,|$)", re.MULTILINE)
+ROAD_IN_A_LIST = lazy(r"(?:^|,|:)\s*(?:en |à |a )?route\s*[.!]?\s*(?:,|$)", re.MULTILINE)
 # "not sure yet where to start", "je ne sais pas d'où partir": the start is not said
 _NO_COUNT = r"(?!\s*(?:\d|one|two|three|four|five|un|une|deux|trois|quatre|cinq)\b)"  # "maybe 3 or 4 days"
 # (torn between two bikes or two beds is no start left open: "on hésite entre VTT et gravel")
@@ -194,7 +174,7 @@ _NOT_BIKE_OR_BED = (
     r"(?! (?:le |la |les |l |a |the |des |du )?(?:vtt|gravel|route|road|velo\w*|bike\w*|mtb|vae|e ?bikes?"
     r"|hybrid\w*|electri\w*|camping|camp\w*|hotel\w*|hostel\w*|auberge\w*|refuge\w*|huts?|b b|gites?)\b)"
 )
-START_UNKNOWN = re.compile(
+START_UNKNOWN = lazy(
     # two people, two starts: "my husband wants to start in Ordino, I want Canillo", "ma femme veut partir
     # de Sant Julià, moi d'Aixovall", "he wants to start in la massana and i want escaldes"
     r"\b(?:wants?|veut|voudrait|would like) (?:to )?(?:start|partir|commencer|begin)\b[^.!?]{1,40}?"
@@ -275,7 +255,7 @@ START_UNKNOWN = re.compile(
     r"(?!\d)[a-z]\w*(?: (?!\d)[a-z]\w*)? or (?!\d)[a-z]\w*"
 )
 # "let's leave the number of days open", "aucune idée du nombre de jours": the duration is not said
-DAYS_UNKNOWN = re.compile(
+DAYS_UNKNOWN = lazy(
     # "some of the group want to blast it in one day, others want two"
     r"\b(?:some|certains|half|la moitie)\b[^.!?]{0,60}\b(?:days?|jours?|journee)\b[^.!?]{0,20}"
     r"\b(?:others|the others|the rest|d autres|les autres)\b|"
@@ -333,9 +313,9 @@ _STILL_OPEN = (
 )
 # Words of indecision ("not sure", "idk", "j'hésite", "on verra", "depends"): two places or a loop joined by
 # "or" beside them are a choice left open (CHOICE_BETWEEN, LOOP_OR_NOT)
-HESITATING = re.compile(rf"\b{_DEFERRING}\b")
+HESITATING = lazy(rf"\b{_DEFERRING}\b")
 # what lies between two places that are alternatives: "Ordino... ou Llorts", "El Serrat? or Llorts"
-CHOICE_BETWEEN = re.compile(r"^\W*(?:\w+ )?(?:or|ou|either|soit|sinon)\b.{0,20}$")
+CHOICE_BETWEEN = lazy(r"^\W*(?:\w+ )?(?:or|ou|either|soit|sinon)\b.{0,20}$")
 _BACK = r"(?:loop|boucle|come back|coming back|back to|revien\w*|reven\w*|rentr\w*|retour)"
 # what follows an "or" that says how, not where: "si on rentre en train ou en bus"
 _BY_WHAT = (
@@ -344,7 +324,7 @@ _BY_WHAT = (
 )
 # "either come back to Canillo or end in La Massana", "je sais pas si je fais une boucle ou si je finis
 # ailleurs", "back to it or maybe end at Hakaniemi"
-LOOP_OR_NOT = re.compile(
+LOOP_OR_NOT = lazy(
     # "would a loop be nicer or ending in Pas de la Casa?"
     r"\b(?:loop|boucle)\b.{0,30}\b(?:or|ou)\b.{0,10}\b(?:end\w*|finish\w*|fini\w*|termin\w*)\b|"
     rf"\b{_BACK}\b(?: (?:to )?(?:it|there|the start|home))?\W+(?:or|ou) (?:maybe |perhaps |peut etre )?"
@@ -357,7 +337,7 @@ LOOP_OR_NOT = re.compile(
 # tied): two places said for one end leave it open
 # ...and the second wish, after the place of the first: "my dad wants to start in Soldeu, my mum wants
 # Canillo", "les garçons veulent finir à Pas de la Casa, ma femme préférerait Grau Roig"
-RIVAL_WISH = re.compile(
+RIVAL_WISH = lazy(
     r"[^.!?]{0,40}?\b(?:wants?|veut|veux|veulent|voudrai\w*|prefers?|prefere\w*|would rather|d rather"
     r"|pushing for|pousse pour|votes? for|voted for)\b"
     r"(?! (?:to (?!start|finish|end|begin)|de (?!partir|finir|commencer|terminer)|that|it|this|ca|cela|le|la"
@@ -365,7 +345,7 @@ RIVAL_WISH = re.compile(
     r"(?: (?:to )?(?:start|finish|end|begin)| (?:de )?(?:partir|finir|commencer|terminer|arriver))?"
     r"(?: (?:in|at|a|au|de|d|from|with))? (?!\d)[a-z]"
 )
-DISAGREEING = re.compile(
+DISAGREEING = lazy(
     r"\b(?:nobody|no one|noone) agrees\b|\bpersonne n est d accord\b|\bpas d accord\b|\bcan t agree\b"
     r"|\bcannot agree\b|\bdon t agree\b|\bdisagree\w*|\btie\b|\begalite\b|\bargu(?:e|ed|ing|ment)\b"
     r"|\bdebat\w*|\bse disputent\b|\bon se dispute\b|\bhalf (?:of )?(?:us|the group|them )?(?:wants?|say)\b"
@@ -379,18 +359,18 @@ DISAGREEING = re.compile(
     r" (?:want|d rather|would rather|prefer|veux|prefere|say|dis|aimerais)\b"
 )
 # words of passing: what follows is a stop ("as long as we go through Encamp")
-VIA_WORD = re.compile(r"\b(?:via|through|thru|par|passing|passer|passant|stop\w*|see|voir|visit\w*)\b")
+VIA_WORD = lazy(r"\b(?:via|through|thru|par|passing|passer|passant|stop\w*|see|voir|visit\w*)\b")
 # "not sure about Soldeu anymore, maybe further", "peut-être ailleurs": an end beyond the one said
-FURTHER_OR_ELSEWHERE = re.compile(
+FURTHER_OR_ELSEWHERE = lazy(
     r"\b(?:maybe|perhaps|peut etre|or|ou|sinon) (?:further|farther|plus loin|elsewhere|ailleurs"
     r"|somewhere else|autre part)\b"
 )
 # the nearest of these before a choice says which end it is for: "départ de Sant Julià... ou de Pas"
-START_WORD = re.compile(r"\b(?:depart|start\w*|partir|partons|part|from|depuis|base|begin\w*|set off)\b")
-END_WORD = re.compile(
+START_WORD = lazy(r"\b(?:depart|start\w*|partir|partons|part|from|depuis|base|begin\w*|set off)\b")
+END_WORD = lazy(
     r"\b(?:arrivee|arriver|end\w*|finish\w*|fin|finir|finit|termin\w*|to|jusqu\w*|vers|destination)\b"
 )
-END_UNKNOWN = re.compile(
+END_UNKNOWN = lazy(
     r"\bnot sure (?:yet )?where to (?:end|finish)\b"
     # "pour l'arrivée on verra sur place", "je réfléchis à la destination", "the end, we'll see"
     r"|\b(?:l arrivee|la destination|the end|the finish|the end point|the destination)\b(?: \w+){0,2}?"
@@ -497,15 +477,15 @@ END_UNKNOWN = re.compile(
     r"|de la|des|le|la|for|pour|the|si|if)\b)"
 )
 # ...on the words as typed, where "où" (where) is not "ou" (or), and a question mark is still there
-START_UNKNOWN_RAW = re.compile(
+START_UNKNOWN_RAW = lazy(
     r"\b(?:départ|depart|partir) (?:de |d'|d’|du |c'est |c’est )?[^\W\d]+(?: [^\W\d]+)? ou [^\W\d]+"
     r"|\b(?:good|nice|best) (?:place|spot|town) to start\b[^.!]*\?"
 )
-_BARE_COUNT = re.compile(rf"^(?:{NUM}|{NUM} (?:please|svp|stp))$")
+_BARE_COUNT = lazy(rf"^(?:{NUM}|{NUM} (?:please|svp|stp))$")
 
 
 # "let's say 3", "ok va pour 5", "3 it is": a count chosen, once the days were left open
-_SETTLED_COUNT = re.compile(
+_SETTLED_COUNT = lazy(
     # ("boss says I can have 4": the days once put off)
     r"\b(?:let s say|lets say|say|va pour|disons|on dit|go with|ce sera|on part sur|we ll do|i can have"
     r"|we can have|i can take|we can take|j ai droit a|on a droit a|so|donc)"  # ("she's driving so 1")
@@ -535,7 +515,7 @@ def _count_of_days(found: re.Match[str] | None) -> int | None:
     return n if 1 <= n <= 30 else None
 
 
-_ONE_DAY = re.compile(
+_ONE_DAY = lazy(
     r"(?:a|one) (?:free|single|whole|full) day\b|(?:une|la|une seule) journee\b|day out\b|just the day\b"
     r"|one day only\b|juste la journee\b|for (?:the|a) day\b|spend (?:that|the) day\b"
     # a day of the trip off the bike: "3 jours dont un jour de repos", "4 days with a day off"
@@ -544,7 +524,7 @@ _ONE_DAY = re.compile(
 # A ride that fits in a day, its days unsaid: "just the afternoon", "tomorrow morning", "une petite heure",
 # "a 2 hour ride", "ce soir", "today" (not "every evening", "chaque soir": a base for several days)
 _NOT_EVERY = r"(?<!every )(?<!each )(?<!chaque )(?<!tous les )(?<!le )"
-WITHIN_A_DAY = re.compile(
+WITHIN_A_DAY = lazy(
     rf"{_NOT_EVERY}\b(?:morning|afternoon|evening|tonight|aprem|apres midi|matin|matinee|soir|soiree"
     r"|lunchtime)\b"
     r"|\b(?:today|aujourd hui)\b(?! (?:i|we|je|on|nous)\b)"  # (not "today I'd like to plan a trip")
@@ -567,20 +547,20 @@ WITHIN_A_DAY = re.compile(
     r"\b(?:le soir|ce soir|for (?:dinner|tea|lunch|supper)|in the evening|by (?:dinner|evening|nightfall))\b"
 )
 # ...unless a night is said: "ride in the evening, sleep in Soldeu"
-OVERNIGHT = re.compile(
+OVERNIGHT = lazy(
     r"\b(?:nights?|nuits?|overnight\w*|sleep\w*|dormir|dort|stay(?:ing)? over|sleepover|bivouac|camp\w*"
     r"|refuges?|huts?|every evening|each evening|chaque soir|tous les soirs)\b"
 )
 # A day more told as a story: "sleep there, and next morning climb up to Arinsal", "on dort là-bas, et le
 # lendemain...", "nuit à Canillo, et dimanche retour" (not "we land on the 10th and start the next day")
-_NEXT_DAY = re.compile(
+_NEXT_DAY = lazy(
     r"\b(?:next (?:morning|day)|the day after(?! tomorrow)|(?:the )?following (?:day|morning)|morning after"
     r"|le lendemain|(?:le )?jour suivant|le jour d apres|le matin suivant"
     rf"|(?:et|puis|then|and) (?:on |le )?(?:{'|'.join(WEEKDAYS)})"
     # "sleep there, then back to the car on Sunday": a day named after the night
     rf"|(?:then|puis|and then|et puis)\b[^,]{{0,30}}\b(?:on|le) (?:{'|'.join(WEEKDAYS)}))\b"
 )
-_ARRIVING = re.compile(
+_ARRIVING = lazy(
     r"\b(?:arriv\w*|land\w*|fly\w*|flights?|atterri\w*|trains?|bus|vol|get in|wedding|mariage)\b"
 )
 
@@ -606,14 +586,14 @@ def story_days(text: str) -> int | None:
 _NTH_DAY = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "1": 1, "2": 2, "3": 3, "4": 4, "5": 5,
             "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "premier": 1, "deuxieme": 2,
             "troisieme": 3, "quatrieme": 4, "cinquieme": 5}  # fmt: skip
-_DAY_BY_NUMBER = re.compile(
+_DAY_BY_NUMBER = lazy(
     r"\b(?:day|jour) (one|two|three|four|five|[1-5])\b"
     r"|\b(?:the |le |la )?(first|second|third|fourth|fifth|premier|deuxieme|troisieme|quatrieme|cinquieme)"
     r" (?:day|jour|soir|night|nuit)\b"
 )
 
 _NIGHT = ("soir", "night", "nuit")  # (a night named is followed by a day)
-_ONE_DAY_MORE = re.compile(
+_ONE_DAY_MORE = lazy(
     r"\b(?:the )?(?:next|following) day\b|\ble lendemain\b|\bthe day after\b(?! tomorrow)"
     r"|\b(?:the |le )?(?:last|final|dernier) (?:day|jour)\b"
 )
@@ -643,20 +623,20 @@ def numbered_days(text: str) -> int | None:
 
 # The nights of a route listed stop by stop: "nuit à Pal, nuit à Arinsal", "Arinsal (night) - Pal (night)",
 # "nuit 1 : Canillo, nuit 2 : Soldeu", "on dort à Encamp, puis à Canillo, puis à Soldeu"
-_NIGHT_AT = re.compile(
+_NIGHT_AT = lazy(
     r"\b(?:nuit|night|overnight|sleep|dodo)\s+(?:\d\s+)?(?:a|au|aux|in|at|en)\s+(?=[^\W\d])"
     r"|\b(?:nuit|night)\s+\d\b"
     # "première nuit à Ordino, deuxième à Arinsal"
     r"|\b(?:second|third|fourth|deuxieme|troisieme|quatrieme)\s+(?:a|au|aux|in|at)\s+(?=[^\W\d])"
 )
 # (read on the raw text: parentheses normalize away)
-_NIGHT_MARKED = re.compile(r"\((?:night|nuit|overnight|nuitée|nuitee|sleep)\)")
-_SLEPT_THEN = re.compile(
+_NIGHT_MARKED = lazy(r"\((?:night|nuit|overnight|nuitée|nuitee|sleep)\)")
+_SLEPT_THEN = lazy(
     r"\b(?:on dort|on dormira|nous dormons|we sleep|we ll sleep|sleeping|on s arrete|on fait etape)"
     r"\s+(?:a|au|aux|in|at|en)\s+[^\W\d]\w*"
     r"((?:\s+\w+){0,3}?\s+(?:puis|then|and then|et puis)\s+(?:a|au|aux|in|at|en)\s+[^\W\d]\w*)+"
 )
-_THEN_AT = re.compile(r"\b(?:puis|then)\s+(?:a|au|aux|in|at|en)\s")
+_THEN_AT = lazy(r"\b(?:puis|then)\s+(?:a|au|aux|in|at|en)\s")
 
 
 def nights_on_the_way(text: str) -> int | None:
@@ -678,7 +658,7 @@ def nights_on_the_way(text: str) -> int | None:
 
 # One ride said as such, on a date, no lodging: "une sortie dimanche 16 mai", "a ride tomorrow"
 _DAYS = "|".join(WEEKDAYS)
-ONE_RIDE = re.compile(
+ONE_RIDE = lazy(
     r"\b(?:a|an|one|the|our|my|une|la|un|petit|petite|little|short|quick|gentle|easy|bike|family|club"
     r"|velo)\s+(?:\w+\s+)?(?:ride|spin|outing|balade|sortie|promenade|viree)\b"
     r"|\b(?:tomorrow|demain|tmrw|tmr|2morrow)\b|\baller retour\b"
@@ -694,15 +674,15 @@ ONE_RIDE = re.compile(
     rf"(?! (?:au|to|and|et|till|until|km|h|jours?|days?|{'|'.join(MONTHS)})\b)"
 )
 # Words that say where a trip finishes, not where it goes next ("up to the lake" may be a loop's far end)
-FINISHING = re.compile(
+FINISHING = lazy(
     r"\b(?:finish\w*|end(?:s|ing)?(?: up)?|arriv\w*|termin\w*|fini[rst]?\w*|destination|one way"
     r"|aller simple)\b"
 )
-SETTING_OFF_ON = re.compile(
+SETTING_OFF_ON = lazy(
     r"\b(?:start\w*|leav\w*|set\w* off|depart\w*|part\w*|commenc\w*)\W+(?:\w+\W+){0,2}$"
 )  # "we'd start on" (the first weekend of June): when, not how long
 # "let's do it the other way round": the start and the end swap
-REVERSED = re.compile(
+REVERSED = lazy(
     r"\bthe other way (?:round|around)\b|\bin reverse\b|\breverse (?:it|the route|the trip)\b"
     r"|\bthe opposite direction\b|\bdans l autre sens\b|\ba l envers\b|\ben sens inverse\b"
     # "other way", "wait revers it", "swap start and end", "non inverse", "on inverse tout", "échange départ
@@ -724,15 +704,15 @@ _BIKES = r"(?:velos?|bicyclettes?|bicycles?|bikes?)"
 PROFILE_WORDS: list[tuple[Profile, re.Pattern[str]]] = [
     (
         "e-bike",
-        re.compile(
+        lazy(
             r"\be ?bik(?:e|es|ing)\b|\bebik|\belectri(?:c|que)s?\b|\bvaes?\b|\bpedelec|\bvelos? elec\b"
             rf"|\bassistance electrique|\b{_BIKES} a assistance"
         ),
     ),
-    ("gravel", re.compile(r"\bgravel|\bgravle|\bgravl\b")),
+    ("gravel", lazy(r"\bgravel|\bgravle|\bgravl\b")),
     (
         "mountain",
-        re.compile(
+        lazy(
             r"\b(?:mountain|mountian|moutain|montain) ?bi(?:k|cycle)|\bmtbs?\b|\bvtts?\b|\btout terrain"
             # a second language's words ("bici de montaña", "bikes of mountain"), "mountain" given alone
             r"|\bbicis? de montana\b|\bbikes? of mountain\b|^mountain$"
@@ -742,7 +722,7 @@ PROFILE_WORDS: list[tuple[Profile, re.Pattern[str]]] = [
     # not "un voyage à vélo": a trip by bike, of any kind
     (
         "touring",
-        re.compile(
+        lazy(
             r"\btouring|\bcyclotouris|\brandonn|\ben rando\b|\bbikepacking|\btrekking"
             r"|\bsacoches\b|\bpanniers\b"
             rf"|\b{_BIKES} (?:de )?(?:voyage|tourisme|rando|trekking)\b|\bloaded|\bvelos? charges?\b"
@@ -750,7 +730,7 @@ PROFILE_WORDS: list[tuple[Profile, re.Pattern[str]]] = [
     ),
     (
         "hybrid",
-        re.compile(
+        lazy(
             r"\bhybrid|\bhybird|\bvtcs?\b|\bcity ?bi(?:k|cycle)|\bhybride|\bcommuter bike|\btown bike"
             r"|\bnormal bikes?\b|\bbike share\b"
             rf"|\b{_BIKES} de ville\b|\b{_BIKES} urbains?\b"
@@ -758,7 +738,7 @@ PROFILE_WORDS: list[tuple[Profile, re.Pattern[str]]] = [
     ),
     (
         "road",
-        re.compile(
+        lazy(
             rf"\broad ?bik|\bracing bike|\b{_BIKES} de (?:route|course)\b|\broadies?\b"
             # a second language's ("Rennrad", "bici da corsa"), a racer, a fixie, a club's "boucle route"
             r"|\bracer bikes?\b|\brennrad|\bbicis? da corsa\b|\bbicis? de carretera\b|\bfixies?\b"
@@ -769,8 +749,8 @@ PROFILE_WORDS: list[tuple[Profile, re.Pattern[str]]] = [
     ),
 ]
 # "road" alone is a kind of bike only when no other is said ("2 days, gravel... the main road is busy")
-ROAD_ALONE = re.compile(r"(?<!main )(?<!busy )(?<!big )\broad\b")
-ROUND_TRIP = re.compile(
+ROAD_ALONE = lazy(r"(?<!main )(?<!busy )(?<!big )\broad\b")
+ROUND_TRIP = lazy(
     r"\bround ?trip|\bloop\b|\bboucle\b|\bloops (?:from|around|out of|yeah|yes|ok)\b|\b(?:daily|day) loops\b"
     r"|\bboucles (?:depuis|au depart|autour|oui)\b|\baller retour\b|\bback to (the )?start"
     r"|^(?:en )?(?:ar|a r)$"  # "AR", "a/r": aller-retour, said alone
@@ -821,7 +801,7 @@ ROUND_TRIP = re.compile(
 )
 # A turn that only answers "where does it end?" with the start: "same place", "même endroit", "same as
 # start", "ending there too", "idem" (a loop)
-SAME_AS_THE_START = re.compile(
+SAME_AS_THE_START = lazy(
     r"^(?:(?:and|et|ok|yes|yeah|oui|ah|oh|euh|hmm|um)\s+)*(?:(?:the|le|au|a|at|in|back to the|retour au)\s+)?"
     r"(?:same|meme|pareil|idem)"
     r"(?:\s+(?:place|spot|town|village|one|endroit|lieu|point|coin))?"
@@ -834,26 +814,26 @@ SAME_AS_THE_START = re.compile(
     r"|^(?:(?:et|on)\s+)?(?:fin|finir|finit|termine|terminer|arrivee|retour)\s+(?:la|la bas|ici)?\s*aussi$"
 )
 # A loop only when the turn names no end: "un circuit de 3 jours qui se termine à Canillo" is a tour
-SOFT_LOOP = re.compile(
+SOFT_LOOP = lazy(
     r"\bcircuit\b|\btour of\b|\btour around\b"
     # "start from the centre, ride around, come back"
     r"|\b(?:ride|cycle|bike|pedal)(?:s|ing)? (?:a)?round (?:and )?(?:then )?come back\b"
 )
 # "wait, no - that's where we want to end", "non, ça c'est l'arrivée": the place just given as the start
 # is the end
-THAT_WAS_THE_END = re.compile(
+THAT_WAS_THE_END = lazy(
     r"^(?:\w+ ){0,4}?(?:that s|thats|that is|c est|ca c est|ca)"
     r" (?:where (?:we|i)(?: \w+){0,3} (?:end|finish|stop)|la (?:ou|qu) ?(?:on|je|nous)(?: \w+){0,2}"
     r" (?:arrive\w*|fini\w*|termine\w*)|(?:the|our|my) (?:end|finish|destination)|l arrivee)\b"
 )
 # A turn that changes the route's stops rather than adding one: its stops replace those said before
-STOPS_CHANGED = re.compile(
+STOPS_CHANGED = lazy(
     r"\b(?:instead|rather|actually|en fait|finalement|plutot|non|no|not|scratch|change\w*|only|juste"
     r"|seulement|just|route|itinerary|itineraire|skip\w*|drop|pas|sans|without|oups|oops|sorry|pardon"
     r"|nah|nope|forget|never mind|oublie\w*|laisse tomber)\b"
 )
 # "finish in A instead of coming back": no loop after all
-ONE_WAY = re.compile(
+ONE_WAY = lazy(
     r"\b(?:instead of|rather than|not) (?:com(?:e|ing) back|looping|a loop|doing a loop)\b|\bone way\b"
     r"|\bau lieu de (?:revenir|boucler|rentrer|faire une boucle)|\bsans revenir\b|\baller simple\b"
     r"|\bpas (?:de|une|en) boucles?\b|\bno loops?\b|\bnot a loop\b"
@@ -872,7 +852,7 @@ ONE_WAY = re.compile(
 )
 # "A to B and back", "up to B and then back down", "je monte jusqu'à B et je redescends": B is where a loop
 # from A turns (not "and back to C", "et retour à C": those name the end)
-OUT_AND_BACK = re.compile(
+OUT_AND_BACK = lazy(
     # (not "I'll think about it and come back": to this chat)
     r"(?<!about it )(?<!it over )\b(?:and|then|et|n) (?:then |come |coming |ride |go |ride )?back\b"
     r"(?! (?:down |up )?to\b)"
@@ -895,37 +875,33 @@ OUT_AND_BACK = re.compile(
 ACCOMMODATION: list[tuple[str, re.Pattern[str]]] = [
     (
         "camping",
-        re.compile(
+        lazy(
             r"\bcamp(ing|site|ground)?s?\b(?! car)|\btentes?\b|\btents?\b|\bbivouac|\bbivvy|\bwild camp"
             r"|\bcamp(?:e|er|ons|ez)\b"
         ),
     ),
-    ("hostel", re.compile(r"\bhostels?\b|\bauberges?\b|\baubergues?\b|\bgites?\b")),
-    ("hut", re.compile(r"\bhuts?\b|\brefuges?\b|\bcabanes?\b|\brefugis?\b")),
+    ("hostel", lazy(r"\bhostels?\b|\bauberges?\b|\baubergues?\b|\bgites?\b")),
+    ("hut", lazy(r"\bhuts?\b|\brefuges?\b|\bcabanes?\b|\brefugis?\b")),
     (
         "hotel",
-        re.compile(
-            r"\bhotels?\b|\bchambres? d hotes?\b|\bb ?& ?bs?\b|\bbnbs?\b|\bguest ?houses?\b|\bairbnbs?\b"
-        ),
+        lazy(r"\bhotels?\b|\bchambres? d hotes?\b|\bb ?& ?bs?\b|\bbnbs?\b|\bguest ?houses?\b|\bairbnbs?\b"),
     ),
 ]
 # Two kinds said are a mix ("a mix camping/hôtel", "camping mostly but a hotel if it pours"), unless the
 # second takes the first back ("we'd planned camping but the groom wants hostels, so hostels")
-MIXED_LODGING = re.compile(
+MIXED_LODGING = lazy(
     r"\b(?:mix\w*|melange|both|mostly|surtout|odd|some nights|certaines nuits|if it|when it|s il|quand il"
     r"|un peu de tout|a bit of everything|moitie|half|selon|depending|sinon|otherwise|if not"
     r"|where possible|si possible|when possible|or|ou|either|soit)\b"
 )
-CHANGED_LODGING = re.compile(
+CHANGED_LODGING = lazy(
     r"\b(?:but|mais|actually|en fait|finalement|instead|plutot|so|donc|non|no|nah|scratch|rather"
     r"|wants?|prefer\w*|prefere\w*)\b"
 )
 # "the hotel", "our hotel in Kamppi", "l'hôtel Torni": the hotel people stay at, a base; on a day's ride,
 # no lodging for the trip (measured on the corpus: no lodging in 35 of 35 such day rides, hotels in 56 of
 # 61 longer trips)
-THE_HOTEL = re.compile(
-    r"\b(?:the|our|my|l|notre|mon|their|votre|his|her)\s+(?:\w+\s+)?(?:hotel|hotelli|airbnb)\b"
-)
+THE_HOTEL = lazy(r"\b(?:the|our|my|l|notre|mon|their|votre|his|her)\s+(?:\w+\s+)?(?:hotel|hotelli|airbnb)\b")
 # Where people stay, the ride's base, not a night on the way: "staying at a hostel in Kamppi", "airbnb in
 # Encamp for the whole week", "nous logeons dans un hôtel", "on dort à l'auberge", "back to the B&B for
 # tea", "on revient dormir au même endroit"
@@ -941,7 +917,7 @@ _STAYING_FR = (
     r"(?:on dort|on loge|nous logeons|nous dormons|je loge|je dors|on est|nous sommes|je suis"
     r"|(?:on a|nous avons|j ai) (?:loue|reserve))"
 )
-BASE_STAY = re.compile(
+BASE_STAY = lazy(
     rf"\b(?:{_STAYING_EN}(?: \w+){{0,2}}(?: at| in)? (?:a|an|the|our|my)(?: \w+){{0,2}} {_LODGINGS}"
     rf"|{_STAYING_FR}(?: \w+){{0,2}}(?: a| dans| en| chez)? (?:un|une|l|notre|mon|ma|le|la)(?: \w+){{0,2}}"
     rf" {_LODGINGS}"
@@ -962,7 +938,7 @@ _ANY = (
     r"|indifferent"
     r"|pas de preference)"
 )
-ANY_ACCOMMODATION = re.compile(rf"\b{_ANY}\b.{{0,30}}\b{_SLEEPING}\b|\b{_SLEEPING}\b.{{0,30}}\b{_ANY}\b")
+ANY_ACCOMMODATION = lazy(rf"\b{_ANY}\b.{{0,30}}\b{_SLEEPING}\b|\b{_SLEEPING}\b.{{0,30}}\b{_ANY}\b")
 # "peu importe le vélo", "road bike... honestly no preference, whatever the rental shop has": no kind of bike
 _ANY_KIND = (
     r"(?:any|whatever|no preference|don t mind|don t care|n importe (?:quel|lequel)|peu importe|egal"
@@ -971,7 +947,7 @@ _ANY_KIND = (
 _NOT_LODGING = rf"(?!{_SLEEPING}\b|camp\w*|hotel\w*|hostel\w*|auberge\w*|refuge\w*|huts?\b)"
 # ("no idea about where to sleep, whatever's cheapest" is about the beds)
 _NOT_ABOUT_SLEEPING = rf"(?!.{{0,30}}\b(?:{_SLEEPING}|cheap\w*|pitch|place to|where to|camp\w*|hotel\w*)\b)"
-ANY_BIKE = re.compile(
+ANY_BIKE = lazy(
     rf"\b{_ANY_KIND}\b(?: {_NOT_LODGING}\w+){{0,3}} (?:kind of |type of |type de )?{_BIKES}\b"
     rf"{_NOT_ABOUT_SLEEPING}"
     rf"|\b{_BIKES}\b(?: {_NOT_LODGING}\w+){{0,4}} {_ANY_KIND}\b"
@@ -1006,7 +982,7 @@ _NOT_KM = (  # what a bare figure beside "max" or "a day" counts instead
 )
 # ...nor a day of a month: "starting on May 13. Max 35 km a day"
 _NOT_A_DATE = "".join(rf"(?<!\b{word} )" for word in ("the", "le", "du", "au", "on", *MONTHS, *WEEKDAYS))
-DAILY = re.compile(
+DAILY = lazy(
     rf"\b{_AMOUNT}{_KM}(?:{_PER_DAY}|\s?(?:daily|quotidiens?|{_LIMIT})\b)"
     rf"|\b(?:max|maximum|no more than|at most|up to|pas plus de|maximum de|max de|nothing longer than"
     rf"|not more than|nothing over|pas plus que)\s?{_AMOUNT}{_KM}"
@@ -1019,13 +995,13 @@ DAILY = re.compile(
     rf"|\b(\d{{2,3}})(?:ish)?\s(?:a|per|par|each)\s(?:day|jour)\b"
 )
 # "40 miles a day max": in kilometres
-DAILY_MILES = re.compile(rf"\b(\d{{2,3}})\s?(?:miles?|mi)\b(?:{_PER_DAY}|\s?{_LIMIT}\b)")
+DAILY_MILES = lazy(rf"\b(\d{{2,3}})\s?(?:miles?|mi)\b(?:{_PER_DAY}|\s?{_LIMIT}\b)")
 KM_A_MILE = 1.609
 # A distance said with no word of limit ("ordino loop 80k", "~90k", "gravel 1j 45km"): in a brief, how far
 # they want to ride a day (measured on the corpus: the label in 30 of 33 such turns), unless it is how far
 # something is ("10 km from Encamp", "à 5 km d'Ordino", "25 km to Soldeu") or the whole trip's ("100 km in
 # all")
-DISTANCE_SAID = re.compile(
+DISTANCE_SAID = lazy(
     rf"\b{_AMOUNT}{_KM}\b(?!\s?(?:from|away|de|of|du|des|off|to|a|au|by|avant|before|after|apres|walk)\b"
     r"|\s?d (?!max|maximum|tops)\w"  # not "à 5 km d'Ordino", but "60k/d max"
     r"|\s?(?:in all|in total|total|en tout|au total|overall|altogether|sur|over|in \w+ days|en \w+ jours"
@@ -1033,15 +1009,15 @@ DISTANCE_SAID = re.compile(
     r"|a l heure|of range)\b)"
 )
 # ...nor how far people ride otherwise ("I commute 15 km", "last week I did 120 km", "the whole loop")
-NOT_THE_DAYS = re.compile(
+NOT_THE_DAYS = lazy(
     r"\b(?:commute|first|last|did|done|fait|ridden|rode|average|speed|moyenne|whole|entire|total|range"
     r"|autonomie|battery|batterie)\b[^.,;!?]{0,25}$"
 )
 # When, not how long: "dans quinze jours, le samedi 15", "dans 3 semaines" (French: "en 3 jours" is how long)
-FROM_NOW = re.compile(rf"\bdans (?:{NUM}|quinze) (?:jours|semaines?|mois)\b")
-NO_LIMIT = re.compile(r"\bno (?:limit|max)\b|\bpas de (?:limite|max)\b|\bsans limite\b")
+FROM_NOW = lazy(rf"\bdans (?:{NUM}|quinze) (?:jours|semaines?|mois)\b")
+NO_LIMIT = lazy(r"\bno (?:limit|max)\b|\bpas de (?:limite|max)\b|\bsans limite\b")
 # A limit said again without its unit, after a distance: "say 45 actually", "en fait max 30"
-DAILY_AGAIN = re.compile(
+DAILY_AGAIN = lazy(
     # after a word of limit, any figure that measures nothing else ("max 30, je suis avec mon fils")
     r"\b(?:max|maximum|no more than|at most|pas plus de)\s+(\d{2,3})\b"
     r"(?!\s*(?:m\b|metres?|meters?|d ?\+|days?|jours?|h\b|%|people|persons?|personnes?|of us|ans|years?|kg))"
@@ -1051,23 +1027,23 @@ DAILY_AGAIN = re.compile(
     r"|au lieu|please|svp|actually|en fait|finalement|plutot)\b))"
 )
 # "no more than 1200 m of climbing a day", "1000 m D+ max par jour", "pas plus de 800 m de dénivelé"
-CLIMB = re.compile(
+CLIMB = lazy(
     r"\b(\d{3,4})\s?(?:m|metres?|meters?)\s?(?:d ?\+|de (?:montee|denivele|denivelee|d ?\+)(?: positif)?"
     r"|of (?:climbing|ascent|elevation(?: gain)?|climb)|climbing|ascent|elevation(?: gain)?|up|denivele"
     r"|de montee)"
     r"|\bd ?\+ ?(\d{3,4})\b"
 )
 # ...and the rest of it, "max par jour": no duration, no place
-CLIMB_PER_DAY = re.compile(
+CLIMB_PER_DAY = lazy(
     "(?:"
     + CLIMB.pattern
     + r")(?:\s?(?:max|maximum|tops))?(?:\s?(?:a|per|par|each|chaque|/)\s?(?:day|jour)\b)?"
 )
-LAUNCH = re.compile(
+LAUNCH = lazy(
     r"^(ok |okay |yes |oui |alors )?(launch( it)?|go( ahead)?|let s go|generate( it)?|start( it)?"
     r"|c est bon|vas y|allez|lance( le)?( calcul)?|on y va|c est parti|valide)\W*$"
 )
-FRENCH = re.compile(
+FRENCH = lazy(
     r"\b(je|j|nous|velo|jours?|semaine|depart|de|du|vers|avec|pour|une|bonjour|merci|c est|par|puis|et"
     r"|deux|trois|quatre|cinq|jusqu|sur|en|arrivee|retour)\b"
 )
@@ -1075,7 +1051,7 @@ FRENCH = re.compile(
 
 # ...and English ones: a turn in English with a French phrase in it ("max 40 km a day and pas plus de
 # 900 m de montée par jour") stays English
-ENGLISH = re.compile(
+ENGLISH = lazy(
     r"\b(i|we|the|and|to|from|days?|is|in|of|with|a|an|bike|want|would|like|our|my|we ll|please|day|start"
     r"|where|it|for|on)\b"
 )
@@ -1090,7 +1066,7 @@ def detect_locale(text: str, default: Locale = "en") -> Locale:
 # A bare count that corrects the duration: "actually make it four", "we only have two", "let's do 3"
 # (not "a", "un", "one": "non, un aller simple", "finalement plutôt à l'hôtel", "no one")
 _TWO_OR_MORE = r"\d{1,2}|" + "|".join(sorted((w for w, n in NUMBERS.items() if n > 1), key=len, reverse=True))
-DURATION_CORRECTION = re.compile(
+DURATION_CORRECTION = lazy(
     rf"\b(?:make it|make that|let s do|lets do|let s make it|let s say|lets say|say|only have|plutot"
     rf"|disons|mettons|on fait|on va dire|actually|it s|its"
     rf"|finalement|plutot en)\s+{NUM}(?=\s*(?:$|[;:!?]|(?:instead|then|please|plutot|alors|finalement|svp"
@@ -1103,18 +1079,18 @@ DURATION_CORRECTION = re.compile(
 )
 # A length that is not this trip's: "we did it in 5 days last time", "instead of 5 days", "4 days of the
 # fortnight" (the fortnight holds the trip)
-_NOT_THIS_LENGTH = re.compile(
+_NOT_THIS_LENGTH = lazy(
     r"(?:\b(?:did it|done it|did that|did the \w+|took us|took me|it took|l avons fait|l ai fait|on l a fait"
     r"|on a mis|j ai mis|nous avons mis)(?: \w+){0,2}? (?:in |en )?"
     r"|\b(?:instead of|au lieu de|rather than|plutot que|not)(?: the| les)? )$"
 )
-_HOLDS_THE_TRIP = re.compile(r"\b(?:out )?(?:of|de|sur) (?:the|our|my|la|notre|ma|nos|les) $")
+_HOLDS_THE_TRIP = lazy(r"\b(?:out )?(?:of|de|sur) (?:the|our|my|la|notre|ma|nos|les) $")
 # A day more or less than said: "finalement on rajoute un jour", "add another day", "on enlève un jour"
-DAYS_ADDED = re.compile(
+DAYS_ADDED = lazy(
     rf"\b(?:add(?:ing)?|rajout\w*|ajout\w*) (?:{NUM}|another) (?:more |extra )?(?:days?|jours?|journees?)\b"
     rf"|\b{NUM} (?:more|extra) days?\b|\b{NUM} (?:jours?|journees?) de plus\b"
 )
-DAYS_TAKEN = re.compile(
+DAYS_TAKEN = lazy(
     rf"\b(?:drop(?:ping)?|remove|take off|lose|enlev\w*|retir\w*|supprim\w*|on perd) {NUM}"
     r" (?:days?|jours?|journees?)\b"
     rf"|\b{NUM} (?:days?|jours?|journees?) (?:less|de moins|en moins)\b|\b{NUM} less days?\b"
@@ -1134,7 +1110,7 @@ def days_changed(norm: str) -> tuple[int, str]:
 
 # How long people stay where they ride, said beside what they ride: "on passe une semaine aux Escaldes",
 # "we're spending a week in Andorra", "here for ten days"
-_STAY_FOR = re.compile(
+_STAY_FOR = lazy(
     r"\b(?:vacances|holidays?|vacation|sejour|passe|passons|passer|spending|spend|here|ici|visiting|staying"
     r"|sur place)\b[^.!?:]{0,25}?"
     rf"\b((?:pour |for )?(?:une |un |a |the )?(?:{NUM} |whole |full |entiere )?"

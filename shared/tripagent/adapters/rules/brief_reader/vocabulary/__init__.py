@@ -1,0 +1,52 @@
+"""The offline reader's vocabulary as data, loaded on first use: the words of each language it reads
+(``en.json``, ``fr.json``: numbers, months, weekdays, shorthand, its replies) and what riders call the
+bundled regions' places otherwise (``tripagent/data/places/aliases.json``: landmarks, abbreviations,
+short names). A rule names a section; the words are the data's. Numbers said in words get their value
+from ``text2num`` (a maintained parser of English and French numerals), not from a table of ours."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from text_to_num import text2num
+
+LANGUAGES = ("en", "fr")
+_HERE = Path(__file__).parent
+_ALIASES = Path(__file__).parents[4] / "data" / "places" / "aliases.json"
+
+
+@cache
+def language(lang: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((_HERE / f"{lang}.json").read_text())
+    return data
+
+
+def words(section: str) -> list[str]:
+    """A section's words in every language, in the order the data gives them (English first)."""
+    return [w for lang in LANGUAGES for w in language(lang).get(section, [])]
+
+
+def table(section: str) -> dict[str, Any]:
+    """A section's words and what each stands for, in every language."""
+    return {w: v for lang in LANGUAGES for w, v in language(lang).get(section, {}).items()}
+
+
+def in_language(lang: str, section: str) -> Any:
+    """A section of one language (the reader's replies: its questions, bike and month names)."""
+    return language(lang)[section]
+
+
+@cache
+def numbers() -> dict[str, int]:
+    """The numbers riders write in words, and their values (``text2num``); "a" is one ("a week")."""
+    values = {w: int(text2num(w, lang)) for lang in LANGUAGES for w in language(lang).get("numbers", [])}
+    return values | dict.fromkeys(words("one_as_article"), 1)
+
+
+@cache
+def aliases() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(_ALIASES.read_text())
+    return data
