@@ -226,6 +226,177 @@ def test_generation_takes_the_chats_values_where_the_models_spec_leaves_them_out
     spec = spec_with_hints(SpecDraft.model_validate({"end": "Soldeu"}), None)
     assert not isinstance(spec, TripSpec)
     assert spec.missing == ("start", "durationDays")
-    merged = spec_with_hints(SpecDraft.model_validate({"end": "Soldeu", "via": ["Encamp"]}), hints)
+    model = SpecDraft.model_validate({"end": "Soldeu", "via": ["Encamp"], "roundTrip": True})
+    merged = spec_with_hints(model, hints)
     assert isinstance(merged, TripSpec)
-    assert (merged.start, merged.end, merged.durationDays, merged.via) == ("Ordino", "Canillo", 2, ["Encamp"])
+    # the chat holds the whole route: its places, no stop added nor loop made by the model
+    assert (merged.start, merged.end, merged.roundTrip, merged.via) == ("Ordino", "Canillo", False, [])
+    assert (merged.durationDays, merged.profile) == (2, "gravel")
+    partial = spec_with_hints(model, Collected(start="Ordino", durationDays=2))  # launched before the end
+    assert isinstance(partial, TripSpec)
+    assert (partial.start, partial.end, partial.via) == ("Ordino", "Soldeu", ["Encamp"])
+
+
+# ------------------------------------------------------------------------------------ the server's word
+def _santa_coloma_question(gazetteer: Gazetteer) -> tuple[int, str]:
+    """The number of the Andorran village in the question about "Santa Coloma", and the other label."""
+    doubt = json.dumps(
+        {
+            **json.loads(says("ok", True, start="Santa Coloma", roundTrip=True, durationDays=3)),
+            "unsure": ["Santa Coloma"],
+        }
+    )
+    (asked,) = converse(gazetteer, ["Round trip from Santa Coloma, 3 days"], ScriptedModel([doubt]))
+    assert asked.clarification is not None
+    village = next(o.index for o in asked.clarification.options if "Andorra" in o.label)
+    other = next(o.label for o in asked.clarification.options if "Andorra" not in o.label)
+    return village, other
+
+
+@pytest.mark.parametrize("model_writes", ["the other option", "nothing", "the number"])
+def test_the_riders_answer_to_the_servers_question_holds_whatever_the_model_writes(
+    gazetteer: Gazetteer, model_writes: str
+) -> None:
+    village, other = _santa_coloma_question(gazetteer)
+    doubt = json.dumps(
+        {
+            **json.loads(says("ok", True, start="Santa Coloma", roundTrip=True, durationDays=3)),
+            "unsure": ["Santa Coloma"],
+        }
+    )
+    start = {"the other option": other, "nothing": None, "the number": str(village)}[model_writes]
+    answer = says("Great!", True, start=start, roundTrip=True, durationDays=3)
+    model = ScriptedModel([doubt, answer])
+    _, answered = converse(gazetteer, ["Round trip from Santa Coloma, 3 days", str(village)], model)
+    assert answered.collected.start == "Santa Coloma (village, Andorra)"
+    assert answered.readyToGenerate
+    assert "The rider chose: Santa Coloma (village, Andorra)" in model.requests[-1].system
+
+
+def test_a_model_that_sends_only_what_changed_keeps_the_rest(gazetteer: Gazetteer) -> None:
+    model = ScriptedModel(
+        [
+            says("ok", True, start="Andorra la Vella", end="Encamp", durationDays=3),
+            json.dumps(
+                {
+                    "reply": "Gravel it is: 3 days from Andorra la Vella to Encamp.",
+                    "readyToGenerate": True,
+                    "collected": {"profile": "Gravel"},
+                }
+            ),
+        ]
+    )
+    _first, second = converse(gazetteer, ["Andorra la Vella to Encamp, 3 days", "gravel"], model)
+    assert (second.collected.start, second.collected.end, second.collected.durationDays) == (
+        "Andorra la Vella",
+        "Encamp",
+        3,
+    )
+    assert second.collected.profile == "gravel"
+    assert second.readyToGenerate
+
+
+def test_a_model_that_says_ready_with_an_essential_missing_is_told_what_is(gazetteer: Gazetteer) -> None:
+    (reply,) = converse(
+        gazetteer, ["from Ordino"], ScriptedModel([says("All set!", True, start="Ordino", durationDays=2)])
+    )
+    assert not reply.readyToGenerate
+    assert "still need the end (or a round trip)" in reply.reply
+
+
+def test_an_answer_cut_short_by_the_output_budget_is_not_read_as_whole(gazetteer: Gazetteer) -> None:
+    class CutShort(ScriptedModel):
+        def chat(self, request: Any) -> Any:
+            from dataclasses import replace
+
+            return replace(super().chat(request), finish_reason="length")
+
+    whole = says("ok", True, start="Ordino", end="Canillo", durationDays=2, via=["Encamp", "Canillo"])
+    cut = whole[: whole.index('Canillo"]') + 5]  # (cut inside the last stop's name)
+    (reply,) = converse(gazetteer, ["Ordino to Canillo, 2 days"], CutShort([cut]))
+    assert not reply.readyToGenerate
+    assert reply.collected.start is None  # the previous state: nothing yet
+
+
+@pytest.mark.parametrize(
+    "odd",
+    [{"unsure": "Ordino"}, {"language": 5}, {"readyToGenerate": None}, {"unsure": [None]}],
+)
+def test_one_odd_field_costs_no_other(gazetteer: Gazetteer, odd: dict[str, Any]) -> None:
+    answer = {**json.loads(says("Right.", True, start="Ordino", end="Canillo", durationDays=2)), **odd}
+    (reply,) = converse(gazetteer, ["Ordino to Canillo, 2 days"], ScriptedModel([json.dumps(answer)]))
+    assert (reply.collected.start, reply.collected.end) == ("Ordino", "Canillo")
+    assert reply.reply.startswith("Right.")
+
+
+def test_collected_sent_as_a_json_string_is_read(gazetteer: Gazetteer) -> None:
+    inner = json.dumps({"start": "Ordino", "end": "Canillo", "durationDays": 2})
+    answer = json.dumps({"reply": "ok", "readyToGenerate": True, "collected": inner})
+    (reply,) = converse(gazetteer, ["Ordino to Canillo, 2 days"], ScriptedModel([answer]))
+    assert reply.readyToGenerate
+
+
+@pytest.mark.parametrize(
+    ("said", "slot", "kept"),
+    [
+        ({"durationDays": True}, "durationDays", None),
+        ({"durationDays": 45}, "durationDays", None),  # past what generation plans (30)
+        ({"durationDays": "3"}, "durationDays", 3),
+        ({"profile": "Gravel"}, "profile", "gravel"),
+        ({"via": "Encamp, Canillo"}, "via", ["Encamp", "Canillo"]),
+        ({"startDate": "2027-04-01"}, "startDate", None),  # before today (2027-05-03)
+    ],
+)
+def test_values_as_models_write_them(
+    gazetteer: Gazetteer, said: dict[str, Any], slot: str, kept: Any
+) -> None:
+    answer = {"start": "Ordino", "end": "Soldeu", "durationDays": 2, **said}
+    (reply,) = converse(gazetteer, ["Ordino to Soldeu"], ScriptedModel([says("ok", True, **answer)]))
+    assert getattr(reply.collected, slot) == kept
+    if kept is None:
+        assert "left it out" in reply.reply
+
+
+def test_stops_past_twenty_are_left_out_and_said(gazetteer: Gazetteer) -> None:
+    stops = ["Encamp", "Canillo"] * 13
+    (reply,) = converse(
+        gazetteer,
+        ["a long one"],
+        ScriptedModel([says("ok", True, start="Ordino", end="Soldeu", durationDays=5, via=stops)]),
+    )
+    assert len(reply.collected.via) == 20
+    assert "the stops" in reply.reply
+
+
+def test_a_long_reply_does_not_break_the_next_turn(gazetteer: Gazetteer) -> None:
+    model = ScriptedModel([says("blah " * 900, False, start="Ordino"), says("ok", False, start="Ordino")])
+    first, second = converse(gazetteer, ["from Ordino", "and then?"], model)
+    assert len(first.reply.split("\n\n[//]")[0]) <= 2000
+    assert second.collected.start == "Ordino"
+
+
+def test_the_servers_notes_survive_its_own_question(gazetteer: Gazetteer) -> None:
+    answer = json.dumps(
+        {
+            **json.loads(says("ok", True, start="Santa Coloma", end="Zyxwvland", durationDays=90)),
+            "unsure": ["Santa Coloma"],
+        }
+    )
+    (reply,) = converse(gazetteer, ["Santa Coloma to Zyxwvland, 90 days"], ScriptedModel([answer]))
+    assert reply.clarification is not None
+    assert "90 days" in reply.reply
+
+
+@pytest.mark.parametrize("name", ["Encamp, Andorra", "Encamp (Andorra)"])
+def test_a_place_with_its_area_added_is_that_place(gazetteer: Gazetteer, name: str) -> None:
+    (reply,) = converse(
+        gazetteer, ["to Encamp"], ScriptedModel([says("ok", True, start="Ordino", end=name, durationDays=2)])
+    )
+    assert reply.collected.end == "Encamp"
+    assert reply.readyToGenerate
+
+
+def test_a_fenced_object_that_cannot_be_read_is_not_shown(gazetteer: Gazetteer) -> None:
+    (reply,) = converse(gazetteer, ["hi"], ScriptedModel(['```json\n{"reply": ["a"], "collected": 5}\n```']))
+    assert "```" not in reply.reply
+    assert "{" not in reply.reply.split("\n\n[//]")[0]

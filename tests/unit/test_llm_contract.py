@@ -705,3 +705,12 @@ def test_a_server_without_structured_output_is_asked_again_without_it() -> None:
         assert json.loads(result.text) == {"reply": "ok"}
         assert "response_format" not in backend.sent()
         assert len(router.calls) == 2
+
+
+def test_a_bedrock_model_that_cannot_be_forced_to_a_tool_is_asked_again_without_it() -> None:
+    bedrock = BedrockBackend()
+    bedrock.stubber.add_client_error("converse", "ValidationException", "toolChoice is not supported")
+    bedrock.reply('{"reply": "ok"}')
+    result = bedrock.provider().chat(replace(request(), response_format=SHAPE))
+    assert json.loads(result.text) == {"reply": "ok"}
+    assert "toolConfig" not in bedrock.sent_params

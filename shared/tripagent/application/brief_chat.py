@@ -41,10 +41,9 @@ from tripagent.application.brief_understanding import (
     ModelReader,
     PendingQuestion,
     TurnToRead,
-    Understanding,
 )
 from tripagent.application.llm import Message
-from tripagent.domain.brief import Collected, Locale, Refused
+from tripagent.domain.brief import MAX_STOPS, Collected, Locale, Refused
 from tripagent.domain.choice import Option as Choosable
 from tripagent.domain.choice import choose
 from tripagent.domain.places import (
@@ -114,6 +113,16 @@ def answer_index(answer: str, options: list[dict[str, Any]]) -> int | None:
     return int(options[chosen - 1]["index"]) if chosen else None
 
 
+@dataclass(frozen=True)
+class _Choice:
+    """The option a rider chose in answer to the server's numbered question, this turn."""
+
+    slot: str  # "start", "end" or "via:<name asked about>"
+    query: str
+    place: str  # the name that finds the chosen place alone
+    label: str
+
+
 @dataclass
 class _Checked:
     """The brief once the server has checked the reader's places."""
@@ -123,6 +132,7 @@ class _Checked:
     clarification: Clarification | None = None
     not_found: list[str] = field(default_factory=list)  # names found nowhere, left out
     search: Callable[[str], SearchOutcome] | None = None  # the turn's geocoder, each text looked up once
+    refused: list[Refused] = field(default_factory=list)  # values the server's own checks left out
 
 
 @dataclass(frozen=True)
@@ -149,7 +159,9 @@ class BriefChat:
                     f"messages[{index}].role must be user or assistant, not {message.role!r}.",
                     details=[{"loc": ["body", "messages", index, "role"]}],
                 )
-            if len(message.content) > self.limits.max_message_chars:
+            # (an assistant turn carries the server's signed mark besides what it said: not counted)
+            said = STATE_MARK.sub("", message.content) if message.role == "assistant" else message.content
+            if len(said) > self.limits.max_message_chars:
                 raise ValidationFailed(
                     f"messages[{index}] is longer than {self.limits.max_message_chars} characters.",
                     details=[
@@ -203,7 +215,7 @@ class BriefChat:
     ) -> BriefReply:
         state = read_state(self.signer, messages)
         history = [ChatTurn(role=m.role, content=STATE_MARK.sub("", m.content)) for m in messages]
-        asked = self._answered(state, history[-1].content, now)
+        asked, choice = self._answered(state, history[-1].content, now)
         understanding = ModelReader(provider, model, self.limits.max_output_tokens).understand(
             TurnToRead(
                 messages=tuple(
@@ -215,11 +227,13 @@ class BriefChat:
                 collected=state.collected,
                 areas=tuple(self.coverage.region_labels().values()) if self.coverage else (),
                 pending=asked,
+                chosen=choice.label if choice else None,
                 resolved=dict(state.resolved),
             )
         )
         said_in = understanding.locale or locale
-        checked = self._checked_places(understanding.collected, understanding.unsure, state, now, said_in)
+        said = _with_choice(understanding.collected, choice)
+        checked = self._checked_places(said, understanding.unsure, state, now, said_in, today)
         collected, clarification = checked.collected, checked.clarification
         outside = self._outside(collected, checked.located)
         missing = collected.missing()
@@ -234,7 +248,11 @@ class BriefChat:
         elif outside:  # no model can plan there either
             reply = self._outside_reply(outside, said_in)
         else:
-            reply, by = _with_notes(understanding, checked.not_found, said_in), understanding.model
+            reply, by = understanding.reply, understanding.model
+        still_needed = missing if understanding.ready and clarification is None and not outside else []
+        reply = _with_notes(
+            reply, [*understanding.refused, *checked.refused], checked.not_found, still_needed, said_in
+        )
         every_place_found = clarification is None and not outside and not checked.not_found
         ready = understanding.ready and not missing and every_place_found
         state.collected = collected
@@ -252,39 +270,57 @@ class BriefChat:
             model=by,
         )
 
-    def _answered(self, state: BriefState, last: str, now: float) -> PendingQuestion | None:
-        """The server's pending numbered question, as the reader is told of it; an answer to it (``1``,
-        "the Andorran one") is the server's to read: the place chosen is kept in the state, by its slot
-        and by the name asked about. The question is closed either way: a new message was sent."""
+    def _answered(
+        self, state: BriefState, last: str, now: float
+    ) -> tuple[PendingQuestion | None, _Choice | None]:
+        """The server's pending numbered question, as the reader is told of it, and the rider's answer to
+        it (``1``, "the Andorran one"), which is the server's to read: the place chosen is kept in the
+        state, by its slot and by the name asked about, and holds whatever the reader writes. The question
+        is closed either way: a new message was sent."""
         pending = state.pending
         state.pending = None
         if pending is None or now - pending.created_at > CLARIFICATION_TTL_S:
-            return None
+            return None, None
+        asked = PendingQuestion(pending.slot, pending.query, tuple(str(o["label"]) for o in pending.options))
         chosen = answer_index(last, pending.options)
-        if chosen is not None:
-            option = next(o for o in pending.options if int(o["index"]) == chosen)
-            place = self._unambiguous(str(option["name"]), str(option["label"]))
-            state.resolved[pending.slot] = place
-            state.answered[normalize(pending.query)] = place
-        return PendingQuestion(pending.slot, pending.query, tuple(str(o["label"]) for o in pending.options))
+        if chosen is None:
+            return asked, None
+        option = next(o for o in pending.options if int(o["index"]) == chosen)
+        place = self._unambiguous(str(option["name"]), str(option["label"]))
+        state.resolved[pending.slot] = place
+        state.answered[normalize(pending.query)] = place
+        return asked, _Choice(pending.slot, pending.query, place, str(option["label"]))
 
     # ------------------------------------------------------------------ the server's checks of places
-    def _checked_places(
-        self, said: Collected, unsure: tuple[str, ...], state: BriefState, now: float, locale: Locale
+    def _checked_places(  # noqa: PLR0917
+        self,
+        said: Collected,
+        unsure: tuple[str, ...],
+        state: BriefState,
+        now: float,
+        locale: Locale,
+        today: dt.date,
     ) -> _Checked:
         """Each place the reader named, geocoded: a name chosen in answer to a question is the place chosen;
         namesakes are settled by the brief's other places (and by what its days can ride), else asked; a
         name found nowhere is a misspelling of a place we route, a question if it is close to some, or
         left out. The slots then hold each place by a name that finds it alone (generation reads them
         again). A name the reader is ``unsure`` of is asked about whenever it has namesakes."""
-        search = _once(self.finder.search)
+        search = _once(_with_its_area_said(self.finder.search))
         doubted = {normalize(name) for name in unsure}
         trip = said.model_copy(deep=True)
+        refused: list[Refused] = []
+        if trip.startDate and trip.startDate < today:  # ("June 1st" read in a year gone by)
+            refused.append(Refused("startDate", trip.startDate.isoformat(), "past"))
+            trip.startDate = None
+        if len(trip.via) > MAX_STOPS:
+            refused.append(Refused("via", ", ".join(trip.via[MAX_STOPS:]), f"more than {MAX_STOPS} stops"))
+            trip.via = trip.via[:MAX_STOPS]
         trip.start, trip.end = (
             state.answered.get(normalize(n), n) if n else None for n in (said.start, said.end)
         )
-        trip.via = [state.answered.get(normalize(n), n) for n in said.via]
-        out = _Checked(trip, search=search)
+        trip.via = [state.answered.get(normalize(n), n) for n in trip.via]
+        out = _Checked(trip, search=search, refused=refused)
         named = trip.places()
         outcomes = {name: search(name) for name in dict.fromkeys(named)}
         context = [o.place for o in outcomes.values() if isinstance(o, Found)]
@@ -434,21 +470,65 @@ class BriefChat:
         )
 
 
-def _with_notes(understanding: Understanding, not_found: list[str], locale: Locale) -> str:
-    """The reader's reply, and what the server changed in what it said: values out of bounds, places
-    found nowhere (so that the reply and ``collected`` never contradict each other)."""
-    notes = [_refused(r, locale) for r in understanding.refused]
+def _with_choice(said: Collected, choice: _Choice | None) -> Collected:
+    """The reader's brief with the rider's answer to the server's question in its slot, whatever the
+    reader wrote there (a number, the other option, nothing)."""
+    if choice is None:
+        return said
+    trip = said.model_copy(deep=True)
+    slot, _, query = choice.slot.partition(":")
+    if slot in ("start", "end"):
+        setattr(trip, slot, choice.place)
+    elif normalize(query) in [normalize(stop) for stop in trip.via]:
+        trip.via = [choice.place if normalize(stop) == normalize(query) else stop for stop in trip.via]
+    elif choice.place not in trip.via:
+        trip.via = [*trip.via, choice.place]
+    return trip
+
+
+def _with_its_area_said(search: Callable[[str], SearchOutcome]) -> Callable[[str], SearchOutcome]:
+    """The geocoder, and for a name found nowhere as written, the name without the area a model adds to
+    it ("Encamp, Andorra", "Canillo (Andorra)", "Kallio, Helsinki")."""
+
+    def find(text: str) -> SearchOutcome:
+        found = search(text)
+        bare = text.split(",", maxsplit=1)[0].split("(", maxsplit=1)[0].strip()
+        if isinstance(found, NotFound) and bare and bare != text.strip():
+            again = search(bare)
+            return again if not isinstance(again, NotFound) else found
+        return found
+
+    return find
+
+
+def _with_notes(
+    reply: str, refused: list[Refused], not_found: list[str], still_needed: list[str], locale: Locale
+) -> str:
+    """The reply, and what the server changed in what the reader said (values out of bounds, places
+    found nowhere) or still needs: the reply and ``collected`` never contradict each other."""
+    notes = [_refused(r, locale) for r in refused]
     if not_found:
-        names = ", ".join(f"“{n}”" if locale == "en" else f"« {n} »" for n in not_found)
+        names = ", ".join(f"“{_clipped(n)}”" if locale == "en" else f"« {_clipped(n)} »" for n in not_found)
         notes.append(
             f"I could not find {names} on the map, so I left it out: could you name it another way?"
             if locale == "en"
             else f"Je ne trouve pas {names} sur la carte, je l'ai donc laissé de côté : "
             "pouvez-vous le nommer autrement ?"
         )
-    return "\n\n".join([understanding.reply, *notes])
+    if still_needed:
+        words = ", ".join(_NEEDED[locale][slot] for slot in still_needed)
+        notes.append(
+            f"Before I can plan it I still need {words}."
+            if locale == "en"
+            else f"Pour le calculer il me manque encore {words}."
+        )
+    return "\n\n".join([reply, *notes])
 
 
+_NEEDED: dict[Locale, dict[str, str]] = {
+    "en": {"start": "the start", "end": "the end (or a round trip)", "durationDays": "the number of days"},
+    "fr": {"start": "le départ", "end": "l'arrivée (ou une boucle)", "durationDays": "le nombre de jours"},
+}
 _SLOT_WORDS: dict[Locale, dict[str, str]] = {
     "en": {
         "durationDays": "a trip of {value} days",
@@ -457,6 +537,7 @@ _SLOT_WORDS: dict[Locale, dict[str, str]] = {
         "startDate": "the date {value}",
         "profile": "the bike “{value}”",
         "accommodation": "the lodging “{value}”",
+        "via": "the stops {value}",
     },
     "fr": {
         "durationDays": "un voyage de {value} jours",
@@ -465,15 +546,31 @@ _SLOT_WORDS: dict[Locale, dict[str, str]] = {
         "startDate": "la date {value}",
         "profile": "le vélo « {value} »",
         "accommodation": "l'hébergement « {value} »",
+        "via": "les étapes {value}",
     },
 }
 
 
 def _refused(refused: Refused, locale: Locale) -> str:
-    what = _SLOT_WORDS[locale].get(refused.slot, refused.slot + " = {value}").format(value=refused.value)
-    if locale == "fr":
-        return f"Je ne peux pas retenir {what} ({refused.reason}) : je l'ai laissé de côté."
-    return f"I cannot plan {what} ({refused.reason}), so I left it out."
+    words = _SLOT_WORDS[locale].get(refused.slot, refused.slot + " = {value}")
+    what = words.format(value=_clipped(str(refused.value)))
+    if refused.reason == "past":
+        sentence = (
+            f"{what} is past, so I left it out."
+            if locale == "en"
+            else f"{what} est passée : je l'ai laissée de côté."
+        )
+        return sentence[0].upper() + sentence[1:]
+    return (
+        f"I cannot plan {what}, so I left it out."
+        if locale == "en"
+        else f"Je ne peux pas retenir {what} : je l'ai laissé de côté."
+    )
+
+
+def _clipped(text: str, most: int = 60) -> str:
+    """A value echoed back, cut (it travels in every later turn)."""
+    return text if len(text) <= most else text[: most - 1] + "…"
 
 
 def consolidated_brief(collected: Collected, user_turns: list[str]) -> str:

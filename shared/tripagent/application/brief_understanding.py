@@ -43,6 +43,7 @@ class TurnToRead:
     collected: Collected = field(default_factory=Collected)  # what the server held after the last turn
     areas: tuple[str, ...] = ()  # where routes can be planned (the deployment's regions)
     pending: PendingQuestion | None = None
+    chosen: str | None = None  # the option the server read in the rider's answer to ``pending``
     resolved: dict[str, str] = field(default_factory=dict)  # questions answered: slot key → the place chosen
 
     def context(self) -> dict[str, Any]:
@@ -133,41 +134,69 @@ RESPONSE_FORMAT = ResponseFormat(
 
 
 class _Answer(BaseModel):
+    """The answer's shape, each field taken as it comes and read on its own (``read_answer``): one odd
+    field never costs the others."""
+
     model_config = ConfigDict(extra="ignore")
 
-    reply: str
-    readyToGenerate: bool = False
-    collected: dict[str, Any] | None = None
-    language: str | None = None
-    unsure: list[str] = []
+    reply: Any = None
+    readyToGenerate: Any = False
+    collected: Any = None
+    language: Any = None
+    unsure: Any = None
 
 
-def read_answer(text: str, model: str, previous: Collected, locale: Locale) -> Understanding:
-    """A reader's answer, leniently: the JSON object wherever it is in the text, each slot held to the
-    brief's bounds on its own. Unreadable: the previous state, never ready, and a reply that says so
-    rather than the raw text when it is half a JSON object."""
+def read_answer(
+    text: str, model: str, previous: Collected, locale: Locale, *, cut_short: bool = False
+) -> Understanding:
+    """A reader's answer, leniently: the JSON object wherever it is in the text; each slot it sends held to
+    the brief's bounds on its own, over the brief the server held (a slot it leaves out is kept, an
+    explicit null clears it). Unreadable (no object, no ``collected``, or an answer cut short by the output
+    budget): the previous state, never ready, and a reply that says so rather than half a JSON object."""
     parsed = parse_structured(text, _Answer)
-    if not isinstance(parsed, Parsed):
-        plain = text.strip()
-        reply = plain if plain and plain.lstrip("`")[:1] not in "{[" else UNREADABLE[locale]
+    answer = parsed.value if isinstance(parsed, Parsed) else None
+    said = _said(answer.reply if answer else None) or _plain(text)
+    reply = said or UNREADABLE[locale]
+    collected_said = _object(answer.collected) if answer else None
+    if answer is None or collected_said is None or cut_short:
         return Understanding(reply, previous, False, model, readable=False)
-    answer = parsed.value
-    if answer.collected is None:  # (a reply cut short, repaired into an object: nothing said of the brief)
-        reply = answer.reply.strip() or UNREADABLE[locale]
-        return Understanding(reply, previous, False, model, readable=False)
-    collected, refused = Collected.lenient(answer.collected)
+    collected, refused = Collected.lenient({**previous.model_dump(mode="json"), **collected_said})
     language: Locale | None = "fr" if answer.language == "fr" else "en" if answer.language == "en" else None
+    unsure = answer.unsure if isinstance(answer.unsure, list) else [answer.unsure]
     return Understanding(
-        answer.reply.strip() or UNREADABLE[locale],
+        reply,
         collected,
-        answer.readyToGenerate,
+        answer.readyToGenerate is True,
         model,
         refused=tuple(refused),
         locale=language,
-        unsure=tuple(name for name in answer.unsure if isinstance(name, str)),
+        unsure=tuple(name for name in unsure if isinstance(name, str)),
     )
 
 
+def _said(reply: Any) -> str:
+    return reply.strip()[:MAX_REPLY_CHARS] if isinstance(reply, str) else ""
+
+
+def _plain(text: str) -> str:
+    """The text of an answer that is no JSON object, if it is prose (not half an object, fenced or not)."""
+    plain = text.strip()
+    if not plain or plain.lstrip("`").lstrip()[:1] in "{[" or '"reply"' in plain or "```" in plain:
+        return ""
+    return plain[:MAX_REPLY_CHARS]
+
+
+def _object(value: Any) -> dict[str, Any] | None:
+    """``collected`` as an object; a JSON string of one (a forced tool's quirk) read as the object."""
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return None
+    return value if isinstance(value, dict) else None
+
+
+MAX_REPLY_CHARS = 2000  # (the reply travels back in every later turn, held to the turn's size limit)
 UNREADABLE: dict[Locale, str] = {
     "en": "Sorry, I lost my train of thought. Could you say that again?",
     "fr": "Pardon, j'ai perdu le fil. Pouvez-vous le redire ?",
@@ -194,7 +223,8 @@ class ModelReader:
             response_format=RESPONSE_FORMAT,
         )
         result = self.provider.chat(request)
-        return read_answer(result.text, result.model, turn.collected, turn.locale)
+        cut_short = result.finish_reason == "length"  # (a repaired half object would pass for a whole one)
+        return read_answer(result.text, result.model, turn.collected, turn.locale, cut_short=cut_short)
 
 
 def system_prompt(turn: TurnToRead) -> str:
@@ -204,6 +234,7 @@ def system_prompt(turn: TurnToRead) -> str:
         "the numbered options "
         + "; ".join(f"{i}. {label}" for i, label in enumerate(turn.pending.options, start=1))
         + ". A bare number answers that question."
+        + (f" The rider chose: {turn.chosen}; use that place." if turn.chosen else "")
         if turn.pending
         else "No question of yours is pending."
     )

@@ -326,7 +326,8 @@ ESSENTIAL = ("start", "durationDays")
 def spec_with_hints(draft: BaseModel | None, hints: Collected | None) -> TripSpec | SpecProblem:
     """The one merge of generation: the brief chat's checked values (the rider's own answers) over the
     model's spec, then the spec checked, its essentials first. A model that leaves out a start or a number
-    of days the chat holds is not asked again, and the chat's values win over a re-extraction."""
+    of days the chat holds is not asked again, and the chat's values win over a re-extraction; a route the
+    chat holds whole (a start, and an end or a loop) is the route, no stop added or loop made by the model."""
     values = {
         k: v
         for k, v in (draft.model_extra or {} if draft is not None else {}).items()
@@ -338,6 +339,8 @@ def spec_with_hints(draft: BaseModel | None, hints: Collected | None) -> TripSpe
             for k, v in hints.model_dump().items()
             if v not in (None, [], "", False) and k in TripSpec.model_fields
         }
+        if hints.start and (hints.end or hints.roundTrip):  # the chat's route is whole: its places, all
+            values |= {"start": hints.start, "end": hints.end, "via": hints.via, "roundTrip": hints.roundTrip}
     missing = tuple(k for k in ESSENTIAL if k not in values)
     try:
         spec = TripSpec.model_validate(values)

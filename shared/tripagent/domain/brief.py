@@ -19,6 +19,9 @@ PROFILES: tuple[Profile, ...] = ("road", "gravel", "mountain", "touring", "hybri
 # without it is planned for a touring bike (generation's default), and the reply says so.
 ESSENTIALS = ("start", "end", "durationDays")
 DEFAULT_PROFILE: Profile = "touring"
+MAX_DAYS = 30  # the longest trip generation plans: a brief the chat calls ready is one it accepts
+MAX_STOPS = 20  # stops a brief may name (each is geocoded, and the brief travels in every turn)
+MAX_NOTES_CHARS = 500
 PLACE_SLOTS = ("start", "end", "via")
 
 
@@ -28,7 +31,7 @@ class Collected(BaseModel):
     start: str | None = None
     end: str | None = None
     via: list[str] = Field(default_factory=list)
-    durationDays: int | None = Field(default=None, ge=1, le=60)
+    durationDays: int | None = Field(default=None, ge=1, le=MAX_DAYS)
     profile: Profile | None = None
     startDate: dt.date | None = None
     dailyDistanceKm: float | None = Field(default=None, gt=0, le=400)
@@ -69,18 +72,39 @@ class Collected(BaseModel):
         for key, raw in data.items():
             if key not in cls.model_fields or raw is None:
                 continue
-            value = raw
-            if key == "via" and isinstance(raw, list):  # a stop that is no name: that stop only
-                value = [v.strip() for v in raw if isinstance(v, str) and v.strip()]
-            if key in ("start", "end") and isinstance(raw, str):
-                value = raw.strip() or None
+            value = _as_said(key, raw)
             try:
+                if key == "durationDays" and not (isinstance(value, int) and not isinstance(value, bool)):
+                    raise ValueError("not a number of days")  # (pydantic's lax mode reads true as 1)
                 cls.model_validate({key: value})
-            except ValidationError as exc:
-                refused.append(Refused(key, value, exc.errors()[0]["msg"]))
+            except (ValidationError, ValueError) as exc:
+                reason = exc.errors()[0]["msg"] if isinstance(exc, ValidationError) else str(exc)
+                refused.append(Refused(key, raw, reason))
                 continue
             kept[key] = value
         return cls.model_validate(kept), refused
+
+
+def _as_said(key: str, raw: Any) -> Any:
+    """A value as a reader may write it, in the slot's own form: "Gravel" is gravel, "Encamp, Canillo"
+    two stops, a place's surrounding blanks gone, long notes cut."""
+    if key == "durationDays" and isinstance(raw, str) and raw.strip().isdigit():
+        return int(raw)
+    if isinstance(raw, str):
+        raw = raw.strip()
+        if key in ("profile", "accommodation"):
+            return raw.lower()
+        if key in ("start", "end"):
+            return raw or None
+        if key == "notes":
+            return raw[:MAX_NOTES_CHARS]
+        if key == "via":
+            return [stop.strip() for stop in raw.split(",") if stop.strip()]
+    if key == "durationDays" and isinstance(raw, float) and raw.is_integer():
+        return int(raw)
+    if key == "via" and isinstance(raw, list):  # a stop that is no name: that stop only
+        return [v.strip() for v in raw if isinstance(v, str) and v.strip()]
+    return raw
 
 
 @dataclass(frozen=True)

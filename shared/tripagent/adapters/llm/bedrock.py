@@ -6,6 +6,7 @@ import json
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import BotoCoreError, ClientError, ReadTimeoutError
@@ -109,6 +110,16 @@ class BedrockProvider:
         return kwargs
 
     def chat(self, request: ChatRequest) -> ChatResult:
+        try:
+            return self._chat(request)
+        except AiBadResponse as exc:
+            # Forcing a tool is Anthropic's and Nova's on Bedrock; another model refuses it: ask again
+            # without it, the prompt asking for the same JSON, read leniently.
+            if request.response_format is None or "(ValidationException)" not in str(exc):
+                raise
+            return self._chat(replace(request, response_format=None))
+
+    def _chat(self, request: ChatRequest) -> ChatResult:
         response: Any = self._call(self._client.converse, request)
         try:
             content = response["output"]["message"]["content"]

@@ -115,9 +115,10 @@ class OpenAICompatibleProvider:
         except AiAuthFailed:
             raise
         except AiBadResponse as exc:
-            # A server without structured output (an older local one) refuses the field: ask again without
-            # it, the prompt asking for the same JSON, read leniently.
-            if request.response_format is None or "rejected the request" not in str(exc):
+            # A server without structured output (an older local one) refuses the field (400 or 422): ask
+            # again without it, the prompt asking for the same JSON, read leniently.
+            refused = any(f"(HTTP {status})" in str(exc) for status in (400, 422))
+            if request.response_format is None or not refused:
                 raise
             return self._chat(replace(request, response_format=None))
 
