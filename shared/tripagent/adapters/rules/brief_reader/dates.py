@@ -106,18 +106,7 @@ SHORT_WEEKDAY_DAY = lazy(
     rf"\b(?:{'|'.join(SHORT_WEEKDAYS)}) (?:the )?(\d{{1,2}}){_ORD}\b(?! (?:km|days?|jours?|h|j|d)\b)"
 )
 # "the fourteenth of June", "June 1st", "le quatorze juin": a day in words beside its month
-_DAY_WORDS = {
-    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
-    "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14,
-    "fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19,
-    "twentieth": 20, "thirtieth": 30, "premier": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5,
-    "six": 6, "sept": 7, "huit": 8, "neuf": 9, "dix": 10, "onze": 11, "douze": 12, "treize": 13,
-    "quatorze": 14, "quinze": 15, "seize": 16, "dix sept": 17, "dix huit": 18, "dix neuf": 19, "vingt": 20,
-    "trente": 30,
-}  # fmt: skip
-for _tens, _name in ((20, "twenty"), (30, "thirty"), (20, "vingt")):
-    _DAY_WORDS |= {f"{_name} {w}": _tens + n for w, n in _DAY_WORDS.items() if n < 10 and " " not in w}
-    _DAY_WORDS |= {f"{_name} et un": _tens + 1, f"{_name} un": _tens + 1}
+_DAY_WORDS = vocabulary.days_of_the_month()
 _DAY_WORD = "|".join(sorted(_DAY_WORDS, key=len, reverse=True))
 _DAY_IN_WORDS = lazy(
     rf"\b(?P<article>(?:the |le )?(?:(?:{_WEEKDAY}) (?:the )?)?)(?P<day>{_DAY_WORD}) (?P<of>of |de )?"

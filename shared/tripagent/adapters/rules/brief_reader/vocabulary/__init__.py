@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from text_to_num import text2num
+from text_to_num import alpha2digit, text2num
 
 LANGUAGES = ("en", "fr")
 _HERE = Path(__file__).parent
@@ -50,3 +50,22 @@ def numbers() -> dict[str, int]:
 def aliases() -> dict[str, Any]:
     data: dict[str, Any] = json.loads(_ALIASES.read_text())
     return data
+
+
+@cache
+def days_of_the_month() -> dict[str, int]:
+    """The days of a month riders write in words beside it ("the fourteenth of June", "le vingt et un
+    mai"), and their values (``text2num``: cardinals; its ``alpha2digit``: ordinals, "fourteenth" 14th)."""
+    days = {}
+    for lang in LANGUAGES:
+        for word in language(lang).get("days_of_the_month", []):
+            days[word] = _value(word, lang)
+    return days
+
+
+def _value(word: str, lang: str) -> int:
+    try:
+        return int(text2num(word, lang))
+    except ValueError:
+        digits = alpha2digit(word, lang, 0).split()[0].rstrip("stndrhe")  # "14th", "1er", "21st"
+        return int(digits)
