@@ -54,7 +54,8 @@ class Scripted:
         raise NotImplementedError
 
     def stream(self, request: Any) -> Iterator[Any]:
-        from tripagent.application.llm import StreamFinished, TextDelta, Usage
+        from tripagent.application.llm import Usage
+        from tripagent.application.llm_stream import StreamFinished, TextDelta
 
         self.requests.append(request)
         time.sleep(self.delay)

@@ -33,7 +33,7 @@ def _sample(code_dir: Path, env: dict[str, str]) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def run(samples: int = 9) -> list[tuple[str, float, float]]:
+def run(samples: int = 15) -> list[tuple[str, float, float]]:
     if not (BUILD / "template.yaml").exists():
         raise SystemExit("no .aws-sam/build: run `make build`")
     stack = LocalStack(StackConfig(start_engines=False))
@@ -55,7 +55,7 @@ def run(samples: int = 9) -> list[tuple[str, float, float]]:
 
 def report() -> bool:
     rows = run()
-    print(f"cold import (median of 9, fresh interpreter, built layers) — goal: ratio ≤ {GOAL}")
+    print(f"cold import (median of 15, fresh interpreter, built layers) — goal: ratio ≤ {GOAL}")
     ok = True
     for name, seconds, ratio in rows:
         verdict = "" if name == "minimal" else ("ok" if ratio <= GOAL else "OVER")

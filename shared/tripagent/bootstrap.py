@@ -112,7 +112,7 @@ def _instrumented(config: ProviderConfig) -> ModelProvider:
     """A provider held to the deployment's call limits, measured."""
     from tripagent.adapters.llm.factory import build_provider
     from tripagent.adapters.llm.instrumented import InstrumentedProvider
-    from tripagent.application.llm import CallLimits, LimitedProvider
+    from tripagent.application.llm_limits import CallLimits, LimitedProvider
     from tripagent.settings import ai_settings
 
     s = ai_settings()

@@ -10,7 +10,8 @@ import pytest
 from tripagent.adapters.llm.rules import RulesProvider
 from tripagent.application.agent import AgentDone, AgentFailed, AgentText, TripAgent
 from tripagent.application.agent_history import HISTORY_CHAR_BUDGET, HISTORY_TURN_LIMIT, SUMMARY_CHAR_BUDGET
-from tripagent.application.llm import ChatRequest, StreamEvent, TextDelta
+from tripagent.application.llm import ChatRequest
+from tripagent.application.llm_stream import StreamEvent, TextDelta
 from tripagent.application.trips import TripWorkspace
 from tripagent.entrypoints import ui_stream
 from tripagent.errors import AiUnavailable, NotFound
@@ -171,7 +172,8 @@ class ToolCallingModel:
         raise NotImplementedError
 
     def stream(self, request: ChatRequest) -> Iterator[StreamEvent]:
-        from tripagent.application.llm import StreamFinished, ToolCall, ToolCallReady, Usage
+        from tripagent.application.llm import ToolCall, Usage
+        from tripagent.application.llm_stream import StreamFinished, ToolCallReady
 
         self.requests.append(request)
         if request.tools:

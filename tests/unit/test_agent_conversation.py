@@ -227,7 +227,8 @@ class MeteredModel:
         raise NotImplementedError
 
     def stream(self, request: Any) -> Any:
-        from tripagent.application.llm import StreamFinished, TextDelta, Usage
+        from tripagent.application.llm import Usage
+        from tripagent.application.llm_stream import StreamFinished, TextDelta
 
         self.calls += 1
         self.requests.append(request)
@@ -294,7 +295,8 @@ class WaterSeeker:
         raise NotImplementedError
 
     def stream(self, request: Any) -> Any:
-        from tripagent.application.llm import StreamFinished, TextDelta, ToolCall, ToolCallReady, Usage
+        from tripagent.application.llm import ToolCall, Usage
+        from tripagent.application.llm_stream import StreamFinished, TextDelta, ToolCallReady
 
         if request.messages[-1].role == "tool":
             yield TextDelta("Here is what I found.")
@@ -340,7 +342,8 @@ class FailsOnTheSecondStep:
         raise NotImplementedError
 
     def stream(self, request: Any) -> Any:
-        from tripagent.application.llm import StreamFinished, ToolCall, ToolCallReady, Usage
+        from tripagent.application.llm import ToolCall, Usage
+        from tripagent.application.llm_stream import StreamFinished, ToolCallReady
         from tripagent.errors import AiUnavailable
 
         if request.messages[-1].role == "tool":

@@ -5,7 +5,8 @@ are open."""
 
 import pytest
 from tripagent.adapters.places.gazetteer import Gazetteer
-from tripagent.domain.places import Found, beyond_reach
+from tripagent.adapters.rules.brief_reader.place_reading import beyond_reach
+from tripagent.domain.places import Found
 
 from tests.fixtures.brief_chat import last_reply
 

@@ -7,9 +7,10 @@ import datetime as dt
 
 import pytest
 from tripagent.adapters.places.gazetteer import Gazetteer
+from tripagent.adapters.rules.brief_reader.place_reading import is_setting
 from tripagent.adapters.rules.brief_reader.places import said_as_an_end
 from tripagent.adapters.rules.brief_reader.reading import read_turn
-from tripagent.domain.places import Found, is_setting
+from tripagent.domain.places import Found
 
 from tests.fixtures.brief_chat import last_reply
 

@@ -26,14 +26,11 @@ from tripagent.application.llm import (
     Message,
     ModelProvider,
     ResponseFormat,
-    StreamFinished,
-    TextDelta,
     ToolCall,
-    ToolCallReady,
     ToolSpec,
     Usage,
-    collect,
 )
+from tripagent.application.llm_stream import StreamFinished, TextDelta, ToolCallReady, collect
 from tripagent.errors import AiAuthFailed, AiBadResponse, AiRateLimited, AiTimeout, AiUnavailable
 
 from tests.fixtures.eventstream import event_stream

@@ -348,7 +348,7 @@ def test_two_letters_swapped_or_a_name_without_its_article_are_close(gazetteer: 
 def test_a_place_abroad_said_by_one_of_its_names_is_no_loose_reading(gazetteer: Gazetteer) -> None:
     """ "Barcelone" is Barcelona, said in French: named; "de temps" (Tempe, Arizona, by a typo) and "de
     Lòria" (Glória, Brazil) are loose readings, not places the rider named."""
-    from tripagent.domain.places import far_fetched
+    from tripagent.adapters.rules.brief_reader.place_reading import far_fetched
 
     assert not far_fetched(gazetteer.search("Barcelone"), "barcelone")
     assert far_fetched(gazetteer.search("temps"), "temps")

@@ -49,13 +49,11 @@ from tripagent.application.llm import (
     ChatRequest,
     Message,
     ModelProvider,
-    StreamFinished,
-    TextDelta,
     ToolCall,
-    ToolCallReady,
     ToolSpec,
     Usage,
 )
+from tripagent.application.llm_stream import StreamFinished, TextDelta, ToolCallReady
 from tripagent.application.ports import Clock, IdGenerator, RateLimiter, TokenBudget
 from tripagent.application.sessions import SessionState, SessionStore
 from tripagent.application.trips import TripWorkspace

@@ -3,16 +3,20 @@
 A request carries the model, a system prompt, the turns (user, assistant with tool calls, tool results),
 tool definitions as JSON Schema, and options in which the output budget is always set. A provider answers
 with text, tool calls, a finish reason, the model id and token usage — at once (``chat``) or as events as
-they arrive (``stream``). Provider failures are typed (``tripagent.errors``: ``AiUnavailable``,
-``AiBadResponse``, ``AiAuthFailed``, ``AiTimeout``, ``AiRateLimited``).
+they arrive (``stream``, its events in ``llm_stream``). Provider failures are typed (``tripagent.errors``:
+``AiUnavailable``, ``AiBadResponse``, ``AiAuthFailed``, ``AiTimeout``, ``AiRateLimited``). The deployment's
+limits on every call are ``llm_limits``.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal, Protocol
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+if TYPE_CHECKING:  # (a function that never streams does not load the events)
+    from tripagent.application.llm_stream import StreamEvent
 
 Role = Literal["user", "assistant", "tool"]
 FinishReason = Literal["stop", "length", "tool_calls", "content_filter", "error", "other"]
@@ -95,94 +99,12 @@ class ChatResult:
     usage: Usage
 
 
-# ---------------------------------------------------------------------------- streaming events
-@dataclass(frozen=True, slots=True)
-class TextDelta:
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class ToolCallStarted:
-    id: str
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
-class ToolCallArgumentsDelta:
-    id: str
-    delta: str
-
-
-@dataclass(frozen=True, slots=True)
-class ToolCallReady:
-    call: ToolCall
-
-
-@dataclass(frozen=True, slots=True)
-class StreamFinished:
-    finish_reason: FinishReason
-    model: str
-    usage: Usage
-
-
-StreamEvent = TextDelta | ToolCallStarted | ToolCallArgumentsDelta | ToolCallReady | StreamFinished
-
-
 class ModelProvider(Protocol):
     name: str
 
     def chat(self, request: ChatRequest) -> ChatResult: ...
 
     def stream(self, request: ChatRequest) -> Iterator[StreamEvent]: ...
-
-
-@dataclass(frozen=True, slots=True)
-class CallLimits:
-    """The deployment's ceiling on every model call (``AI_TIMEOUT_S``, ``AI_MAX_OUTPUT_TOKENS``): a
-    feature asks for what it needs, and gets at most this."""
-
-    timeout_s: float
-    max_output_tokens: int
-
-
-class LimitedProvider:
-    """A provider whose requests are held to the deployment's ``CallLimits``. The timeout matters most:
-    a call must end inside the function's own timeout (29 s behind the HTTP API) so that the caller gets
-    a typed ``ai_timeout``, not a gateway 503."""
-
-    def __init__(self, inner: ModelProvider, limits: CallLimits) -> None:
-        self._inner = inner
-        self._limits = limits
-        self.name = inner.name
-
-    def chat(self, request: ChatRequest) -> ChatResult:
-        return self._inner.chat(self._limited(request))
-
-    def stream(self, request: ChatRequest) -> Iterator[StreamEvent]:
-        return self._inner.stream(self._limited(request))
-
-    def _limited(self, request: ChatRequest) -> ChatRequest:
-        asked = request.options
-        options = replace(
-            asked,
-            timeout_s=min(asked.timeout_s, self._limits.timeout_s),
-            max_output_tokens=min(asked.max_output_tokens, self._limits.max_output_tokens),
-        )
-        return request if options == asked else replace(request, options=options)
-
-
-def collect(events: Iterator[StreamEvent]) -> ChatResult:
-    """Fold a stream into the result ``chat`` would have returned."""
-    text: list[str] = []
-    calls: list[ToolCall] = []
-    for event in events:
-        if isinstance(event, TextDelta):
-            text.append(event.text)
-        elif isinstance(event, ToolCallReady):
-            calls.append(event.call)
-        elif isinstance(event, StreamFinished):
-            return ChatResult("".join(text), tuple(calls), event.finish_reason, event.model, event.usage)
-    return ChatResult("".join(text), tuple(calls), "other", "", Usage())
 
 
 RULES_MODEL = "rules"

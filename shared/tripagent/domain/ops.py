@@ -24,7 +24,8 @@ IdFactory = Callable[[str], str]  # prefix → a new unique id
 
 
 class OpArgs(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+    # (each operation's schema is built when it is first used: a function applies a few of the registry's)
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, defer_build=True)
 
 
 @dataclass(frozen=True)

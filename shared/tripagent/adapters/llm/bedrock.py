@@ -13,19 +13,14 @@ from botocore.exceptions import BotoCoreError, ClientError, ReadTimeoutError
 
 from tripagent.adapters.llm.arguments import tool_arguments
 from tripagent.adapters.retries import full_jitter, retrying
-from tripagent.application.llm import (
-    ChatRequest,
-    ChatResult,
-    FinishReason,
-    Message,
+from tripagent.application.llm import ChatRequest, ChatResult, FinishReason, Message, ToolCall, Usage
+from tripagent.application.llm_stream import (
     StreamEvent,
     StreamFinished,
     TextDelta,
-    ToolCall,
     ToolCallArgumentsDelta,
     ToolCallReady,
     ToolCallStarted,
-    Usage,
 )
 from tripagent.errors import AiAuthFailed, AiBadResponse, AiRateLimited, AiTimeout, AiUnavailable
 

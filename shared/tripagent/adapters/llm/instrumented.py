@@ -6,7 +6,8 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 
-from tripagent.application.llm import ChatRequest, ChatResult, ModelProvider, StreamEvent, StreamFinished
+from tripagent.application.llm import ChatRequest, ChatResult, ModelProvider
+from tripagent.application.llm_stream import StreamEvent, StreamFinished
 from tripagent.errors import AppError
 from tripagent.observability import logger, record_model_usage
 

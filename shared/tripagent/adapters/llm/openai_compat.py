@@ -11,18 +11,14 @@ import httpx
 
 from tripagent.adapters.llm.arguments import tool_arguments
 from tripagent.adapters.llm.http import HttpModelClient, json_or_bad_response, sse_events
-from tripagent.application.llm import (
-    ChatRequest,
-    ChatResult,
-    FinishReason,
+from tripagent.application.llm import ChatRequest, ChatResult, FinishReason, ToolCall, Usage
+from tripagent.application.llm_stream import (
     StreamEvent,
     StreamFinished,
     TextDelta,
-    ToolCall,
     ToolCallArgumentsDelta,
     ToolCallReady,
     ToolCallStarted,
-    Usage,
 )
 from tripagent.errors import AiAuthFailed, AiBadResponse
 

@@ -10,16 +10,14 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
-from tripagent.application.llm import (
-    ChatRequest,
-    ChatResult,
+from tripagent.application.llm import ChatRequest, ChatResult, rules_answer
+from tripagent.application.llm_stream import (
     StreamEvent,
     StreamFinished,
     TextDelta,
     ToolCallArgumentsDelta,
     ToolCallReady,
     ToolCallStarted,
-    rules_answer,
 )
 
 if TYPE_CHECKING:

@@ -25,6 +25,13 @@ from tripagent.adapters.rules.brief_reader.named import (
 )
 from tripagent.adapters.rules.brief_reader.options import with_options_settled
 from tripagent.adapters.rules.brief_reader.patterns import lazy
+from tripagent.adapters.rules.brief_reader.place_reading import (
+    beyond_reach,
+    far_fetched,
+    is_setting,
+    names_a_sight,
+    shortened,
+)
 from tripagent.adapters.rules.brief_reader.places import (
     CENTRE,
     THERE,
@@ -56,17 +63,12 @@ from tripagent.domain.places import (
     NotFound,
     Place,
     SearchOutcome,
-    beyond_reach,
     distance_km,
-    far_fetched,
-    is_setting,
-    names_a_sight,
     normalize,
     on_the_way,
     quality,
     settled_by,
     settled_by_the_trip,
-    shortened,
     typo_of_ours,
 )
 

@@ -7,18 +7,14 @@ import re
 from collections.abc import Callable
 
 from tripagent.adapters.rules.brief_reader.patterns import lazy
-from tripagent.adapters.rules.brief_reader.place_words import NOT_PLACES
-from tripagent.adapters.rules.brief_reader.places import names_said
-from tripagent.domain.places import (
-    Found,
-    Place,
-    SearchOutcome,
-    bare_name,
+from tripagent.adapters.rules.brief_reader.place_reading import (
     beside_feature,
     far_fetched,
     is_setting,
-    normalize,
 )
+from tripagent.adapters.rules.brief_reader.place_words import NOT_PLACES
+from tripagent.adapters.rules.brief_reader.places import names_said
+from tripagent.domain.places import Found, Place, SearchOutcome, bare_name, normalize
 
 NAMES_LOOKED_UP = (
     60  # phrases looked up at most: a remote geocoder answers each, and 4,000 characters hold thousands

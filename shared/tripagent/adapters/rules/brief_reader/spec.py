@@ -14,6 +14,7 @@ from tripagent.adapters.rules.brief_reader.named import (
     place_named_anywhere,
     trimmed_to_ours,
 )
+from tripagent.adapters.rules.brief_reader.place_reading import beside_feature, far_fetched, shortened
 from tripagent.adapters.rules.brief_reader.places import THERE, PlacePhrase, capitalizes_names
 from tripagent.adapters.rules.brief_reader.reading import (
     DaysHint,
@@ -24,16 +25,7 @@ from tripagent.adapters.rules.brief_reader.reading import (
 from tripagent.application.llm import ChatRequest, ChatResult, rules_answer
 from tripagent.application.places import PlaceFinder
 from tripagent.domain.brief import Collected
-from tripagent.domain.places import (
-    Found,
-    NotFound,
-    SearchOutcome,
-    beside_feature,
-    far_fetched,
-    normalize,
-    shortened,
-    typo_of_ours,
-)
+from tripagent.domain.places import Found, NotFound, SearchOutcome, normalize, typo_of_ours
 
 
 @dataclass(frozen=True)
