@@ -7,8 +7,6 @@ import itertools
 import math
 from dataclasses import dataclass
 
-from tripagent.domain.places import distance_km
-
 LatLon = tuple[float, float]
 
 
@@ -90,3 +88,11 @@ def bbox(line: list[LatLon], margin_km: float) -> tuple[float, float, float, flo
     dlat = margin_km / 110.574
     dlon = margin_km / (111.320 * max(0.1, math.cos(math.radians(sum(lats) / len(lats)))))
     return min(lats) - dlat, min(lons) - dlon, max(lats) + dlat, max(lons) + dlon
+
+
+def distance_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+    """Great-circle distance (haversine)."""
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    dp, dl = p2 - p1, math.radians(lon2 - lon1)
+    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return 6371.0088 * 2 * math.asin(math.sqrt(a))

@@ -11,24 +11,15 @@ from __future__ import annotations
 import itertools
 import math
 import re
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Literal
 
-_SEPARATORS = re.compile(r"[\s\-‐‑‒–—_'’`.,/()\"“”«»#]+")
+from tripagent.domain.geo import distance_km
+from tripagent.domain.text import normalize
 
-
-def normalize(text: str) -> str:
-    """``"Sant Julià de Lòria"`` → ``"sant julia de loria"``; ``"Andorre-la-Vieille"`` → ``"andorre la
-    vieille"``: case, accents and punctuation fold away."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
-    stripped = (
-        stripped.replace("ß", "ss").replace("ø", "o").replace("æ", "ae").replace("œ", "oe").replace("ł", "l")
-    )
-    return _SEPARATORS.sub(" ", stripped).strip()
+__all__ = ["distance_km", "normalize"]  # (where the places code has always found them)
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,11 +349,3 @@ def _distinct(candidates: list[Candidate]) -> list[Candidate]:
         if all(distance_km(c.place.lat, c.place.lon, o.place.lat, o.place.lon) > 5 for o in out):
             out.append(c)
     return out
-
-
-def distance_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
-    """Great-circle distance (haversine)."""
-    p1, p2 = math.radians(lat1), math.radians(lat2)
-    dp, dl = p2 - p1, math.radians(lon2 - lon1)
-    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
-    return 6371.0088 * 2 * math.asin(math.sqrt(a))

@@ -18,7 +18,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tripagent.domain.places import distance_km, normalize
+from tripagent.domain.geo import distance_km
+from tripagent.domain.text import normalize
 from tripagent.domain.trip import Stop, Trip
 
 Severity = Literal["info", "warning", "critical"]
