@@ -256,7 +256,9 @@ def test_a_tampered_state_token_is_ignored(gazetteer: Gazetteer) -> None:
     brief = chat(gazetteer)
     first = converse(brief, ["a loop from Santa Coloma"])[0]
     token = STATE_MARK.search(first.reply).group(1)  # type: ignore[union-attr]
-    other = HmacSigner(b"o" * 32).sign({"v": 1, "resolved": {"start": "Barcelona"}, "pending": None})
+    other = HmacSigner(b"o" * 32).sign(
+        {"v": 3, "choices": [["start", "Santa Coloma", "Barcelona"]], "pending": None}
+    )
     for bad in (token[:-2] + "xx", other):
         messages = [
             ChatTurn(role="user", content="a loop from Santa Coloma"),

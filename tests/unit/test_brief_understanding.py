@@ -24,16 +24,12 @@ from tripagent.domain.brief import Collected
 
 from benchmarks.fake_model import answer, load_script
 from evaluation.scoring import SLOTS, slot_right
+from tests.fixtures.brief_chat import NoLimit
 from tests.fixtures.fakes import ScriptedModel
 
 SCRIPT = Path(__file__).parents[1] / "fixtures" / "models" / "understood.json"
 CONVERSATIONS = list(load_script(SCRIPT).values())
 TODAY = dt.date.fromisoformat(json.loads(SCRIPT.read_text())["today"])
-
-
-class NoLimit:
-    def hit(self, key: str, *, limit: int, window_s: int) -> int | None:
-        return None
 
 
 @pytest.fixture(scope="module")

@@ -32,6 +32,7 @@ from tripagent.application.brief_state import (
     CLARIFICATION_TTL_S,
     STATE_MARK,
     BriefState,
+    Chosen,
     Pending,
     StateSigner,
     read_state,
@@ -47,19 +48,18 @@ from tripagent.domain.brief import MAX_STOPS, Collected, Locale, Refused
 from tripagent.domain.choice import Option as Choosable
 from tripagent.domain.choice import choose
 from tripagent.domain.places import (
-    TYPO_QUESTION_FLOOR,
     Ambiguous,
-    Candidate,
     Found,
     NotFound,
     Place,
     SearchOutcome,
     normalize,
     on_the_way,
-    quality,
     settled_by,
     settled_by_the_trip,
     typo_of_ours,
+    unambiguous_name,
+    worth_asking,
 )
 from tripagent.errors import RateLimited, ValidationFailed
 
@@ -118,7 +118,6 @@ class _Choice:
     """The option a rider chose in answer to the server's numbered question, this turn."""
 
     slot: str  # "start", "end" or "via:<name asked about>"
-    query: str
     place: str  # the name that finds the chosen place alone
     label: str
 
@@ -128,10 +127,10 @@ class _Checked:
     """The brief once the server has checked the reader's places."""
 
     collected: Collected
+    search: Callable[[str], SearchOutcome]  # the turn's geocoder, each text looked up once
     located: dict[str, Place] = field(default_factory=dict)  # each place name the slots hold, and where
     clarification: Clarification | None = None
     not_found: list[str] = field(default_factory=list)  # names found nowhere, left out
-    search: Callable[[str], SearchOutcome] | None = None  # the turn's geocoder, each text looked up once
     refused: list[Refused] = field(default_factory=list)  # values the server's own checks left out
 
 
@@ -228,7 +227,7 @@ class BriefChat:
                 areas=tuple(self.coverage.region_labels().values()) if self.coverage else (),
                 pending=asked,
                 chosen=choice.label if choice else None,
-                resolved=dict(state.resolved),
+                choices=tuple(state.choices),
             )
         )
         said_in = understanding.locale or locale
@@ -286,10 +285,9 @@ class BriefChat:
         if chosen is None:
             return asked, None
         option = next(o for o in pending.options if int(o["index"]) == chosen)
-        place = self._unambiguous(str(option["name"]), str(option["label"]))
-        state.resolved[pending.slot] = place
-        state.answered[normalize(pending.query)] = place
-        return asked, _Choice(pending.slot, pending.query, place, str(option["label"]))
+        place = unambiguous_name(str(option["name"]), str(option["label"]), self.finder.search)
+        state.choices.append(Chosen(pending.slot, pending.query, place))
+        return asked, _Choice(pending.slot, place, str(option["label"]))
 
     # ------------------------------------------------------------------ the server's checks of places
     def _checked_places(  # noqa: PLR0917
@@ -316,11 +314,10 @@ class BriefChat:
         if len(trip.via) > MAX_STOPS:
             refused.append(Refused("via", ", ".join(trip.via[MAX_STOPS:]), f"more than {MAX_STOPS} stops"))
             trip.via = trip.via[:MAX_STOPS]
-        trip.start, trip.end = (
-            state.answered.get(normalize(n), n) if n else None for n in (said.start, said.end)
-        )
-        trip.via = [state.answered.get(normalize(n), n) for n in trip.via]
-        out = _Checked(trip, search=search, refused=refused)
+        answered = state.answered
+        trip.start, trip.end = (answered.get(normalize(n), n) if n else None for n in (said.start, said.end))
+        trip.via = [answered.get(normalize(n), n) for n in trip.via]
+        out = _Checked(trip, search, refused=refused)
         named = trip.places()
         outcomes = {name: search(name) for name in dict.fromkeys(named)}
         context = [o.place for o in outcomes.values() if isinstance(o, Found)]
@@ -383,7 +380,7 @@ class BriefChat:
         """The name a slot keeps for a place: the found place's (by a name that finds it alone), or none,
         with the question to ask (the first of the turn) or the name left out said."""
         if isinstance(outcome, Found):
-            kept = self._unambiguous(outcome.place.name, outcome.place.label, out.search)
+            kept = unambiguous_name(outcome.place.name, outcome.place.label, out.search)
             out.located[kept] = out.located[name] = outcome.place
             return kept
         asked = (
@@ -397,14 +394,6 @@ class BriefChat:
             out.not_found.append(name)
         return None
 
-    def _unambiguous(
-        self, name: str, label: str, search: Callable[[str], SearchOutcome] | None = None
-    ) -> str:
-        """What a place is called from now on: its name when the name alone finds it, else its label, so
-        that generation (which reads the collected slots again) finds the same place."""
-        found = (search or self.finder.search)(name)
-        return name if isinstance(found, Found) and found.place.label == label else label
-
     def _question(  # noqa: PLR0917
         self,
         slot: str,
@@ -415,20 +404,12 @@ class BriefChat:
         now: float,
         locale: Locale,
     ) -> Clarification | None:
-        candidates: tuple[Candidate, ...] = (
-            outcome.candidates
-            if isinstance(outcome, Ambiguous)
-            else tuple(
-                c
-                for c in outcome.near_misses
-                if quality(normalize(phrase), c.matched_name) >= TYPO_QUESTION_FLOOR
-            )
-        )
+        candidates = worth_asking(phrase, outcome)
         if not candidates:
             return None
         options = [
             {"index": i, "label": c.place.label, "name": c.place.name}
-            for i, c in enumerate(candidates[:5], start=1)
+            for i, c in enumerate(candidates, start=1)
         ]
         state.pending = Pending(key, phrase, options, now)
         phrase = phrase.title() if phrase.islower() else phrase  # the rider's words, as they would write them

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from tripagent.domain.brief import Collected
+from tripagent.domain.places import normalize
 
 STATE_MARK = re.compile(r"\n*\[//\]: # \(tripagent-state:([A-Za-z0-9_\-.]+)\)\s*$")
 CLARIFICATION_TTL_S = 300
@@ -38,12 +39,31 @@ class Pending:
     created_at: float
 
 
+@dataclass(frozen=True)
+class Chosen:
+    """A rider's answer to a numbered question: the slot asked about ("start", "via:<name>"), the name
+    asked about, and the place chosen (by a name that finds it alone)."""
+
+    slot: str
+    query: str
+    place: str
+
+
 @dataclass
 class BriefState:
-    resolved: dict[str, str] = field(default_factory=dict)  # slot → the chosen place's name
+    choices: list[Chosen] = field(default_factory=list)  # the numbered questions answered, in order
     pending: Pending | None = None
-    answered: dict[str, str] = field(default_factory=dict)  # the name asked about (normalized) → the choice
     collected: Collected = field(default_factory=Collected)  # the brief as the server checked it last
+
+    @property
+    def resolved(self) -> dict[str, str]:
+        """Each slot asked about, and the place chosen for it (the offline reader reads choices so)."""
+        return {c.slot: c.place for c in self.choices}
+
+    @property
+    def answered(self) -> dict[str, str]:
+        """Each name asked about, normalized, and the place chosen for it (the server reads them so)."""
+        return {normalize(c.query): c.place for c in self.choices}
 
     def payload(self, now: float) -> dict[str, Any]:
         pending = None
@@ -57,9 +77,8 @@ class BriefState:
         # (the notes stay out: the mark travels in every assistant turn, held to the turn's size limit)
         collected = self.collected.model_dump(mode="json", exclude_defaults=True, exclude={"notes"})
         return {
-            "v": 2,
-            "resolved": self.resolved,
-            "answered": self.answered,
+            "v": 3,
+            "choices": [[c.slot, c.query, c.place] for c in self.choices],
             "collected": collected,
             "pending": pending,
             "at": now,
@@ -70,9 +89,8 @@ class BriefState:
         p = payload.get("pending")
         pending = Pending(p["slot"], p["query"], p["options"], float(p["createdAt"])) if p else None
         collected, _ = Collected.lenient(payload.get("collected") or {})
-        return cls(
-            dict(payload.get("resolved") or {}), pending, dict(payload.get("answered") or {}), collected
-        )
+        choices = [Chosen(*map(str, c)) for c in payload.get("choices") or [] if len(c) == 3]
+        return cls(choices, pending, collected)
 
 
 def state_mark(signer: StateSigner, state: BriefState, now: float) -> str:

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
+from tripagent.application.brief_state import Chosen
 from tripagent.application.llm import ChatOptions, ChatRequest, Message, ModelProvider, ResponseFormat
 from tripagent.application.structured import Parsed, parse_structured
 from tripagent.domain.brief import PROFILES, Collected, Locale, Refused
@@ -44,7 +45,7 @@ class TurnToRead:
     areas: tuple[str, ...] = ()  # where routes can be planned (the deployment's regions)
     pending: PendingQuestion | None = None
     chosen: str | None = None  # the option the server read in the rider's answer to ``pending``
-    resolved: dict[str, str] = field(default_factory=dict)  # questions answered: slot key → the place chosen
+    choices: tuple[Chosen, ...] = ()  # the server's numbered questions answered so far
 
     def context(self) -> dict[str, Any]:
         """The same facts as data, for a reader that reads data rather than a prompt (``rules``)."""
@@ -63,7 +64,7 @@ class TurnToRead:
                 if self.pending
                 else None
             ),
-            "resolved": self.resolved,
+            "choices": [[c.slot, c.query, c.place] for c in self.choices],
         }
 
 
@@ -76,7 +77,6 @@ class Understanding:
     collected: Collected
     ready: bool
     model: str
-    readable: bool = True  # False: the answer could not be read; ``collected`` is the previous state
     refused: tuple[Refused, ...] = ()  # values the brief's bounds refused, dropped from ``collected``
     locale: Locale | None = None  # the language the rider writes in, if the reader says
     # names the reader doubts the rider means the obvious place by (a village that is also a town abroad,
@@ -159,7 +159,7 @@ def read_answer(
     reply = said or UNREADABLE[locale]
     collected_said = _object(answer.collected) if answer else None
     if answer is None or collected_said is None or cut_short:
-        return Understanding(reply, previous, False, model, readable=False)
+        return Understanding(reply, previous, False, model)  # (unreadable: as before, never ready)
     collected, refused = Collected.lenient({**previous.model_dump(mode="json"), **collected_said})
     language: Locale | None = "fr" if answer.language == "fr" else "en" if answer.language == "en" else None
     unsure = answer.unsure if isinstance(answer.unsure, list) else [answer.unsure]

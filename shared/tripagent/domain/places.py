@@ -159,6 +159,22 @@ def decide(query: str, candidates: list[Candidate]) -> Found | Ambiguous | None:
 TYPO_FLOOR = 0.7  # a place we route this close in spelling to a name found nowhere is what was meant
 
 
+def unambiguous_name(name: str, label: str, search: Callable[[str], SearchOutcome]) -> str:
+    """What a place is called from now on: its name when the name alone finds it, else its label, so that
+    what reads the name again (generation) finds the same place."""
+    found = search(name)
+    return name if isinstance(found, Found) and found.place.label == label else label
+
+
+def worth_asking(phrase: str, outcome: Ambiguous | NotFound) -> tuple[Candidate, ...]:
+    """The places a numbered question about ``phrase`` offers, at most five: its namesakes, or the near
+    misses spelled close enough to be a typo (none: no question worth asking)."""
+    if isinstance(outcome, Ambiguous):
+        return outcome.candidates[:5]
+    said = normalize(phrase)
+    return tuple(c for c in outcome.near_misses if quality(said, c.matched_name) >= TYPO_QUESTION_FLOOR)[:5]
+
+
 def typo_of_ours(outcome: NotFound) -> Found | None:
     """A name found nowhere whose one near miss we route is close in spelling ("escladas": les Escaldes,
     "grau rojo": Grau Roig): that place, which the recap says back to be corrected, rather than a question

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -10,6 +9,7 @@ import httpx
 
 from tripagent.adapters.llm.arguments import tool_arguments
 from tripagent.adapters.llm.http import HttpModelClient, json_or_bad_response, sse_events
+from tripagent.adapters.llm.structured_output import forced_tool_answer
 from tripagent.application.llm import ChatRequest, ChatResult, FinishReason, Message, ToolCall, Usage
 from tripagent.application.llm_stream import (
     StreamEvent,
@@ -85,9 +85,7 @@ class AnthropicProvider:
                 if b["type"] == "tool_use"
             )
             usage = payload.get("usage") or {}
-            if (shape := request.response_format) is not None:  # the forced tool's input is the answer
-                answer = [c for c in calls if c.name == shape.name]
-                text, calls = (json.dumps(answer[0].arguments), ()) if answer else (text, calls)
+            text, calls = forced_tool_answer(request, text, calls)
             return ChatResult(
                 text,
                 calls,

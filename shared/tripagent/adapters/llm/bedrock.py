@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import BotoCoreError, ClientError, ReadTimeoutError
 
 from tripagent.adapters.llm.arguments import tool_arguments
+from tripagent.adapters.llm.structured_output import forced_tool_answer, or_without_it
 from tripagent.adapters.retries import full_jitter, retrying
 from tripagent.application.llm import ChatRequest, ChatResult, FinishReason, Message, ToolCall, Usage
 from tripagent.application.llm_stream import (
@@ -105,14 +104,8 @@ class BedrockProvider:
         return kwargs
 
     def chat(self, request: ChatRequest) -> ChatResult:
-        try:
-            return self._chat(request)
-        except AiBadResponse as exc:
-            # Forcing a tool is Anthropic's and Nova's on Bedrock; another model refuses it: ask again
-            # without it, the prompt asking for the same JSON, read leniently.
-            if request.response_format is None or "(ValidationException)" not in str(exc):
-                raise
-            return self._chat(replace(request, response_format=None))
+        # Forcing a tool is Anthropic's and Nova's on Bedrock: another model refuses it as invalid.
+        return or_without_it(self._chat, request, lambda exc: "(ValidationException)" in str(exc))
 
     def _chat(self, request: ChatRequest) -> ChatResult:
         response: Any = self._call(self._client.converse, request)
@@ -125,9 +118,7 @@ class BedrockProvider:
                 if "toolUse" in b
             )
             usage = response.get("usage") or {}
-            if (shape := request.response_format) is not None:  # the forced tool's input is the answer
-                answer = [c for c in calls if c.name == shape.name]
-                text, calls = (json.dumps(answer[0].arguments), ()) if answer else (text, calls)
+            text, calls = forced_tool_answer(request, text, calls)
             return ChatResult(
                 text,
                 calls,

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any
 
 import httpx
 
 from tripagent.adapters.llm.arguments import tool_arguments
 from tripagent.adapters.llm.http import HttpModelClient, json_or_bad_response, sse_events
+from tripagent.adapters.llm.structured_output import or_without_it
 from tripagent.application.llm import ChatRequest, ChatResult, FinishReason, ToolCall, Usage
 from tripagent.application.llm_stream import (
     StreamEvent,
@@ -23,6 +23,12 @@ from tripagent.application.llm_stream import (
 from tripagent.errors import AiAuthFailed, AiBadResponse
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
+
+
+def _refused_the_field(exc: AiBadResponse) -> bool:
+    return not isinstance(exc, AiAuthFailed) and any(f"(HTTP {s})" in str(exc) for s in (400, 422))
+
+
 _FINISH: dict[str, FinishReason] = {
     "stop": "stop",
     "length": "length",
@@ -106,17 +112,8 @@ class OpenAICompatibleProvider:
         return body
 
     def chat(self, request: ChatRequest) -> ChatResult:
-        try:
-            return self._chat(request)
-        except AiAuthFailed:
-            raise
-        except AiBadResponse as exc:
-            # A server without structured output (an older local one) refuses the field (400 or 422): ask
-            # again without it, the prompt asking for the same JSON, read leniently.
-            refused = any(f"(HTTP {status})" in str(exc) for status in (400, 422))
-            if request.response_format is None or not refused:
-                raise
-            return self._chat(replace(request, response_format=None))
+        # A server without structured output (an older local one) refuses the field with a 400 or 422.
+        return or_without_it(self._chat, request, _refused_the_field)
 
     def _chat(self, request: ChatRequest) -> ChatResult:
         with self._http.post(

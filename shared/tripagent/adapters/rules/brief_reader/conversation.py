@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from tripagent.adapters.rules.brief_reader.base import base_said
 from tripagent.adapters.rules.brief_reader.named import (
@@ -56,9 +56,7 @@ from tripagent.application.brief_state import BriefState, Pending
 from tripagent.application.places import PlaceFinder
 from tripagent.domain.brief import PLACE_SLOTS, Collected, Locale
 from tripagent.domain.places import (
-    TYPO_QUESTION_FLOOR,
     Ambiguous,
-    Candidate,
     Found,
     NotFound,
     Place,
@@ -66,10 +64,11 @@ from tripagent.domain.places import (
     distance_km,
     normalize,
     on_the_way,
-    quality,
     settled_by,
     settled_by_the_trip,
     typo_of_ours,
+    unambiguous_name,
+    worth_asking,
 )
 
 PHRASES_LOOKED_UP = 30  # of one turn
@@ -275,17 +274,8 @@ class ConversationReader:
         state.pending = None
         return True
 
-    def _unambiguous(self, place: Place | dict[str, Any]) -> str:
-        """What the chosen place (or option) is called from now on: its name when the name alone finds
-        it, else its label, so that generation (which reads the collected slots again) finds the same
-        place."""
-        name, label = (
-            (place.name, place.label)
-            if isinstance(place, Place)
-            else (str(place["name"]), str(place["label"]))
-        )
-        found = self.finder.search(name)
-        return name if isinstance(found, Found) and found.place.label == label else label
+    def _unambiguous(self, place: Place) -> str:
+        return unambiguous_name(place.name, place.label, self.finder.search)
 
     def _resolve_places(  # noqa: PLR0917
         self,
@@ -556,22 +546,9 @@ class ConversationReader:
     ) -> Asked | None:
         """A place worth a numbered question (namesakes, or near misses close enough to be a typo): the
         server asks it; none when there is nothing to offer (the next phrase is read instead)."""
-        candidates: tuple[Candidate, ...] = (
-            outcome.candidates
-            if isinstance(outcome, Ambiguous)
-            else tuple(
-                c
-                for c in outcome.near_misses
-                if quality(normalize(phrase), c.matched_name) >= TYPO_QUESTION_FLOOR
-            )
-        )
-        if not candidates:
+        if not worth_asking(phrase, outcome):
             return None
-        options = [
-            {"index": i, "label": c.place.label, "name": c.place.name}
-            for i, c in enumerate(candidates[:5], start=1)
-        ]
-        state.pending = Pending(key, phrase, options, now)
+        state.pending = Pending(key, phrase, [], now)  # (the server asks it, with the options: not us)
         return Asked(slot, key, phrase)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from tripagent.adapters.rules.brief_reader.conversation import ConversationReader, Turn
 from tripagent.adapters.rules.brief_reader.recap import reply_for
-from tripagent.application.brief_state import BriefState, Pending
+from tripagent.application.brief_state import BriefState, Chosen, Pending
 from tripagent.application.llm import ChatRequest, ChatResult, rules_answer
 from tripagent.application.places import PlaceFinder
 from tripagent.domain.brief import Collected, Locale
@@ -49,7 +49,7 @@ class BriefChatRules:
 def _state(context: dict[str, Any]) -> BriefState:
     """The server's state as the reader uses it: the choices made to its numbered questions (the question
     asked last is the server's to match an answer to; the reader raises its own as it reads)."""
-    return BriefState(resolved=dict(context.get("resolved") or {}))
+    return BriefState(choices=[Chosen(*c) for c in context.get("choices") or []])
 
 
 def _unsettled(collected: Collected, pending: Pending) -> None:
