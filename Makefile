@@ -21,12 +21,12 @@ export SAM_CLI_TELEMETRY := 0
 export AWS_DEFAULT_REGION ?= eu-west-1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: eval eval-brief web publish-web browser soak gazetteer help dev test test-unit test-infra test-integration test-e2e lint format build bench token tiles venv tools engines clean
+.PHONY: region regions eval eval-brief web publish-web browser soak gazetteer help dev test test-unit test-infra test-integration test-e2e lint format build bench token tiles venv tools engines clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
 
-dev: venv engines tiles gazetteer web ## run the whole system locally on http://127.0.0.1:$${PORT:-3000} (PERSIST=1 keeps data)
+dev: venv engines tiles gazetteer web ## run the whole system locally on http://127.0.0.1:$${PORT:-3000} (PERSIST=1 keeps data; REGIONS=name serves a built region)
 	$(BIN)/tripagent dev $(if $(filter-out 0 false,$(PERSIST)),--persist,)
 
 test: venv tools engines tiles gazetteer build web browser ## unit, infra, integration, e2e and browser suites
@@ -72,11 +72,14 @@ soak: venv engines tiles gazetteer ## many members at once on a stack of its own
 token: venv ## print a development token: make token USER=bob
 	@$(BIN)/tripagent token $(if $(filter command line,$(origin USER)),$(USER),alice)
 
-tiles: venv ## build Valhalla tiles and the elevation tile (idempotent)
-	$(BIN)/tripagent tiles
+tiles: regions
+gazetteer: regions
+regions: venv ## build the bundled region from valhalla/data: tiles.tar, places index, elevation (idempotent)
+	$(BIN)/tripagent region bundled
 
-gazetteer: venv ## build the places index that ships with the functions (idempotent)
-	$(BIN)/python -m tripagent_local.gazetteer
+region: venv ## build a region from OpenStreetMap extracts: make region PBF="a.osm.pbf [b.osm.pbf]" [NAME=x] [ELEVATION=dir]
+	@test -n "$(PBF)" || { echo 'usage: make region PBF="path/to/extract.osm.pbf ..." [NAME=name] [ELEVATION=folder of .hgt tiles]'; exit 2; }
+	$(BIN)/tripagent region build $(PBF) $(if $(NAME),--name $(NAME),) $(if $(ELEVATION),--elevation $(ELEVATION),)
 
 venv: $(STAMP)
 $(STAMP): layers/dependencies/requirements.txt requirements/dev.txt requirements/schemas.txt shared/pyproject.toml local/pyproject.toml

@@ -41,9 +41,6 @@ class TimedRouter:
     def locate(self, *a: Any, **k: Any) -> Any:
         return self._timed("locate", *a, **k)
 
-    def heights(self, *a: Any, **k: Any) -> Any:
-        return self._timed("heights", *a, **k)
-
 
 class MemoryTrips:
     def create(self, trip: Any) -> None:

@@ -4,7 +4,9 @@ tripagent dev [--port N] [--persist]        run the whole system locally (make d
 tripagent token USER [--ttl S]              print a valid development token for USER
 tripagent invoke FunctionId --event FILE    invoke one function with an event, as `sam local invoke`
 tripagent put-event --detail-type T --source S --detail JSON   put an event on the running local bus
-tripagent tiles [--force]                   build Valhalla tiles and elevation from valhalla/data
+tripagent region build PBF… [--name N] [--elevation DIR]   build a region bundle from OpenStreetMap extracts
+tripagent region bundled                    build the bundled region (valhalla/data) and package its index
+tripagent region list                       the regions built here and their current versions
 tripagent engine stop|start dynamodb|valhalla   stop or start an engine of the running stack (faults)
 tripagent fault consumers RATE               make the stream, queue and bus consumers fail mid-batch (0 heals)
 """
@@ -62,18 +64,24 @@ def main(argv: list[str] | None = None) -> int:
     publish.add_argument("--stack", default="tripagent")
     publish.add_argument("--tile-url", default=os.environ.get("TILE_URL") or None)
 
-    tiles = sub.add_parser("tiles", help="build Valhalla tiles")
-    tiles.add_argument("--force", action="store_true")
+    region = sub.add_parser("region", help="build region bundles: routing tiles, elevation and places")
+    region_sub = region.add_subparsers(dest="region_command", required=True)
+    build = region_sub.add_parser("build", help="build a region from one or more OpenStreetMap extracts")
+    build.add_argument("pbf", nargs="+", type=Path)
+    build.add_argument("--name", help="the region's name (default: the extracts' names joined by +)")
+    build.add_argument(
+        "--elevation", type=Path, action="append", help="a folder of SRTM .hgt/.hgt.gz/.hgt.zip tiles"
+    )
+    build.add_argument("--force", action="store_true", help="build again even if nothing changed")
+    region_sub.add_parser("bundled", help="build the bundled region from valhalla/data")
+    region_sub.add_parser("list", help="the regions built here")
 
     args = parser.parse_args(argv)
     if args.command == "token":
         print(devauth.mint_token(args.user, ttl_s=args.ttl))
         return 0
-    if args.command == "tiles":
-        from tripagent_local.tiles import build
-
-        print(build(force=args.force))
-        return 0
+    if args.command == "region":
+        return _region(args)
     if args.command == "invoke":
         return _invoke(args.function_id, args.event)
     if args.command == "purge":
@@ -87,6 +95,40 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "put-event":
         return _put_event(args.url, args.source, args.detail_type, args.detail)
     return _dev(args.port, args.persist, args.quiet)
+
+
+def _region(args: argparse.Namespace) -> int:
+    from tripagent_local.regions import bundle as bundles
+    from tripagent_local.regions.build import build_region
+    from tripagent_local.regions.errors import RegionBuildError
+    from tripagent_local.regions.serve import bundled
+
+    try:
+        if args.region_command == "build":
+            print(f"building region from {', '.join(str(p) for p in args.pbf)}", flush=True)
+            found = build_region(
+                args.pbf, name=args.name, elevation=args.elevation, force=args.force, log=sys.stdout
+            )
+        elif args.region_command == "bundled":
+            found = bundled()
+        else:
+            for b in bundles.built():
+                m = b.manifest
+                areas = ", ".join(a["label"] for a in m["areas"])
+                size = m["files"]["tiles.tar"]["bytes"] / 1e6
+                print(f"{b.name:24} {b.version}  {areas}  ({size:.1f} MB tiles)")
+            return 0
+    except RegionBuildError as exc:
+        print(f"tripagent region: {exc}", file=sys.stderr)
+        return 2
+    m = found.manifest
+    print(
+        f"region {found.name} {found.version}: {', '.join(a['label'] for a in m['areas'])}; "
+        f"{m['places']['places']} places, {m['places']['lodging']} lodgings; "
+        f"smoke route {m['smoke']['from']['name']} → {m['smoke']['to']['name']} {m['smoke']['km']} km; "
+        f"built in {m['seconds']['total']} s\n  {found.path}\n  serve it: make dev REGIONS={found.name}"
+    )
+    return 0
 
 
 def _publish_web(stack_name: str, tile_url: str | None) -> int:

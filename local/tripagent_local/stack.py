@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tripagent_local import devauth, engines, tiles
+from tripagent_local import devauth, engines
 from tripagent_local.deadletters import DeadLetterLog
 from tripagent_local.eventbus import LocalEventBus, LocalRule
 from tripagent_local.faults import ConsumerFaults
@@ -20,6 +20,9 @@ from tripagent_local.kms import LocalKms
 from tripagent_local.lambdas import ACCOUNT, REGION, FunctionRegistry
 from tripagent_local.paths import STATE_DIR, TEMPLATE
 from tripagent_local.queues import LocalQueues
+from tripagent_local.regions import serve
+from tripagent_local.regions.bundle import Bundle
+from tripagent_local.regions.valhalla_tiles import serving_config
 from tripagent_local.scheduler import LocalScheduler
 from tripagent_local.streams import StreamPoller
 from tripagent_local.template import QueueSource, ResolveContext, StreamSource, Template, WebSocketApi
@@ -42,6 +45,8 @@ class StackConfig:
     overrides: dict[str, str] = field(default_factory=dict)  # values for variables the functions declare
     max_instances: int = 4  # execution environments per function (2 cores: more only queue on the CPU)
     function_log: Any = None  # where the functions' output goes (None: this process's stdout and stderr)
+    regions: list[str] = field(default_factory=list)  # built regions or extracts to serve (none: the bundled)
+    regions_dir: Path | None = None  # where region bundles are built (default: state_dir/regions)
 
     @classmethod
     def from_env(cls, **kwargs: Any) -> StackConfig:
@@ -52,6 +57,7 @@ class StackConfig:
             valhalla_port=int(env.get("VALHALLA_PORT", 8002)),
             persist=env.get("PERSIST", "") not in ("", "0", "false") or bool(env.get("PERSIST_DIR")),
             persist_dir=Path(env["PERSIST_DIR"]) if env.get("PERSIST_DIR") else None,
+            regions=[r for r in env.get("REGIONS", "").split(",") if r.strip()],
         )
         for key, value in kwargs.items():
             setattr(config, key, value)
@@ -119,6 +125,7 @@ class LocalStack:
         self.kms = LocalKms(config.state_dir / "kms-master.key", set(self.kms_keys.values()))
         self.stream_pollers: list[StreamPoller] = []
         self._valhalla_config: Path | None = None
+        self.bundle: Bundle | None = None  # the region served, once started
         self._secrets_lock = threading.Lock()
         declared = {name for spec in self.template.functions().values() for name in spec.environment}
         unknown = set(config.overrides) - declared
@@ -254,6 +261,9 @@ class LocalStack:
                 "JWT_JWKS_URL": f"{self.url}/.well-known/jwks.json",
             }
         )
+        if self.bundle is not None:  # the served region's index, as REGION_PARAMETER's copy would be in AWS
+            env["PLACES_PATH"] = str(self.bundle.places)
+            env["HEALTH_ROUTE"] = self.bundle.health_route
         if self.websocket is not None and "WEBSOCKET_MANAGEMENT_URL" in declared:
             env["WEBSOCKET_MANAGEMENT_URL"] = f"{self.url}/{self.websocket.api.stage}"  # the local API's
         if os.environ.get("AI_API_KEY") and "AI_PROVIDER" in declared:  # a developer's own key
@@ -265,12 +275,14 @@ class LocalStack:
         if not self.config.start_engines:
             return
         try:
+            regions_dir = self.config.regions_dir or self.config.state_dir / "regions"
+            self.bundle = serve.resolve(self.config.regions, regions_dir)
             # A config of this process's own: a stack stopping on the same port cannot delete it.
             port = self.config.valhalla_port
-            config_path = tiles.build(
-                self.config.state_dir,
-                listen=f"tcp://127.0.0.1:{port}",
-                config_path=self.config.state_dir / "valhalla" / f"valhalla-{port}-{os.getpid()}.json",
+            config_path = self.config.state_dir / "valhalla" / f"valhalla-{port}-{os.getpid()}.json"
+            config_path.parent.mkdir(parents=True, exist_ok=True)
+            config_path.write_text(
+                json.dumps(serving_config(self.bundle.tiles_tar, f"tcp://127.0.0.1:{port}"))
             )
             self._valhalla_config = config_path
             self.start_engine("dynamodb")

@@ -36,7 +36,9 @@ def health_probes() -> tuple[HealthProbe, ...]:
     from tripagent.settings import health_settings
 
     s = health_settings()
-    points = [tuple(float(x) for x in p.split(",")) for p in s.health_route.split(";")]
+    points = (
+        [tuple(float(x) for x in p.split(",")) for p in s.health_route.split(";")] if s.health_route else []
+    )
     return (
         TableProbe(dynamodb_client(s.region, s.dynamodb_endpoint_url), s.table_name),
         EventBusProbe(events_client(s.region, s.events_endpoint_url), s.event_bus_name),

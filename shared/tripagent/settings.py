@@ -74,8 +74,8 @@ class BusSettings(AwsSettings):
 
 class HealthSettings(TableSettings, BusSettings, RoutingSettings):
     valhalla_url: str = Field(alias="VALHALLA_URL", min_length=1)
-    # Two points the routing data must connect: Andorra la Vella → Canillo by default.
-    health_route: str = Field("42.5075,1.5218;42.5667,1.6000", alias="HEALTH_ROUTE")
+    # Two points the routing data must connect (the region build's smoke trip); none: Valhalla's status only
+    health_route: str | None = Field(None, alias="HEALTH_ROUTE")
 
 
 class AiSettings(AwsSettings):
@@ -115,6 +115,22 @@ def ai_settings() -> AiSettings:
 @cache
 def user_provider_settings() -> UserProviderSettings:
     return UserProviderSettings.from_env()
+
+
+class RegionSettings(AwsSettings):
+    """Which region's places index the functions read: a file (the local stack's ``PLACES_PATH``), or the
+    current version of a region bundle in S3, named by the SSM parameter the builder moves; else the
+    index packaged with the functions."""
+
+    places_path: str | None = Field(None, alias="PLACES_PATH")
+    region_parameter: str | None = Field(None, alias="REGION_PARAMETER")
+    regions_bucket: str | None = Field(None, alias="REGIONS_BUCKET")
+    regions_cache_dir: str = Field("/tmp", alias="REGIONS_CACHE_DIR")  # noqa: S108 - Lambda's only writable disk
+
+
+@cache
+def region_settings() -> RegionSettings:
+    return RegionSettings.from_env()
 
 
 class PlacesSettings(AwsSettings, RoutingSettings):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -80,14 +82,19 @@ def test_valhalla_routes_a_road_bike_between_two_andorran_towns(local_stack: Loc
     assert summary.shape
 
 
-def test_the_elevation_tile_is_loaded(local_stack: LocalStack) -> None:
-    response = httpx.post(
-        f"http://127.0.0.1:{local_stack.config.valhalla_port}/height",
-        json={"shape": [{"lat": p[0], "lon": p[1]} for p in (PAS_DE_LA_CASA, SANT_JULIA)]},
-    )
-    high, low = response.json()["height"]
-    assert 2000 < high < 2200
-    assert 850 < low < 1000
+def test_heights_come_from_the_tiles_with_no_elevation_file_at_run_time(local_stack: LocalStack) -> None:
+    """The region build put the SRTM tile's heights into the routing tiles: the service that reads only
+    tiles.tar answers a route's heights (and /height, which needs the files, answers none)."""
+    assert local_stack.bundle is not None
+    config = json.loads(local_stack._valhalla_config.read_text())  # type: ignore[union-attr]
+    assert config["mjolnir"]["tile_extract"] == str(local_stack.bundle.tiles_tar)
+    assert not config["additional_data"]["elevation"]
+    client = ValhallaClient(f"http://127.0.0.1:{local_stack.config.valhalla_port}")
+    summary = client.route([SANT_JULIA, PAS_DE_LA_CASA], height_interval_m=100)
+    heights = [h for leg in summary.leg_heights for h in leg if h is not None]
+    assert len(heights) > 100
+    assert 850 < heights[0] < 1000  # Sant Julià
+    assert 2000 < max(heights) < 2450  # up to Pas de la Casa, by the Envalira
 
 
 def test_a_stopped_router_is_routing_unavailable() -> None:

@@ -176,9 +176,6 @@ def test_with_valhalla_stopped_routing_is_unavailable(gazetteer: Gazetteer, rout
         def route(self, *a: Any, **k: Any) -> Any:
             return self.dead.route(*a, **k)
 
-        def heights(self, *a: Any, **k: Any) -> Any:
-            return self.dead.heights(*a, **k)
-
     with pytest.raises(RoutingUnavailable) as refused:
         road_trip(gazetteer, Stopped(router))
     assert status_of(refused.value) == 503

@@ -23,6 +23,23 @@ def test_route_sends_bicycle_costing_and_parses_the_summary() -> None:
 
 
 @respx.mock
+def test_heights_come_with_the_route_from_the_tiles_and_the_floor_is_no_height() -> None:
+    """Valhalla answers -500 m (its floor, -499.9 once interpolated) where its tiles have no elevation:
+    unknown, not a hole 500 m deep."""
+    legs = [
+        {"shape": "abc", "elevation": [1035.5, 1036.7]},
+        {"shape": "def", "elevation": [-500.0, -499.9, 12.0]},
+    ]
+    route = respx.post(f"{BASE}/route").mock(
+        return_value=httpx.Response(200, json={"trip": {"summary": {"length": 3, "time": 600}, "legs": legs}})
+    )
+    summary = ValhallaClient(BASE).route([(0, 0), (1, 1), (2, 2)], height_interval_m=100)
+    assert summary.leg_heights == ((1035.5, 1036.7), (None, None, 12.0))
+    assert summary.height_interval_m == 100
+    assert httpx.Response(200, content=route.calls.last.request.content).json()["elevation_interval"] == 100
+
+
+@respx.mock
 def test_no_path_is_no_route() -> None:
     respx.post(f"{BASE}/route").mock(
         return_value=httpx.Response(
@@ -55,19 +72,24 @@ def test_an_unreachable_or_failing_service_is_routing_unavailable(outcome: objec
         ("route", httpx.Response(200, json={"trip": {"legs": []}})),
         ("route", httpx.Response(400, text="bad request")),
         ("locate", httpx.Response(200, json=[{"edges": [{"correlated_lat": "x"}]}])),
-        ("height", httpx.Response(200, json={"encoded_polyline": "abc", "range_height": [[1]]})),
+        (
+            "heights",
+            httpx.Response(
+                200, json={"trip": {"summary": {"length": 1, "time": 1}, "legs": [{"shape": "a"}]}}
+            ),
+        ),
     ],
 )
 def test_an_answer_not_shaped_as_documented_is_routing_unavailable(
     action: str, answer: httpx.Response
 ) -> None:
     """Not a TypeError or KeyError out of the adapter: the caller gets the routing service's stable code."""
-    respx.post(f"{BASE}/{action}").mock(return_value=answer)
+    respx.post(f"{BASE}/{action.replace('heights', 'route')}").mock(return_value=answer)
     client = ValhallaClient(BASE)
     calls = {
         "route": lambda: client.route([(0, 0), (1, 1)]),
         "locate": lambda: client.locate([(0, 0)]),
-        "height": lambda: client.heights("abc"),
+        "heights": lambda: client.route([(0, 0), (1, 1)], height_interval_m=100),
     }
     with pytest.raises(RoutingUnavailable):
         calls[action]()

@@ -68,3 +68,13 @@ def management_api_client(region: str, endpoint_url: str) -> Any:
     return boto3.client(
         "apigatewaymanagementapi", region_name=region, endpoint_url=endpoint_url, config=_CONFIG
     )
+
+
+@cache
+def s3_client(region: str) -> Any:
+    return boto3.client("s3", region_name=region, config=_CONFIG)
+
+
+@cache
+def ssm_client(region: str) -> Any:
+    return boto3.client("ssm", region_name=region, config=_CONFIG)

@@ -47,7 +47,8 @@ class EventBusProbe:
 
 @dataclass
 class RoutingProbe:
-    """Valhalla is up *and* its tiles connect two known points: a bare /status is not enough."""
+    """Valhalla is up *and* its tiles connect two known points (the region build's smoke trip): a bare
+    /status is not enough. Without points (a deployment that names none), its status and tiles' age."""
 
     client: ValhallaClient
     points: list[tuple[float, float]]
@@ -55,5 +56,7 @@ class RoutingProbe:
 
     def check(self) -> ProbeResult:
         started = time.perf_counter()
+        if not self.points:
+            return ProbeResult("ok", _ms(started), self.client.status())
         summary = self.client.route(self.points, costing="bicycle")
         return ProbeResult("ok", _ms(started), f"bicycle route {summary.distance_km:.1f} km")

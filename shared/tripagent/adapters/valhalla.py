@@ -13,6 +13,9 @@ from tripagent.errors import NoRoute, RoutingUnavailable
 
 # Valhalla answers 400 with these error codes when the graph has no path between the locations.
 _NO_PATH_CODES = {442, 443, 171, 170}
+# Heights along a route come from the tiles (built in from SRTM); where they had none, Valhalla answers its
+# floor, -500 m (interpolated: -499.9). No land is that low (the Dead Sea's shore is at -430 m).
+_NO_HEIGHT_BELOW_M = -499.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +24,10 @@ class RouteSummary:
     duration_s: float
     shape: str  # encoded polyline, precision 6 (the first leg's when there are several: see ``legs``)
     legs: tuple[str, ...] = ()
+    # per leg, heights every ``height_interval_m`` along its shape, first and last point included (None:
+    # no elevation there); empty when none was asked for
+    leg_heights: tuple[tuple[float | None, ...], ...] = ()
+    height_interval_m: float = 0.0
 
 
 class ValhallaClient:
@@ -58,7 +65,10 @@ class ValhallaClient:
         *,
         costing: str = "bicycle",
         options: dict[str, Any] | None = None,
+        height_interval_m: int | None = None,
     ) -> RouteSummary:
+        """A route through ``points``; with ``height_interval_m``, its heights from the tiles (the service
+        needs no elevation files at run time)."""
         body: dict[str, Any] = {
             "locations": [{"lat": lat, "lon": lon} for lat, lon in points],
             "costing": costing,
@@ -66,28 +76,40 @@ class ValhallaClient:
             "units": "kilometers",
             "directions_type": "none",
         }
+        if height_interval_m:
+            body["elevation_interval"] = height_interval_m
         answer = self._post("route", body)
         with _unexpected("route"):
             trip = answer["trip"]
             legs = tuple(str(leg["shape"]) for leg in trip["legs"])
+            heights = (
+                tuple(
+                    tuple(None if h is None or h < _NO_HEIGHT_BELOW_M else float(h) for h in leg["elevation"])
+                    for leg in trip["legs"]
+                )
+                if height_interval_m
+                else ()
+            )
             return RouteSummary(
                 distance_km=float(trip["summary"]["length"]),
                 duration_s=float(trip["summary"]["time"]),
                 shape=legs[0],
                 legs=legs,
+                leg_heights=heights,
+                height_interval_m=float(height_interval_m or 0),
             )
 
-    def heights(self, shape: str, *, resample_m: int = 100) -> tuple[str, list[tuple[float, float | None]]]:
-        """Elevation along an encoded line, every ``resample_m``: the resampled line and its
-        ``(distance_m, height_m)`` pairs; ``height_m`` is None where Valhalla has no elevation tile
-        (it answers null there), so such a route has no climbing figures rather than no route."""
-        answer = self._post(
-            "height", {"encoded_polyline": shape, "range": True, "resample_distance": resample_m}
-        )
-        with _unexpected("height"):
-            return str(answer["encoded_polyline"]), [
-                (float(d), None if h is None else float(h)) for d, h in answer["range_height"]
-            ]
+    def status(self) -> str:
+        """Valhalla's version and when its tiles were built (``/status``)."""
+        try:
+            response = self._http.get("/status")
+        except httpx.HTTPError as exc:
+            raise RoutingUnavailable(f"The routing service is unreachable ({type(exc).__name__}).") from exc
+        if response.status_code != 200:
+            raise RoutingUnavailable(f"The routing service failed (HTTP {response.status_code}).")
+        with _unexpected("status"):
+            body = response.json()
+            return f"Valhalla {body['version']}, tiles of {body.get('tileset_last_modified', 'unknown date')}"
 
     def locate(
         self, points: list[tuple[float, float]], *, costing: str = "bicycle"

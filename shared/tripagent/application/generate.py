@@ -8,6 +8,7 @@ daily stages balanced by effort, ending at towns or lodging → a trip owned by 
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import json
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -26,7 +27,7 @@ from tripagent.application.places import (
 from tripagent.application.structured import Parsed, parse_structured
 from tripagent.application.trips import TripWorkspace
 from tripagent.domain.brief import DEFAULT_PROFILE, Collected, Profile
-from tripagent.domain.geo import bbox, decode_polyline, project
+from tripagent.domain.geo import bbox, decode_polyline, project, spaced_along
 from tripagent.domain.places import (
     Ambiguous,
     Found,
@@ -42,6 +43,7 @@ from tripagent.domain.trip import Day, Route, Stage, Trip
 from tripagent.errors import AiUnparseable, AmbiguousPlace, NeedsMoreInfo, OutOfCoverage, PlaceNotFound
 
 MAX_REPROMPTS = 2
+HEIGHT_INTERVAL_M = 100  # heights along the route, from the routing tiles
 DAILY_KM = {"road": 80, "gravel": 55, "mountain": 35, "touring": 60, "hybrid": 45, "e-bike": 60}
 COSTING: dict[str, dict[str, Any]] = {
     "road": {"bicycle_type": "Road", "use_roads": 0.6, "use_hills": 0.5, "avoid_bad_surfaces": 0.9},
@@ -76,11 +78,7 @@ class TripSpec(BaseModel):
 
 
 class Router(ports.Router, Snapper, Protocol):
-    """Generation also snaps points to the network and samples elevations along a route."""
-
-    def heights(
-        self, shape: str, *, resample_m: int = 100
-    ) -> tuple[str, list[tuple[float, float | None]]]: ...
+    """Generation also snaps points to the network (the coverage guard)."""
 
 
 @dataclass(frozen=True)
@@ -120,7 +118,7 @@ class Generator:
         if spec.roundTrip and not via:
             via = [self._turnaround(start, spec)]
         points = [(p.lat, p.lon) for p in [start, *via, end]]
-        route = self.router.route(points, options=COSTING[spec.profile])
+        route = self.router.route(points, options=COSTING[spec.profile], height_interval_m=HEIGHT_INTERVAL_M)
         return self._persist(caller, spec, start, end, route)
 
     # ------------------------------------------------------------------ 1. spec extraction
@@ -225,20 +223,7 @@ class Generator:
 
     # ------------------------------------------------------------------ 4-6. stages and the trip
     def _persist(self, caller: str, spec: TripSpec, start: Place, end: Place, route: Any) -> Trip:
-        legs = []  # heights per leg, every 100 m, joined end to end
-        for leg in route.legs or (route.shape,):
-            line_shape, heights = self.router.heights(leg)
-            legs.append((decode_polyline(line_shape), heights))
-        walked = sum(heights[-1][0] for _, heights in legs if heights) / 1000
-        scale = route.distance_km / walked if walked else 1.0  # resampling cuts corners: scale to the route
-        samples: list[Sample] = []
-        for points, heights in legs:
-            offset = samples[-1].km if samples else 0.0
-            first = 1 if samples else 0
-            samples += [
-                Sample(p, offset + d / 1000 * scale, h)
-                for p, (d, h) in list(zip(points, heights, strict=False))[first:]
-            ]
+        samples = _samples(route)
         south, west, north, east = bbox([s.point for s in samples], 2.0)
         nearby = self.pois.within(south, west, north, east, ("place", "lodging"))
 
@@ -300,6 +285,31 @@ class Generator:
             days=days,
             route=Route(distanceKm=round(route.distance_km, 2), ascentM=ascent, polyline6=route.shape),
         )
+
+
+def _samples(route: Any) -> list[Sample]:
+    """The route every ``HEIGHT_INTERVAL_M`` with its heights (its own points, heightless, when the router
+    gave none), legs joined end to end, distances scaled to the route's own (a shape's straight segments
+    cut its corners)."""
+    shapes = route.legs or (route.shape,)
+    legs = []
+    for i, shape in enumerate(shapes):
+        line = decode_polyline(shape)
+        heights = route.leg_heights[i] if i < len(route.leg_heights) else ()
+        if len(heights) >= 2:
+            legs.append(
+                [(p, km, h) for (p, km), h in zip(spaced_along(line, len(heights)), heights, strict=True)]
+            )
+        else:
+            walked = [0.0, *itertools.accumulate(distance_km(*a, *b) for a, b in itertools.pairwise(line))]
+            legs.append([(p, km, None) for p, km in zip(line, walked, strict=True)])
+    total = sum(leg[-1][1] for leg in legs if leg)
+    scale = route.distance_km / total if total else 1.0
+    samples: list[Sample] = []
+    for leg in legs:
+        offset = samples[-1].km if samples else 0.0
+        samples += [Sample(p, offset + km * scale, h) for p, km, h in leg[1 if samples else 0 :]]
+    return samples
 
 
 class SpecDraft(BaseModel):

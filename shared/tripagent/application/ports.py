@@ -98,7 +98,7 @@ class EventPublisher(Protocol):
 
 
 class Router(Protocol):
-    """Routes between points (Valhalla): a distance, a duration, a shape."""
+    """Routes between points (Valhalla): a distance, a duration, a shape, and heights along it if asked."""
 
     def route(
         self,
@@ -106,6 +106,7 @@ class Router(Protocol):
         *,
         costing: str = "bicycle",
         options: dict[str, Any] | None = None,
+        height_interval_m: int | None = None,
     ) -> Any: ...
 
 

@@ -96,3 +96,24 @@ def distance_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
     dp, dl = p2 - p1, math.radians(lon2 - lon1)
     a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
     return 6371.0088 * 2 * math.asin(math.sqrt(a))
+
+
+def spaced_along(line: list[LatLon], count: int) -> list[tuple[LatLon, float]]:
+    """``count`` points evenly spaced along ``line``, first and last included, each with its distance
+    along it (km): where heights sampled at a fixed interval along a route's shape were measured."""
+    if count < 2 or len(line) < 2:
+        return [(line[0], 0.0)] if line and count else []
+    total = line_length_km(line)
+    step = total / (count - 1)
+    out: list[tuple[LatLon, float]] = []
+    walked, i = 0.0, 0
+    for k in range(count):
+        target = min(k * step, total)
+        while i < len(line) - 2 and walked + distance_km(*line[i], *line[i + 1]) < target:
+            walked += distance_km(*line[i], *line[i + 1])
+            i += 1
+        seg = distance_km(*line[i], *line[i + 1])
+        t = 0.0 if seg == 0 else min(1.0, max(0.0, (target - walked) / seg))
+        (a_lat, a_lon), (b_lat, b_lon) = line[i], line[i + 1]
+        out.append(((a_lat + t * (b_lat - a_lat), a_lon + t * (b_lon - a_lon)), target))
+    return out

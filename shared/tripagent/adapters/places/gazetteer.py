@@ -30,8 +30,6 @@ from tripagent.domain.places import (
     quality,
 )
 
-DEFAULT_PATH = Path(__file__).resolve().parents[2] / "data" / "places.sqlite"
-
 
 @dataclass(frozen=True, slots=True)
 class Region:
@@ -41,8 +39,8 @@ class Region:
 
 
 class Gazetteer:
-    def __init__(self, path: Path = DEFAULT_PATH) -> None:
-        self._path = path
+    def __init__(self, path: Path | None = None) -> None:
+        self._path = path  # the served region's index when none is given (region_bundle)
         self._db: sqlite3.Connection | None = None
         self._lock = threading.Lock()
         # The index is read-only: a search's answer never changes, and one request often asks twice
@@ -55,6 +53,10 @@ class Gazetteer:
         if self._db is None:
             with self._lock:
                 if self._db is None:
+                    if self._path is None:
+                        from tripagent.adapters.places.region_bundle import places_file
+
+                        self._path = places_file()
                     uri = f"file:{self._path}?mode=ro&immutable=1"
                     self._db = sqlite3.connect(uri, uri=True, check_same_thread=False)
         return self._db

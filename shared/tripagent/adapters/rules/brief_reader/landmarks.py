@@ -2,8 +2,8 @@
 the rock church", "near Caldea", "le musée du tabac"): the well-known sights of the areas we route, in the
 words visitors use for them (English, French, Finnish, Catalan), each with the place a local would say it
 is in. The OSM extracts we route carry few of them, and by their local names only; the famous ones are
-data (``data/places/aliases.json``), as a geocoder's POI names would be. Keys and places are normalized
-text."""
+data (the served region's places index, from the extracts' ``NAME.places.json``), as a geocoder's POI
+names would be. Keys and places are normalized text."""
 
 from __future__ import annotations
 

@@ -1,12 +1,14 @@
 """The offline reader's vocabulary as data, loaded on first use: the words of each language it reads
 (``en.json``, ``fr.json``: numbers, months, weekdays, shorthand, its replies) and what riders call the
-bundled regions' places otherwise (``tripagent/data/places/aliases.json``: landmarks, abbreviations,
-short names). A rule names a section; the words are the data's. Numbers said in words get their value
-from ``text2num`` (a maintained parser of English and French numerals), not from a table of ours."""
+served region's places otherwise (landmarks, abbreviations, short names: the region's data, which the
+region build writes into its places index from the extracts' ``NAME.places.json``). A rule names a
+section; the words are the data's. Numbers said in words get their value from ``text2num`` (a maintained
+parser of English and French numerals), not from a table of ours."""
 
 from __future__ import annotations
 
 import json
+import sqlite3
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -15,7 +17,15 @@ from text_to_num import alpha2digit, text2num
 
 LANGUAGES = ("en", "fr")
 _HERE = Path(__file__).parent
-_ALIASES = Path(__file__).parents[4] / "data" / "places" / "aliases.json"
+# The sections of the region's words the reader reads, empty for a region that has none
+_REGION_SECTIONS: dict[str, Any] = {
+    "landmarks": {},
+    "abbreviations": {},
+    "short_names": {},
+    "cased_short_names": {},
+    "centre_words": [],
+    "countries": [],
+}
 
 
 @cache
@@ -48,8 +58,16 @@ def numbers() -> dict[str, int]:
 
 @cache
 def aliases() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(_ALIASES.read_text())
-    return data
+    """The served region's words for its places, from its places index."""
+    from tripagent.adapters.places.region_bundle import places_file
+
+    db = sqlite3.connect(f"file:{places_file()}?mode=ro&immutable=1", uri=True)
+    try:
+        row = db.execute("SELECT value FROM meta WHERE key = 'reader_words'").fetchone()
+    finally:
+        db.close()
+    data: dict[str, Any] = json.loads(row[0]) if row else {}
+    return {k: data.get(k, empty) for k, empty in _REGION_SECTIONS.items()}
 
 
 @cache

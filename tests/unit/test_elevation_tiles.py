@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import numpy as np
-from tripagent_local.tiles import SRTM1_SIZE, SRTM_VOID, resample_srtm3_to_srtm1
+from tripagent_local.regions.elevation import SRTM1_SIZE, SRTM_VOID, resample_srtm3_to_srtm1
 
 
 def test_resampling_keeps_the_grid_corners_and_interpolates_between_samples() -> None:
