@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import httpx
 import pytest
 from botocore.exceptions import ClientError
 from tripagent.adapters.valhalla import ValhallaClient
