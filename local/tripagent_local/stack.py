@@ -21,7 +21,7 @@ from tripagent_local.lambdas import ACCOUNT, REGION, FunctionRegistry
 from tripagent_local.paths import STATE_DIR, TEMPLATE
 from tripagent_local.queues import LocalQueues
 from tripagent_local.regions import serve
-from tripagent_local.regions.bundle import Bundle
+from tripagent_local.regions.bundle import REGIONS_DIR, Bundle
 from tripagent_local.regions.valhalla_tiles import serving_config
 from tripagent_local.scheduler import LocalScheduler
 from tripagent_local.streams import StreamPoller
@@ -46,7 +46,7 @@ class StackConfig:
     max_instances: int = 4  # execution environments per function (2 cores: more only queue on the CPU)
     function_log: Any = None  # where the functions' output goes (None: this process's stdout and stderr)
     regions: list[str] = field(default_factory=list)  # built regions or extracts to serve (none: the bundled)
-    regions_dir: Path | None = None  # where region bundles are built (default: state_dir/regions)
+    regions_dir: Path | None = None  # where region bundles are built (default: TRIPAGENT_REGIONS_DIR)
 
     @classmethod
     def from_env(cls, **kwargs: Any) -> StackConfig:
@@ -275,8 +275,7 @@ class LocalStack:
         if not self.config.start_engines:
             return
         try:
-            regions_dir = self.config.regions_dir or self.config.state_dir / "regions"
-            self.bundle = serve.resolve(self.config.regions, regions_dir)
+            self.bundle = serve.resolve(self.config.regions, self.config.regions_dir or REGIONS_DIR)
             # A config of this process's own: a stack stopping on the same port cannot delete it.
             port = self.config.valhalla_port
             config_path = self.config.state_dir / "valhalla" / f"valhalla-{port}-{os.getpid()}.json"

@@ -91,6 +91,12 @@ def build_region(
     if not name.replace("-", "").replace("_", "").replace("+", "").isalnum():
         raise RegionBuildError("bad_name", f"{name!r}: a region's name is letters, digits, - _ and +")
     elevation = [e.resolve() for e in elevation or []]
+    for folder in elevation:  # before the long part: a wrong folder is a typo to say at once
+        if not folder.is_dir() or not elevation_tiles.tiles_in(folder):
+            raise RegionBuildError(
+                "no_elevation_tiles",
+                f"{folder} holds no SRTM tile (.hgt, .hgt.gz or .hgt.zip named like N42E001)",
+            )
     hgts = [t for folder in elevation if folder.is_dir() for t in elevation_tiles.tiles_in(folder)]
     extras = [s for p in pbfs if (s := sidecar(p)).exists()]
     digest = _digest([*pbfs, *extras, *hgts])

@@ -44,6 +44,7 @@ from tripagent.errors import AiUnparseable, AmbiguousPlace, NeedsMoreInfo, OutOf
 
 MAX_REPROMPTS = 2
 HEIGHT_INTERVAL_M = 100  # heights along the route, from the routing tiles
+BEDS_WITHIN_KM = 1.0  # a town with lodging this near is a town with a bed
 DAILY_KM = {"road": 80, "gravel": 55, "mountain": 35, "touring": 60, "hybrid": 45, "e-bike": 60}
 COSTING: dict[str, dict[str, Any]] = {
     "road": {"bicycle_type": "Road", "use_roads": 0.6, "use_hills": 0.5, "avoid_bad_surfaces": 0.9},
@@ -226,9 +227,11 @@ class Generator:
         samples = _samples(route)
         south, west, north, east = bbox([s.point for s in samples], 2.0)
         nearby = self.pois.within(south, west, north, east, ("place", "lodging"))
+        beds = [p for p in nearby if p.category == "lodging"]
 
         def stops_near(lo_km: float, hi_km: float) -> list[StopCandidate]:
-            """Towns and lodging within 1.5 km of the stretch between ``lo_km`` and ``hi_km``."""
+            """Towns and lodging within 1.5 km of the stretch between ``lo_km`` and ``hi_km``, each town
+            knowing whether it has a bed within a kilometre."""
             stretch = [s.point for s in samples if lo_km <= s.km <= hi_km][::5]  # every ~500 m is enough
             if len(stretch) < 2:
                 return []
@@ -241,8 +244,20 @@ class Generator:
                     continue
                 where = project((place.lat, place.lon), stretch)
                 if where.offset_km <= 1.5:
+                    lodging = place.category == "lodging"
                     found.append(
-                        StopCandidate(place.name, lo_km + where.along_km, where.offset_km, place.kind)
+                        StopCandidate(
+                            place.name,
+                            lo_km + where.along_km,
+                            where.offset_km,
+                            place.kind,
+                            lodging=lodging,
+                            beds_near=not lodging
+                            and any(
+                                distance_km(place.lat, place.lon, b.lat, b.lon) <= BEDS_WITHIN_KM
+                                for b in beds
+                            ),
+                        )
                     )
             return found
 
@@ -253,6 +268,7 @@ class Generator:
             end_name=end.name,
             total_duration_s=route.duration_s,
             stops_near=stops_near,
+            max_day_km=spec.dailyDistanceKm,
         )
         title = (
             f"{start.name} loop" if spec.roundTrip else f"{start.name} → {end.name}"

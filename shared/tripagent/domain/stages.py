@@ -1,8 +1,11 @@
 """Cutting a route into daily stages that balance effort, each ending at a sensible place.
 
 Effort counts climbing as well as distance: 100 m of ascent weigh as much as 1 km on the flat (a common
-rule of thumb for loaded touring). Each cut is moved to the nearest town or lodging within a small detour
-of the route, if one lies within a fifth of a day's effort of the ideal point.
+rule of thumb for loaded touring). Each night is where riders can sleep: the ideal cut (equal effort each
+day) moves to the best place within a small detour of the route, a town or village with lodging first,
+then lodging alone, then a village, then a hamlet; first within a fifth of a day's effort of the ideal
+point, else within half of it; never past the rider's daily distance when a place within it will do.
+Only a route with nowhere at all to stop ends a day at a kilometre mark.
 """
 
 from __future__ import annotations
@@ -15,7 +18,10 @@ from dataclasses import dataclass
 from tripagent.domain.geo import LatLon, encode_polyline
 
 CLIMB_KM_PER_100M = 1.0
-SNAP_WINDOW = 0.2  # of a day's effort, either side of the ideal cut
+WINDOWS = (0.2, 0.5)  # of a day's effort, either side of the ideal cut: the near one first
+TOWNS = frozenset({"town", "city", "village"})
+# What a night's place costs beside its distance from the ideal cut, in km of effort
+NIGHT_COST = {"town with a bed": 0.0, "lodging": 1.0, "town": 3.0, "hamlet": 6.0}
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +36,17 @@ class StopCandidate:
     name: str
     along_km: float
     detour_km: float
-    kind: str
+    kind: str  # a place's (town, village, hamlet…) or a lodging's (hotel, camp_site…)
+    lodging: bool = False  # a place to sleep itself
+    beds_near: bool = False  # a town with lodging within reach
+
+    @property
+    def night_cost(self) -> float:
+        if self.lodging:
+            return NIGHT_COST["lodging"]
+        if self.kind in TOWNS:
+            return NIGHT_COST["town with a bed"] if self.beds_near else NIGHT_COST["town"]
+        return NIGHT_COST["hamlet"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +58,41 @@ class StagePlan:
     ascent_m: float | None
     descent_m: float | None
     polyline6: str
+
+
+def _night(
+    samples: Sequence[Sample],
+    *,
+    effort: list[float],
+    kms: list[float],
+    ideal: float,
+    day_effort: float,
+    cuts: list[tuple[int, str]],
+    stops_near: Callable[[float, float], list[StopCandidate]],
+    max_day_km: float | None,
+) -> tuple[int, str] | None:
+    """Where the night after the cut at ``ideal`` effort is spent: its sample and its name."""
+    used = {name for _, name in cuts}
+    since_km = samples[cuts[-1][0]].km if cuts else 0.0
+    for window in WINDOWS:
+        lo = min(bisect_left(effort, ideal - day_effort * window), len(effort) - 1)
+        hi = max(bisect_right(effort, ideal + day_effort * window) - 1, lo)
+        candidates = [
+            c
+            for c in stops_near(samples[lo].km, samples[hi].km)
+            if c.name not in used and c.along_km > since_km
+        ]
+        within = [c for c in candidates if max_day_km is None or c.along_km - since_km <= max_day_km]
+        if not (candidates := within or candidates):
+            continue
+
+        def cost(c: StopCandidate) -> float:
+            at = effort[min(bisect_left(kms, c.along_km), len(effort) - 1)]
+            return abs(at - ideal) + 2 * c.detour_km + c.night_cost
+
+        best = min(candidates, key=cost)
+        return min(bisect_left(kms, best.along_km), len(samples) - 1), best.name
+    return None
 
 
 def effort_profile(samples: Sequence[Sample]) -> list[float]:
@@ -61,6 +112,7 @@ def plan_stages(
     end_name: str,
     total_duration_s: float,
     stops_near: Callable[[float, float], list[StopCandidate]],
+    max_day_km: float | None = None,
 ) -> list[StagePlan]:
     """``days`` stages over ``samples``; ``stops_near(lo_km, hi_km)`` lists places along that stretch."""
     if days < 1 or len(samples) < 2:
@@ -71,27 +123,23 @@ def plan_stages(
     cuts: list[tuple[int, str]] = []
     for day in range(1, days):
         ideal = total * day / days
-        window = total / days * SNAP_WINDOW
         # effort only grows along the route: bisect instead of scanning it
         index = min(bisect_left(effort, ideal), len(effort) - 1)
         if index and ideal - effort[index - 1] < effort[index] - ideal:
             index -= 1
-        lo = min(bisect_left(effort, ideal - window), len(effort) - 1)
-        hi = max(bisect_right(effort, ideal + window) - 1, lo)
-        used = {name for _, name in cuts}
-        candidates = [c for c in stops_near(samples[lo].km, samples[hi].km) if c.name not in used]
         name = f"km {samples[index].km:.0f}"
-        if candidates:
-            best = min(
-                candidates,
-                key=lambda c: (
-                    abs(c.along_km - samples[index].km)
-                    + 2 * c.detour_km
-                    + (0 if c.kind in ("town", "city", "village") else 0.5)
-                ),
-            )
-            index = min(bisect_left(kms, best.along_km), len(samples) - 1)
-            name = best.name
+        night = _night(
+            samples,
+            effort=effort,
+            kms=kms,
+            ideal=ideal,
+            day_effort=total / days,
+            cuts=cuts,
+            stops_near=stops_near,
+            max_day_km=max_day_km,
+        )
+        if night is not None:
+            index, name = night
         if cuts and index <= cuts[-1][0]:
             index = min(len(samples) - 2, cuts[-1][0] + 1)
         cuts.append((index, name))

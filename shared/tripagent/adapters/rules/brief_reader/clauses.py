@@ -11,7 +11,7 @@ import unicodedata
 
 from tripagent.adapters.rules.brief_reader import vocabulary
 from tripagent.adapters.rules.brief_reader.landmarks import landmarks_as_places
-from tripagent.adapters.rules.brief_reader.patterns import lazy
+from tripagent.adapters.rules.brief_reader.patterns import lazy, one_of
 from tripagent.adapters.rules.brief_reader.place_words import (
     COUNT_OF_DAYS,
     NOT_A_NAME_START,
@@ -154,11 +154,11 @@ _SHORT_NAMES: dict[str, str] = vocabulary.aliases()["short_names"]
 # ...and as written, before normalizing: "monter au Pas" (a capital: the place, not the negation)
 _CASED_NAMES: dict[str, str] = vocabulary.aliases()["cased_short_names"]
 _SHORT_NAME_CASED = lazy(
-    rf"\b(au|du|à|from|to) ({'|'.join(re.escape(short.title()) for short in _CASED_NAMES)})\b(?! de)"
+    rf"\b(au|du|à|from|to) ({one_of(re.escape(short.title()) for short in _CASED_NAMES)})\b(?! de)"
 )
 _PAS = lazy(
     r"\b(from|to|vers|depuis|back to|at|in|via|through|par|and|et|puis|then|du|le)\s+"
-    rf"({'|'.join(map(re.escape, _SHORT_NAMES))})\b"
+    rf"({one_of(map(re.escape, _SHORT_NAMES))})\b"
     r"(?!\s+(?:de|d|plus|trop|mal|encore|loin|beaucoup|cher|sur|question|forcement|vraiment|tres|si|du|des|la|le))"
 )
 
@@ -166,7 +166,7 @@ _PAS = lazy(
 _AND_TYPED_N = lazy(r"\bn (?=(?:end|come|back|then|go|ride|stay|return|finish)\b)")
 
 
-_ABBREVIATIONS = lazy(r"\b(?:" + "|".join(sorted(ABBREVIATIONS, key=len, reverse=True)) + r")\b")
+_ABBREVIATIONS = lazy(r"\b(?:" + one_of(ABBREVIATIONS) + r")\b")
 
 
 # "on arrive en bus à Soldeu", "we land by train in Canillo": where the ride starts

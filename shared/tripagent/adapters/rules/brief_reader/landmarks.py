@@ -10,14 +10,12 @@ from __future__ import annotations
 import re
 
 from tripagent.adapters.rules.brief_reader import vocabulary
-from tripagent.adapters.rules.brief_reader.patterns import lazy
+from tripagent.adapters.rules.brief_reader.patterns import lazy, one_of
 
 LANDMARKS: dict[str, str] = vocabulary.aliases()["landmarks"]
 # "the Oodi library", "le musée du tabac": the landmark, its article with it
 LANDMARK = lazy(
-    r"\b(?:(?:the|le|la|l|les) )?(?P<landmark>"
-    + "|".join(sorted((re.escape(name) for name in LANDMARKS), key=len, reverse=True))
-    + r")\b"
+    r"\b(?:(?:the|le|la|l|les) )?(?P<landmark>" + one_of(re.escape(name) for name in LANDMARKS) + r")\b"
 )
 
 

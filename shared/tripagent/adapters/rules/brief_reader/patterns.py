@@ -4,6 +4,7 @@ function that never reads a brief) should not pay to compile it. ``lazy`` stands
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any, cast
 
 _METHODS = (
@@ -32,6 +33,13 @@ class _LazyPattern:
         for method in _METHODS:
             self.__dict__[method] = getattr(compiled, method)
         return getattr(compiled, name)
+
+
+def one_of(alternatives: Iterable[str]) -> str:
+    """``a|b|c`` for a group, longest first; a pattern that matches nothing when there are none (a
+    region whose data gives no words of a kind: an empty group would match everywhere)."""
+    words = sorted(alternatives, key=len, reverse=True)
+    return "|".join(words) if words else "(?!)"
 
 
 def lazy(pattern: str, flags: int = 0) -> re.Pattern[str]:

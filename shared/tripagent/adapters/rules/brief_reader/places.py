@@ -15,7 +15,7 @@ from tripagent.adapters.rules.brief_reader import vocabulary
 from tripagent.adapters.rules.brief_reader.clauses import MAX_TURN_CHARS, clauses_of
 from tripagent.adapters.rules.brief_reader.dates import WEEKDAYS
 from tripagent.adapters.rules.brief_reader.itinerary import Itinerary, itinerary
-from tripagent.adapters.rules.brief_reader.patterns import lazy
+from tripagent.adapters.rules.brief_reader.patterns import lazy, one_of
 from tripagent.adapters.rules.brief_reader.place_words import (
     THERE_WORDS,
     is_name,
@@ -326,7 +326,7 @@ _AS_AN_END = (
     r"|(?:the )?(?:city )?(?:centre|center) of|(?:le )?centre(?: ville)? d|(?:le )?centre(?: ville)? de)"
     r"\s+(?:the |le |la )?(?:centre |center |centre ville )?(?:of |de |d )?{name}\b"
     r"|\b{name} (?:centre|center|city centre|downtown|"
-    + "|".join(vocabulary.aliases()["centre_words"])
+    + one_of(vocabulary.aliases()["centre_words"])
     + r")\b"
     r"|\b(?:de|d|depuis) (?!\d).{{1,60}} a {name}\b"  # "de Tampere à Helsinki" (not "de 9h à")
 )

@@ -1,0 +1,133 @@
+"""A region no code has ever seen, end to end through the README's commands: the test writes an extract
+and an SRTM tile itself (``tests/fixtures/synthetic_region.py``), builds the region with
+``tripagent region build``, serves it with ``tripagent dev`` (``REGIONS=``), then plans, generates and
+routes a trip there over HTTP. A broken input stops a build with a clear error and leaves the region's
+previous version serving."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import gpxpy
+import httpx
+import pytest
+
+from tests.e2e.conftest import TRIPAGENT, DevServer, start_dev
+from tests.fixtures.synthetic_region import HOTEL, VILLAGES, write_extract, write_heights
+
+NAME = "valley"
+
+
+def build(regions: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [TRIPAGENT, "region", "build", *args, "--name", NAME],
+        env={"TRIPAGENT_REGIONS_DIR": str(regions), "PATH": str(TRIPAGENT.parent)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def region(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("region")
+    pbf = write_extract(folder / "valley.osm.pbf")
+    heights = write_heights(folder / "srtm")
+    regions = folder / "regions"
+    built = build(regions, str(pbf), "--elevation", str(heights.parent))
+    assert built.returncode == 0, built.stdout + built.stderr
+    # the heights are in the tiles now: the service never sees the SRTM folder
+    shutil.rmtree(heights.parent)
+    return regions
+
+
+@pytest.fixture(scope="module")
+def server(region: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevServer]:
+    log = tmp_path_factory.mktemp("dev") / "dev.log"
+    server = start_dev(log, {"REGIONS": NAME, "TRIPAGENT_REGIONS_DIR": str(region)})
+    yield server
+    if server.process.poll() is None:
+        server.process.send_signal(signal.SIGINT)
+        server.process.wait(20)
+
+
+def test_a_trip_is_planned_generated_and_routed_in_a_region_no_code_has_seen(server: DevServer) -> None:
+    rider = server.auth("vera")
+    brief = "2 days by touring bike from Vrelkstad to Mirnhavn"
+    chat = httpx.post(
+        f"{server.url}/trips/ai-chat",
+        json={"messages": [{"role": "user", "content": brief}], "locale": "en"},
+        headers=rider,
+        timeout=30,
+    )
+    assert chat.status_code == 200, chat.text
+    collected = chat.json()["collected"]
+    assert (collected["start"], collected["end"], collected["durationDays"]) == ("Vrelkstad", "Mirnhavn", 2)
+    assert chat.json()["readyToGenerate"]
+
+    made = httpx.post(
+        f"{server.url}/trips/ai-generate",
+        json={"brief": brief, "collected": collected},
+        headers=rider,
+        timeout=60,
+    )
+    assert made.status_code == 201, made.text
+    trip = made.json()["trip"]
+    days = [d["stage"] for d in trip["days"]]
+    assert [days[0]["from"], days[-1]["to"]] == ["Vrelkstad", "Mirnhavn"]
+    # the night is where riders can sleep (a village with a camp site or a hotel), not a kilometre mark
+    assert days[0]["to"] in {*VILLAGES, HOTEL[0]} - {"Vrelkstad", "Mirnhavn"}
+    assert 55 < sum(d["distanceKm"] for d in days) < 70
+    # the Brannoch hill, 700 m, from the heights built into the tiles (no SRTM file at run time)
+    assert 600 < sum(d["ascentM"] for d in days) < 900
+
+    gpx = httpx.get(f"{server.url}/trips/{trip['tripId']}/gpx", headers=rider, timeout=30)
+    assert gpx.status_code == 200
+    assert len(gpxpy.parse(gpx.text).tracks) == 2
+
+
+def test_places_outside_are_refused_by_the_regions_coverage(server: DevServer) -> None:
+    outside = httpx.post(
+        f"{server.url}/trips/ai-generate",
+        json={"brief": "2 days by road bike from Lyon to Grenoble"},
+        headers=server.auth("vera"),
+        timeout=30,
+    )
+    assert (outside.status_code, outside.json()["error"]) == (422, "out_of_coverage")
+    assert outside.json()["details"][0]["coveredRegions"] == ["Vrelkstad"]  # the area, labelled by its town
+
+
+def test_health_routes_the_regions_own_smoke_trip(server: DevServer) -> None:
+    health = httpx.get(f"{server.url}/health", timeout=30)
+    assert health.status_code == 200, health.text
+    assert health.json()["engines"]["valhalla"]["detail"].startswith("bicycle route 62")
+
+
+@pytest.mark.parametrize(
+    ("broken", "code"),
+    [("not a pbf", "not_a_pbf"), ("no roads", "no_roads"), ("no elevation tiles", "no_elevation_tiles")],
+)
+def test_a_broken_input_stops_the_build_and_the_previous_version_keeps_serving(
+    region: Path, server: DevServer, tmp_path: Path, broken: str, code: str
+) -> None:
+    current = (region / NAME / "current").read_text()
+    args = {
+        "not a pbf": [str(tmp_path / "notes.osm.pbf")],
+        "no roads": [str(write_extract(tmp_path / "bare.osm.pbf", roads=False))],
+        "no elevation tiles": [str(write_extract(tmp_path / "valley.osm.pbf")), "--elevation", str(tmp_path)],
+    }[broken]
+    (tmp_path / "notes.osm.pbf").write_text("not an extract\n")
+    failed = build(region, *args, "--force")
+    assert failed.returncode == 2
+    assert f"[{code}]" in failed.stderr
+    assert (region / NAME / "current").read_text() == current
+    assert not [p for p in (region / NAME).iterdir() if p.name.startswith(".build")]
+    manifest = json.loads((region / NAME / current.strip() / "manifest.json").read_text())
+    assert manifest["smoke"]["to"]["name"] == "Mirnhavn"
+    assert httpx.get(f"{server.url}/health", timeout=30).status_code == 200
