@@ -252,3 +252,21 @@ def test_a_trip_where_valhalla_has_no_elevation_is_routed_without_climbing_figur
     assert len(stages) == 2
     assert all(s is not None and s.distanceKm > 0 for s in stages)
     assert all(s is not None and s.ascentM is None for s in stages)
+
+
+def test_the_riders_stops_are_named_in_the_days_that_pass_them(
+    gazetteer: Gazetteer, router: ValhallaClient
+) -> None:
+    trip = generator(gazetteer, router).generate(
+        "alice",
+        "3 days by touring bike from Sant Julià de Lòria to Soldeu via Ordino and Encamp",
+        None,
+        RulesProvider(),
+        "rules",
+        today=TODAY,
+    )
+    passed = [name for day in trip.days if day.stage for name in day.stage.via]
+    assert passed == ["Ordino", "Encamp"]
+    ordino_day = next(d.dayIndex for d in trip.days if d.stage and "Ordino" in d.stage.via)
+    encamp_day = next(d.dayIndex for d in trip.days if d.stage and "Encamp" in d.stage.via)
+    assert ordino_day <= encamp_day

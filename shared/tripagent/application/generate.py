@@ -26,7 +26,7 @@ from tripagent.application.places import (
 )
 from tripagent.application.structured import Parsed, parse_structured
 from tripagent.application.trips import TripWorkspace
-from tripagent.domain.brief import DEFAULT_PROFILE, Collected, Profile
+from tripagent.domain.brief import DEFAULT_PROFILE, Collected, Pace, Profile
 from tripagent.domain.geo import bbox, decode_polyline, project, spaced_along
 from tripagent.domain.places import (
     Ambiguous,
@@ -52,14 +52,33 @@ COSTING: dict[str, dict[str, Any]] = {
     "mountain": {"bicycle_type": "Mountain", "use_roads": 0.1, "use_hills": 0.7, "avoid_bad_surfaces": 0.0},
     "touring": {"bicycle_type": "Hybrid", "use_roads": 0.4, "use_hills": 0.3, "avoid_bad_surfaces": 0.6},
     "hybrid": {"bicycle_type": "Hybrid", "use_roads": 0.4, "use_hills": 0.3, "avoid_bad_surfaces": 0.5},
+    # the motor makes a climb easier, not wanted: an e-bike tour still follows the valleys
     "e-bike": {
         "bicycle_type": "Hybrid",
         "use_roads": 0.5,
-        "use_hills": 0.8,
+        "use_hills": 0.4,
         "avoid_bad_surfaces": 0.5,
         "cycling_speed": 22,
     },
 }
+# What the rider's pace does to a profile's willingness to climb and to share the road
+PACE_HILLS = {"relaxed": 0.1, "steady": None, "brisk": 0.7}
+RELAXED_ROADS = 0.25
+FULL_CLIMB_M = 2000  # a day's climbing limit this high leaves the profile's use_hills as it is
+
+
+def costing(spec: TripSpec) -> dict[str, Any]:
+    """Valhalla's bicycle costing for the rider: the profile's, then the pace ("relaxed": climbs and busy
+    roads avoided; "brisk": hills welcome), then the daily climbing limit (500 m a day: use_hills at most
+    0.25)."""
+    options = dict(COSTING[spec.profile])
+    hills = PACE_HILLS.get(spec.pace or "steady") or options["use_hills"]
+    if spec.pace == "relaxed":
+        options["use_roads"] = min(options["use_roads"], RELAXED_ROADS)
+    if spec.dailyClimbM:
+        hills = min(hills, max(0.05, spec.dailyClimbM / FULL_CLIMB_M))
+    options["use_hills"] = round(hills, 2)
+    return options
 
 
 class TripSpec(BaseModel):
@@ -75,6 +94,8 @@ class TripSpec(BaseModel):
     profile: Profile = DEFAULT_PROFILE
     startDate: dt.date | None = None
     dailyDistanceKm: float | None = Field(default=None, gt=0, le=400)
+    dailyClimbM: float | None = Field(default=None, gt=0, le=6000)
+    pace: Pace | None = None
     accommodation: str | None = None
 
 
@@ -116,11 +137,12 @@ class Generator:
             )
         for place in [start, *via, end]:
             self._guard(place)
+        passes = via  # the rider's stops, named in the days that pass them
         if spec.roundTrip and not via:
             via = [self._turnaround(start, spec)]
         points = [(p.lat, p.lon) for p in [start, *via, end]]
-        route = self.router.route(points, options=COSTING[spec.profile], height_interval_m=HEIGHT_INTERVAL_M)
-        return self._persist(caller, spec, start, end, route)
+        route = self.router.route(points, options=costing(spec), height_interval_m=HEIGHT_INTERVAL_M)
+        return self._persist(caller, spec, start, end, route, passes=passes)
 
     # ------------------------------------------------------------------ 1. spec extraction
     def extract_spec(
@@ -223,7 +245,9 @@ class Generator:
         )
 
     # ------------------------------------------------------------------ 4-6. stages and the trip
-    def _persist(self, caller: str, spec: TripSpec, start: Place, end: Place, route: Any) -> Trip:
+    def _persist(
+        self, caller: str, spec: TripSpec, start: Place, end: Place, route: Any, *, passes: list[Place]
+    ) -> Trip:
         samples = _samples(route)
         south, west, north, east = bbox([s.point for s in samples], 2.0)
         nearby = self.pois.within(south, west, north, east, ("place", "lodging"))
@@ -270,6 +294,7 @@ class Generator:
             stops_near=stops_near,
             max_day_km=spec.dailyDistanceKm,
         )
+        passed = _passed_by_stage(samples, stages, passes)
         title = (
             f"{start.name} loop" if spec.roundTrip else f"{start.name} → {end.name}"
         ) + f", {spec.durationDays} {'day' if spec.durationDays == 1 else 'days'}"
@@ -287,6 +312,7 @@ class Generator:
                         "ascentM": stage.ascent_m,
                         "descentM": stage.descent_m,
                         "polyline6": stage.polyline6,
+                        "via": [n for n in passed[i] if n not in (stage.from_name, stage.to_name)],
                     }
                 ),
             )
@@ -301,6 +327,26 @@ class Generator:
             days=days,
             route=Route(distanceKm=round(route.distance_km, 2), ascentM=ascent, polyline6=route.shape),
         )
+
+
+def _passed_by_stage(samples: list[Sample], stages: list[Any], passes: list[Place]) -> list[list[str]]:
+    """The rider's stops each day passes, in order: each stop is where the route comes nearest it, after
+    the stop before (a route may pass a place twice)."""
+    passed: list[list[str]] = [[] for _ in stages]
+    ends = list(itertools.accumulate(s.distance_km for s in stages))
+    after = 0
+    for place in passes:
+        nearest = min(
+            range(after, len(samples)),
+            key=lambda i: distance_km(place.lat, place.lon, *samples[i].point),
+            default=after,
+        )
+        after = nearest
+        day = next(
+            (d for d, end_km in enumerate(ends) if samples[nearest].km <= end_km + 1e-6), len(stages) - 1
+        )
+        passed[day].append(place.name)
+    return passed
 
 
 def _samples(route: Any) -> list[Sample]:
@@ -389,5 +435,6 @@ SPEC_SYSTEM = """You turn a cyclist's trip brief into a trip spec. Answer only w
 {"start": "<place>", "end": "<place or null>", "roundTrip": <bool>, "via": ["<place>", ...],
 "durationDays": <int>, "profile": "road|gravel|mountain|touring|hybrid|e-bike",
 "startDate": "YYYY-MM-DD or null",
-"dailyDistanceKm": <number or null>, "accommodation": "hotel|camping|hostel|hut|any or null"}.
+"dailyDistanceKm": <number or null>, "dailyClimbM": <number or null>, "pace": "relaxed|steady|brisk or null",
+"accommodation": "hotel|camping|hostel|hut|any or null"}.
 Use place names exactly as the rider wrote them. Do not invent places."""

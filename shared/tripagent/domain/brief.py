@@ -13,6 +13,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 Profile = Literal["road", "gravel", "mountain", "touring", "hybrid", "e-bike"]
+# How hard the rider wants it: relaxed (easy riding, climbs avoided), steady, brisk (hills welcome)
+Pace = Literal["relaxed", "steady", "brisk"]
 Locale = Literal["en", "fr"]
 PROFILES: tuple[Profile, ...] = ("road", "gravel", "mountain", "touring", "hybrid", "e-bike")
 # What a trip cannot be planned without ("end" is satisfied by a round trip). The bike is not one: a brief
@@ -36,6 +38,7 @@ class Collected(BaseModel):
     startDate: dt.date | None = None
     dailyDistanceKm: float | None = Field(default=None, gt=0, le=400)
     dailyClimbM: float | None = Field(default=None, gt=0, le=6000)  # the most climbing a day, in metres
+    pace: Pace | None = None
     roundTrip: bool = False
     accommodation: Literal["hotel", "camping", "hostel", "hut", "any"] | None = None
     notes: str | None = None

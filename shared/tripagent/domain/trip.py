@@ -57,6 +57,7 @@ class Stage(_Model):
     ascentM: float | None = None
     descentM: float | None = None
     polyline6: str = ""
+    via: list[str] = Field(default_factory=list, description="The rider's stops this day passes, in order.")
 
 
 class Day(_Model):

@@ -43,7 +43,7 @@ export function RouteMap({ trip }: { trip: Trip }) {
       const points = decodePolyline6(day.stage.polyline6);
       if (!points.length) return;
       L.polyline(points, { color: DAY_COLOURS[i % DAY_COLOURS.length], weight: 4, className: "route-line" })
-        .bindTooltip(textElement(`Day ${day.dayIndex + 1}: ${day.stage.from} → ${day.stage.to}`))
+        .bindTooltip(textElement(`Day ${day.dayIndex + 1}: ${[day.stage.from, ...(day.stage.via ?? []), day.stage.to].join(" → ")}`))
         .addTo(layer);
       L.circleMarker(points[0], { radius: 5, color: "#1d2430", fillOpacity: 1 }).addTo(layer);
       if (i === (trip.days?.length ?? 0) - 1) {

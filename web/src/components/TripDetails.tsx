@@ -21,7 +21,8 @@ export function DaysList({ trip }: { trip: Trip }) {
             </h3>
             {day.stage ? (
               <p>
-                {day.stage.from} → {day.stage.to}: <b>{day.stage.distanceKm} km</b>, {hours(day.stage.durationMin)}, ↑{" "}
+                {day.stage.from} → {(day.stage.via ?? []).length ? `${day.stage.via?.join(", ")} → ` : ""}
+                {day.stage.to}: <b>{day.stage.distanceKm} km</b>, {hours(day.stage.durationMin)}, ↑{" "}
                 {day.stage.ascentM ?? "?"} m ↓ {day.stage.descentM ?? "?"} m
               </p>
             ) : (

@@ -26,7 +26,7 @@ from tripagent.adapters.rules.brief_reader.dates import (
     spelled_dates,
     talked_later,
 )
-from tripagent.adapters.rules.brief_reader.patterns import lazy
+from tripagent.adapters.rules.brief_reader.patterns import lazy, one_of
 from tripagent.adapters.rules.brief_reader.place_words import VERBS, says_a_slot
 from tripagent.adapters.rules.brief_reader.places import PlacePhrase, day_plan, place_phrases
 from tripagent.adapters.rules.brief_reader.words import (
@@ -244,6 +244,9 @@ _OR_ANOTHER = lazy(
 )
 # a place's name in full, after its short name was read ("or to Pas": "pas de la casa")
 _FULL_NAMES = tuple(vocabulary.aliases()["short_names"].values())
+# How hard the rider wants it, in the words of the vocabulary's "pace" section
+PACES: dict[str, str] = vocabulary.table("pace")
+PACE = lazy(rf"\b({one_of(map(re.escape, PACES))})\b")
 _NOT_AFTER_OR = {
     "not",
     "no",
@@ -303,6 +306,8 @@ def read_turn(
         values["roundTrip"] = True
     if lodging := _accommodation(norm):
         values["accommodation"] = lodging
+    if pace := PACE.search(norm):  # "a relaxed weekend", "tranquille"
+        values["pace"] = PACES[pace.group(1)]
     if climb := CLIMB.search(norm.replace("+", " +").replace("  ", " ")):
         values["dailyClimbM"] = float(climb.group(1) or climb.group(2))
     if daily := _daily_distance(norm, without_daily):
