@@ -183,6 +183,13 @@ class LocalStack:
             **self.secrets,
             **queue_urls,  # Ref of a queue is its URL
             **{api.logical_id: f"local{api.logical_id.lower()}" for api in websocket_apis},
+            # The region is served from a local bundle (PLACES_PATH), not from S3 behind an SSM pointer: the
+            # variables that name them are left unset, as an absent optional value is
+            **{
+                logical_id: None
+                for logical_id, res in self.template.resources.items()
+                if res.get("Type") in ("AWS::S3::Bucket", "AWS::SSM::Parameter")
+            },
         }
         attributes: dict[tuple[str, str], Any] = {}
         for q in self.queue_specs:

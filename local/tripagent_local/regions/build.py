@@ -21,7 +21,7 @@ from typing import Any
 
 import osmium
 
-from tripagent_local.engines import free_port
+from tripagent_local.processes import free_port
 from tripagent_local.regions import bundle as bundles
 from tripagent_local.regions import elevation as elevation_tiles
 from tripagent_local.regions import places_index, valhalla_tiles

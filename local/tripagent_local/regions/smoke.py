@@ -37,7 +37,7 @@ def _pairs(places_db: Path) -> list[tuple[dict[str, Any], dict[str, Any]]]:
 
 def smoke_route(tiles_tar: Path, places_db: Path, port: int, log: Path) -> dict[str, Any]:
     """The first of the region's pairs of places that routes; stop the build when none does."""
-    from tripagent_local.engines import EngineProcess
+    from tripagent_local.processes import EngineProcess
 
     pairs = _pairs(places_db)
     if not pairs:

@@ -7,7 +7,8 @@
   environment (a file per version: a new version is a new file) and its version logged. ``/tmp`` rather than
   EFS: a country's index is tens of MB, read at memory speed once copied, with no VPC mount to wait on; a
   continent's (GBs) would be EFS's (README "Regions").
-- Without either, the index packaged with the functions (the bundled regions).
+- Without either, or while the parameter still says ``packaged`` (no region built yet), the index
+  packaged with the functions (the bundled region).
 """
 
 from __future__ import annotations
@@ -36,7 +37,10 @@ def places_file() -> Path:
 def _downloaded(parameter: str, bucket: str, cache_dir: Path, region: str) -> Path:
     from tripagent.adapters.aws import s3_client, ssm_client
 
-    current = str(ssm_client(region).get_parameter(Name=parameter)["Parameter"]["Value"]).strip("/")
+    current = str(ssm_client(region).get_parameter(Name=parameter)["Parameter"]["Value"]).strip().strip("/")
+    if current == "packaged":
+        logger.info("places index packaged", extra={"region_bundle": current})
+        return PACKAGED
     target = cache_dir / f"places-{current.replace('/', '-')}.sqlite"
     if not target.exists():
         partial = target.with_suffix(f".{os.getpid()}.part")
