@@ -103,6 +103,17 @@ def test_places_outside_are_refused_by_the_regions_coverage(server: DevServer) -
     assert outside.json()["details"][0]["coveredRegions"] == ["Vrelkstad"]  # the area, labelled by its town
 
 
+def test_the_api_says_which_areas_it_plans_in(server: DevServer) -> None:
+    answer = httpx.get(f"{server.url}/regions", headers=server.auth("vera"), timeout=30)
+    assert answer.status_code == 200
+    (area,) = answer.json()["areas"]
+    assert (area["name"], area["label"]) == ("valley", "Vrelkstad")
+    west, south, east, north = area["bbox"]
+    assert west < -139.9
+    assert east > -139.1
+    assert south < -45.5 < north
+
+
 def test_health_routes_the_regions_own_smoke_trip(server: DevServer) -> None:
     health = httpx.get(f"{server.url}/health", timeout=30)
     assert health.status_code == 200, health.text
@@ -131,3 +142,30 @@ def test_a_broken_input_stops_the_build_and_the_previous_version_keeps_serving(
     manifest = json.loads((region / NAME / current.strip() / "manifest.json").read_text())
     assert manifest["smoke"]["to"]["name"] == "Mirnhavn"
     assert httpx.get(f"{server.url}/health", timeout=30).status_code == 200
+
+
+def test_a_person_plans_and_sees_the_routed_trip_in_the_browser(server: DevServer) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    from tests.e2e.browser import launch, person
+
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            with person(browser, server.url, "wren") as wren:
+                page = wren.page
+                chat = page.get_by_label("Describe your trip")
+                chat.fill("3 days by touring bike from Vrelkstad to Mirnhavn")
+                chat.press("Enter")
+                expect(page.locator(".chip", has_text="End")).to_contain_text("Mirnhavn")
+                wren.shot("region-01-brief")
+                page.get_by_role("button", name="Generate the trip").click()
+                page.get_by_test_id("days").wait_for(timeout=60_000)
+                expect(page.locator(".day")).to_have_count(3)
+                expect(page.locator("path.route-line")).to_have_count(3)
+                expect(page.get_by_test_id("days")).to_contain_text("Quenloch")
+                page.wait_for_timeout(300)  # the map fits its bounds
+                wren.shot("region-02-trip")
+                assert wren.problems == []
+        finally:
+            browser.close()

@@ -3,7 +3,7 @@ along a stage."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
@@ -45,10 +45,24 @@ class PoiIndex(Protocol):
         ...
 
 
+class ServedArea(Protocol):
+    @property
+    def region(self) -> str: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def bbox(self) -> tuple[float, float, float, float]:  # west, south, east, north
+        ...
+
+
 class CoverageMap(Protocol):
     def covered_region(self, lat: float, lon: float) -> str | None: ...
 
     def region_labels(self) -> dict[str, str]: ...
+
+    def regions(self) -> Sequence[ServedArea]:
+        """The areas routes can be planned in (the region's extracts), with their bounds."""
+        ...
 
 
 class Snapper(Protocol):

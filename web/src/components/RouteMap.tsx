@@ -3,7 +3,7 @@
 import { useEffect, useRef } from "react";
 import L from "leaflet";
 import "leaflet/dist/leaflet.css";
-import type { Trip } from "../api/client";
+import { unwrap, type Trip } from "../api/client";
 import { useServices } from "../context";
 import { useI18n } from "../i18n";
 import { decodePolyline6 } from "../polyline";
@@ -17,8 +17,11 @@ function textElement(text: string): HTMLElement {
   return element;
 }
 
+/** Where a map with no route yet looks: the areas the deployment plans in (GET /regions), once per page. */
+let servedBounds: Promise<L.LatLngBounds | null> | null = null;
+
 export function RouteMap({ trip }: { trip: Trip }) {
-  const { config } = useServices();
+  const { config, api } = useServices();
   const { t } = useI18n();
   const element = useRef<HTMLDivElement>(null);
   const map = useRef<L.Map | null>(null);
@@ -50,11 +53,23 @@ export function RouteMap({ trip }: { trip: Trip }) {
         L.circleMarker(points[points.length - 1], { radius: 5, color: "#1d2430", fillOpacity: 1 }).addTo(layer);
       }
     });
+    let gone = false;
     if (layer.getLayers().length) m.fitBounds(layer.getBounds(), { padding: [16, 16] });
-    else m.setView([42.5, 1.55], 9);
+    else {
+      m.setView([0, 0], 2);
+      servedBounds ??= unwrap(api.GET("/regions"))
+        .then(({ areas }) =>
+          areas.length ? L.latLngBounds(areas.flatMap((a) => [[a.bbox[1], a.bbox[0]], [a.bbox[3], a.bbox[2]]] as [number, number][])) : null,
+        )
+        .catch(() => null);
+      void servedBounds.then((bounds) => {
+        if (bounds && !gone && map.current === m) m.fitBounds(bounds);
+      });
+    }
     return () => {
+      gone = true;
       layer.remove();
     };
-  }, [trip]);
+  }, [trip, api]);
   return <div ref={element} className="map" role="region" aria-label={t("trip.map")} data-testid="route-map" />;
 }

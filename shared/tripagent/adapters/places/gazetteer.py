@@ -12,6 +12,7 @@ import json
 import math
 import sqlite3
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -70,7 +71,7 @@ class Gazetteer:
         row = self.db.execute("SELECT * FROM places WHERE id = ?", (place_id,)).fetchone()
         return _place(row)
 
-    def regions(self) -> list[Region]:
+    def regions(self) -> Sequence[Region]:
         return [
             Region(r, label, tuple(json.loads(bbox)))
             for r, label, bbox in self.db.execute("SELECT region, label, bbox FROM regions")

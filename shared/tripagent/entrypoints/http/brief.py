@@ -41,6 +41,27 @@ class BriefChatRequest(BaseModel):
         return value
 
 
+class Area(BaseModel):
+    name: str
+    label: str = Field(description="How people call it: said in replies and errors.")
+    bbox: tuple[float, float, float, float] = Field(description="west, south, east, north (degrees)")
+
+
+class RegionsResponse(BaseModel):
+    areas: list[Area] = Field(description="The areas routes can be planned in.")
+
+
+@router.get("/regions", summary="The areas routes can be planned in", tags=["brief"])
+def served_regions() -> RegionsResponse:
+    """The region this deployment serves, area by area (one per OpenStreetMap extract it was built from):
+    what a map shows before a trip has a route, and what a brief may name."""
+    from tripagent.bootstrap import gazetteer
+
+    return RegionsResponse(
+        areas=[Area(name=a.region, label=a.label, bbox=a.bbox) for a in gazetteer().regions()]
+    )
+
+
 @router.post("/trips/ai-chat", summary="One turn of the brief chat", tags=["brief"])
 def brief_chat_turn(body: BriefChatRequest) -> BriefReply:
     from tripagent.bootstrap import brief_chat, model_name_for
