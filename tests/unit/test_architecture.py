@@ -132,7 +132,7 @@ def code_strings(path: Path) -> list[str]:
 
 @pytest.mark.parametrize("layer", ["domain", "application", "adapters/rules/brief_reader"])
 def test_no_rule_of_the_business_names_a_bundled_region(layer: str) -> None:
-    """Regions come from data (the places index, ``data/places/aliases.json``): no code of the domain, the
+    """Regions come from data (the served region's places index): no code of the domain, the
     use cases or the offline reader names a place of the bundled ones, so that a deployment elsewhere runs
     the same rules."""
     offenders = {
@@ -140,5 +140,28 @@ def test_no_rule_of_the_business_names_a_bundled_region(layer: str) -> None:
             s for s in code_strings(path) if any(n in s.lower() for n in BUNDLED_NAMES)
         ]
         for path in (PACKAGE / layer).rglob("*.py")
+    }
+    assert {k: v for k, v in offenders.items() if v} == {}
+
+
+BUNDLED_REGIONS = ("andorr", "helsin")  # the bundled extracts' regions, in any language (Andorre)
+
+
+def test_no_file_of_the_shared_package_names_a_bundled_region() -> None:
+    """A region is data built from its extracts (``tripagent region build``, ``NAME.places.json`` beside
+    them): no code, comment, docstring or data file of ``shared/`` names the bundled ones, so that a
+    deployment elsewhere needs no change there."""
+    import subprocess
+
+    tracked = subprocess.run(
+        ["git", "ls-files", "shared/"], cwd=PACKAGE.parents[1], capture_output=True, text=True, check=True
+    ).stdout.split()
+    offenders = {
+        path: [
+            line.strip()[:80] for line in text.splitlines() if any(n in line.lower() for n in BUNDLED_REGIONS)
+        ]
+        for path in tracked
+        if path.endswith((".py", ".json", ".md", ".txt", ".toml"))
+        and (text := (PACKAGE.parents[1] / path).read_text())
     }
     assert {k: v for k, v in offenders.items() if v} == {}

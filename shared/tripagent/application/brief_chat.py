@@ -273,7 +273,7 @@ class BriefChat:
         self, state: BriefState, last: str, now: float
     ) -> tuple[PendingQuestion | None, _Choice | None]:
         """The server's pending numbered question, as the reader is told of it, and the rider's answer to
-        it (``1``, "the Andorran one"), which is the server's to read: the place chosen is kept in the
+        it (``1``, "the French one"), which is the server's to read: the place chosen is kept in the
         state, by its slot and by the name asked about, and holds whatever the reader writes. The question
         is closed either way: a new message was sent."""
         pending = state.pending
@@ -469,7 +469,7 @@ def _with_choice(said: Collected, choice: _Choice | None) -> Collected:
 
 def _with_its_area_said(search: Callable[[str], SearchOutcome]) -> Callable[[str], SearchOutcome]:
     """The geocoder, and for a name found nowhere as written, the name without the area a model adds to
-    it ("Encamp, Andorra", "Canillo (Andorra)", "Kallio, Helsinki")."""
+    it ("Encamp, <country>", "Canillo (<country>)", "Kallio, <city>")."""
 
     def find(text: str) -> SearchOutcome:
         found = search(text)

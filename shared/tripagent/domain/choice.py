@@ -3,7 +3,7 @@ agent's clarifications.
 
 By number ("2", "#2", "option 2", "n° 2"), by ordinal or number word, in English or French ("the second
 one", "la deuxième", "two", "deux"), or by name: every word the reply keeps, once fillers are dropped,
-appears in the option's label ("Canillo" for "Canillo (Andorra)"), or the reply is close to the option's
+appears in the option's label ("Canillo" for "Canillo (<country>)"), or the reply is close to the option's
 name in spelling ("Canilo"). ``None`` when it names no option or several: then it is a new message, not
 an answer.
 """
@@ -72,7 +72,7 @@ FILLER = frozenset(
 )
 
 
-# Answers by description: "the Andorran village", "celle d'Andorre", "the Spanish one". The words that
+# Answers by description: "the French village", "celle de France", "the Spanish one". The words that
 # name a country or a kind of place are read as our labels say them (in English)
 @cache
 def _described() -> dict[str, str]:
@@ -81,21 +81,22 @@ def _described() -> dict[str, str]:
     return {**words["countries"], **words["kinds"]}
 
 
-# Words that say where or which, not what: dropped from a description ("the one in Andorra")
+# Words that say where or which, not what: dropped from a description ("the one in the Pyrenees")
 LINKING = frozenset(
     ["in", "en", "d", "de", "du", "of", "from", "that", "which", "qui", "a", "an", "un", "une"]
 )
-# What follows these is the option not meant: "the Andorran village, not the one near Barcelona"
+# What follows these is the option not meant: "the French village, not the one near Barcelona"
 NOT_MEANT = re.compile(r"\s(?:not|pas|non|rather than|plutot que|but not|instead of|au lieu de)\b.*$")
 NEGATED = re.compile(r"^(?:no |non )?(?:not|pas|surtout pas)\s+")
 NUMBER = re.compile(r"^#?(\d{1,2})(?:st|nd|rd|th|e|er|eme)?$")
 SIMILAR = 0.8  # quality() from which a misspelt name still names its option
+STEM = 6  # letters two words share to be one word's forms ("argentine", "argentin" and "argentina")
 
 
 @dataclass(frozen=True, slots=True)
 class Option:
     name: str  # what the option is called ("Canillo")
-    label: str = ""  # how it was shown ("Canillo (Andorra)"); the name when empty
+    label: str = ""  # how it was shown ("Canillo (<country>)"); the name when empty
 
 
 def _words(text: str) -> list[str]:
@@ -118,7 +119,7 @@ _NUMBER_FIRST = re.compile(r"^\s*#?(\d{1,2})\s*[,.):-]\s*(.+)$")
 
 
 def _number_then_words(reply: str, options: list[Option]) -> int | None:
-    """ "1, the andorran one obviously lol": an option's number set apart, then words that say the same
+    """ "1, the french one obviously lol": an option's number set apart, then words that say the same
     option or nothing more (not "1 day", "1.5 days", "2 - no wait, the first one", "3) no idea")."""
     said = _NUMBER_FIRST.match(reply[:200])
     if said is None or not 1 <= (index := int(said.group(1))) <= len(options):
@@ -151,7 +152,7 @@ def choose(reply: str, options: list[Option]) -> int | None:
     if len(exact) == 1:  # the name itself, articles and all ("La Massana", "Le Pas")
         return exact[0]
     kept = [w for w in words if w not in FILLER] or words
-    # "2", "the second"; "1, the andorran one obviously"
+    # "2", "the second"; "1, the french one obviously"
     if (index := _by_number(kept, len(options)) or _number_then_words(reply, options)) is not None:
         return index
     # An option's whole name said, and no longer name of another: "Santa Coloma de Gramenet, près de
@@ -171,12 +172,18 @@ def choose(reply: str, options: list[Option]) -> int | None:
     labels = [normalize(o.label or o.name) + " " + normalize(o.name) for o in options]
 
     def fits(word: str, label: str) -> bool:
-        return word in label.split() or word in label
+        """The word is in the label, or shares its stem with one of the label's words: a country's adjective
+        or French name that begins as its name does ("the argentine one", "celle d'Argentine")."""
+        return (
+            word in label.split()
+            or word in label
+            or (len(word) >= STEM and any(w[:STEM] == word[:STEM] for w in label.split() if len(w) >= STEM))
+        )
 
     containing = [i for i, label in enumerate(labels, 1) if all(fits(w, label) for w in named)]
     if len(containing) == 1:
         return containing[0]
-    # A description with words of its own: "je parle du village andorran", "the Andorran one obviously".
+    # A description with words of its own: "je parle du village français", "the French one obviously".
     # Most of its words must be in the labels, so a new message that names a country is still a message.
     telling = [w for w in named if any(fits(w, label) for label in labels)]
     if not containing and telling and 2 * len(telling) >= len(named):

@@ -44,7 +44,7 @@ _LABEL = re.compile(r"^(?P<name>.+?)\s*\((?P<kind>[^(),]+)(?:,\s*(?P<country>[^(
 
 
 def label_name(text: str) -> str | None:
-    """The name inside one of our own labels (``"Santa Coloma (village, Andorra)"`` → ``"Santa Coloma"``),
+    """The name inside one of our own labels (``"Santa Coloma (village, <country>)"`` → ``"Santa Coloma"``),
     or None when the text is not shaped like one. A label handed to a person (a numbered option, a
     suggestion) must find exactly that place when it comes back."""
     found = _LABEL.match(text)
@@ -221,7 +221,7 @@ def settled_by(outcome: SearchOutcome, context: list[Place]) -> SearchOutcome:
 
 def _the_one_in_the_area(outcome: Ambiguous, context: list[Place]) -> Candidate | None:
     """The only namesake inside the area we route that all the brief's other places lie in: "Santa Coloma
-    to Canillo" starts in the Andorran village. Santa Coloma de Gramenet is near enough to be ridden from,
+    to Canillo" starts in the Pyrenean village. Santa Coloma de Gramenet is near enough to be ridden from,
     but a trip from it could not be planned here, so the question's only answer worth giving is the
     village, which the recap names to be corrected. A place abroad among the others (Barcelona, where
     someone lives) leaves it asked; so do two namesakes inside the area."""

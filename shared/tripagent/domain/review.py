@@ -69,7 +69,7 @@ BAD_RAIN_PROBABILITY = 70  # %
 BAD_RAIN_MM = 10.0
 BAD_WIND_KMH = 50.0
 # Backtracking: road kilometres a stop adds to its day, from crow-flight distances between stops times a
-# road factor: mountain roads wind. Valhalla's bicycle route between 12 Andorran villages (55 pairs) is
+# road factor: mountain roads wind. Valhalla's bicycle route between 12 Pyrenean villages (55 pairs) is
 # 1.66 times the straight line at the median (1.21 at the 10th percentile, 2.33 at the 90th). A stop must
 # add both this many kilometres and this share of the day's riding.
 ROAD_FACTOR = 1.6

@@ -9,8 +9,8 @@ _SEPARATORS = re.compile(r"[\s\-‐‑‒–—_'’`.,/()\"“”«»#]+")
 
 
 def normalize(text: str) -> str:
-    """``"Sant Julià de Lòria"`` → ``"sant julia de loria"``; ``"Andorre-la-Vieille"`` → ``"andorre la
-    vieille"``: case, accents and punctuation fold away."""
+    """``"Sant Julià de Lòria"`` → ``"sant julia de loria"``; ``"Saint-Julien-de-Lòria"`` → ``"saint julien
+    de loria"``: case, accents and punctuation fold away."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
     stripped = (

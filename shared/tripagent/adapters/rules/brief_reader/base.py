@@ -23,13 +23,13 @@ _FAMILIES = [  # the words for one base: a car is "the car", "la voiture", "it" 
     lazy(r"bus station|gare routiere"),
 ]
 # "park the car in Pas de la Casa", "on laisse la voiture à Sant Julià", "on gare la voiture à Sant Julià",
-# "leave it in Andorra la Vella parking"
+# "leave it in La Massana parking"
 _PARKED = lazy(
     rf"\b(?:park\w*|leav\w*|laiss\w*|gar(?:e|er|ons|erons)|depos\w*)(?: {_ARTICLE})?"
     r" (?P<kind>car|van|camper|voiture|camping car|it)(?: \w+){0,2}? (?:in|at|a|au|aux|dans)"
     r" (?P<at>(?:\w+ ?){1,5})"
 )
-# "a hotel in Ordino", "l'hôtel à Soldeu", "the hostel in Kamppi", "la gare routière d'Andorre-la-Vieille"
+# "a hotel in Ordino", "l'hôtel à Soldeu", "the hostel in Kamppi", "la gare routière de Saint-Julien-de-Lòria"
 _LODGED = lazy(
     rf"\b{_ARTICLE}(?: \w+)? (?P<kind>{_KINDS})(?: \w+)?? (?:in|at|a|au|aux|d|de|du) (?P<at>(?:\w+ ?){{1,5}})"
 )

@@ -194,8 +194,8 @@ _START_THERE = lazy(
     r"\b(?:that['’]?s|that is|c['’]est (?:de )?là) (?:where|que|qu['’]) ?(?:we|i|on|nous)"
     r"(?:['’]d|['’]ll| will| would)?"
     r" (?:start|begin|set off|part|commence)\w*( and (?:finish|end)\w*)?"
-    # "... à Andorre-la-Vieille, d'où nous partirons", "... to Sant Julià, and start riding there", "le bus
-    # jusqu'à Andorre-la-Vieille et je commence à rouler le lendemain"
+    # "... à Saint-Julien-de-Lòria, d'où nous partirons", "... to Sant Julià, and start riding there", "le bus
+    # jusqu'à Saint-Julien-de-Lòria et je commence à rouler le lendemain"
     r"|\bd['’]o[uù] (?:nous |on |je )(?:partir\w*|part\w*|commenc\w*|d[ée]marr\w*|roul\w*)( pour)?"
     r"|\b(?:and |et )?(?:we |i |on |je |nous )?(?:start|begin|commenc\w*) (?:riding|pedalling|cycling"
     r"|(?:à|a|depuis) (?:rouler|pédaler|pedaler))(?! from| de| d['’]| du| at| in| à)()",
@@ -285,8 +285,8 @@ _LODGING_AT = lazy(
 _ARRIVED = lazy(
     r"\b(?:(?:sommes|est|suis|sont|êtes|etes) arriv[ée]e?s? (?:à|a|au|aux|en|dans)"
     r"|(?:we ve|we have|i ve|i have|we|i|just) (?:just )?arrived (?:in|at)"
-    # where the way there leaves people, or they meet: "the bus drops us in Andorra la Vella", "we'll meet
-    # in Andorra la Vella on Friday evening", "on se retrouve à Encamp" (what "from there" says next)
+    # where the way there leaves people, or they meet: "the bus drops us in La Massana", "we'll meet
+    # in La Massana on Friday evening", "on se retrouve à Encamp" (what "from there" says next)
     r"|drops? (?:us|me|them) (?:off )?(?:in|at)|dropped (?:us |me )?off (?:in|at)"
     r"|(?:we['’ ]?ll|we will|we|to) meet (?:up )?(?:in|at)|(?:on se|nous nous) retrouve\w* (?:à|a|au|aux|en))"
     r"(?![\w'’])",
@@ -359,7 +359,7 @@ _HEADING = lazy(
 _ARROWS = lazy(r"\s*(?:➡️|➡|👉|⇒|⟶|→)\ufe0f?\s*")
 
 
-# "take the train to L'Hospitalet", "on prend le bus de Toulouse jusqu'à Andorre-la-Vieille": where the way
+# "take the train to L'Hospitalet", "on prend le bus de Toulouse jusqu'à Saint-Julien-de-Lòria": where the way
 # there ends, said like an end but where the ride may begin, loosely (a start said elsewhere wins)
 _TAKING_TO = lazy(
     r"\b(?:take|taking|took|get|getting|got|catch\w*|hop\w* on|prend\w*|pris)\s+(?:the|a|an|le|la|l['’]|un"
@@ -483,7 +483,7 @@ _LABELS = [
         lazy(r"^(?:via|through|par|etapes?|stops?|passages?|waypoints?)(?: in order| dans l ordre)?\s*:\s*"),
         "via ",
     ),
-    # the same without their colon, at a clause's start: "Start Encamp, end Soldeu", "depart andorre"
+    # the same without their colon, at a clause's start: "Start Encamp, end Soldeu", "depart encamp"
     (
         lazy(
             r"^(?:start|depart)\s+(?=[a-z])(?!(?:on|at|in|from|le|la|du|de|d|the|a|en|vers|tomorrow|and|n|et)\b)"

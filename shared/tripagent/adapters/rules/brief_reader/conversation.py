@@ -78,7 +78,7 @@ _OPTION = lazy(r"^\s*\d+\. (.+?)\s*$", re.MULTILINE)  # ...and each option's lab
 
 def _only_an_option(answer: str, question: str) -> bool:
     """A turn that is only one of the numbered question's options typed out ("Santa Coloma (village,
-    Andorra)"): a choice, kept by the state like "1", and no place said anew (not the end, once the start
+    the Pyrenees)"): a choice, kept by the state like "1", and no place said anew (not the end, once the start
     is chosen)."""
     said = normalize(answer)
     return any(said == normalize(label) for label in _OPTION.findall(question))
@@ -183,7 +183,7 @@ class ConversationReader:
             end_unknown = reading.end_unknown or (end_unknown and not collected.end)
             aside.remember(reading)
             said_from |= {p.text for ps in reading.places.values() for p in ps if not p.loose}
-            if collected.start:  # a start once said is no end named anywhere ("I'll be in Helsinki")
+            if collected.start:  # a start once said is no end named anywhere ("I'll be in Tampere")
                 aside.not_the_end.add(normalize(collected.start))
             out.clarification = asked or out.clarification
         if not days_open:  # ("2 or 3 days" then "saturday": a day said, the count still open)
@@ -218,7 +218,7 @@ class ConversationReader:
         only passed on the way there, the base the ride leaves from, a place named anywhere."""
         trip = out.collected
         loose = self._loosely_abroad(out, said_from)  # "we fly into Barcelona", then only Canillo
-        out_of_reach = self._out_of_reach(out) - loose  # "a couple from Cardiff", on a week in Andorra
+        out_of_reach = self._out_of_reach(out) - loose  # "a couple from Cardiff", on a week in the Pyrenees
         ends = trip.start, trip.end
         if passed := loose | out_of_reach:
             trip.start = None if trip.start in passed else trip.start
@@ -370,7 +370,7 @@ class ConversationReader:
         searched = {text: search(text) for text in texts if text not in (THERE, CENTRE)}
         if THERE in texts:  # "I'd start and finish there": the place an earlier turn named last
             searched[THERE] = Found(last, 1.0, matched=THERE) if (last := _last(located)) else NotFound(THERE)
-        if CENTRE in texts:  # "from the city centre down to Eira": Helsinki's
+        if CENTRE in texts:  # "from the city centre down to Eira": the city's
             places = [*located.values(), *(o.place for o in searched.values() if isinstance(o, Found))]
             searched[CENTRE] = _the_centre(search, places)
         said_in_full: dict[str, SearchOutcome] = {t: searched[t] for t in texts if _ours(searched[t])}
@@ -456,8 +456,8 @@ class ConversationReader:
         if _back_where_they_are(collected, turns):
             return
         taken = {normalize(n) for n in [collected.end, *collected.via] if n} | taken_out
-        # a district before the whole area ("in Helsinki, our hotel is in Kamppi"); the area itself only
-        # for a trip that has its end, or is a loop ("a loop in Helsinki": from its centre)
+        # a district before the whole area ("in Tampere, our hotel is in Kamppi"); the area itself only
+        # for a trip that has its end, or is a loop ("a loop in Tampere": from its centre)
         place = place_named_anywhere(self.finder.search, turns, taken, settings=False)
         if place is None and (collected.end or collected.roundTrip):
             place = place_named_anywhere(self.finder.search, turns, taken)
@@ -518,7 +518,7 @@ class ConversationReader:
         context: list[Place],
     ) -> Asked | None:
         """The answer "Santa Coloma" to "where does it start?": the namesake the brief's other places
-        settle ("Pal" after "from Canillo": the village), or chosen since ("1", "the Andorran one"), else
+        settle ("Pal" after "from Canillo": the village), or chosen since ("1", "the French one"), else
         the question (not nothing, and not a guess)."""
         if answer is None:
             return None
@@ -563,7 +563,7 @@ def _stops_now(
     norm = normalize(text)
     if not ADDED.search(norm) and ("start" in phrases or "end" in phrases or STOPS_CHANGED.search(norm)):
         return list(dict.fromkeys(said))
-    # (the area the trip is in, read as a stop from "une balade à Helsinki", is no stop of it)
+    # (the area the trip is in, read as a stop from "une balade à Tampere", is no stop of it)
     stops = [name for name in collected.via if not ((place := located.get(name)) and is_setting(place))]
     spellings = {
         key: _spellings(name, located)
@@ -649,7 +649,7 @@ def _turned(collected: Collected, reading: Reading, text: str) -> None:
     elif elsewhere and collected.roundTrip and collected.end:  # a loop "up to the lake": where it turns
         collected.via = _in_the_order_said(list(dict.fromkeys([*collected.via, collected.end])), text)
         collected.end = None
-    both = "start" in reading.places and "end" in reading.places  # "...: de la Seu à Andorre"
+    both = "start" in reading.places and "end" in reading.places  # "...: de la Seu à Encamp"
     if reading.reversed and collected.end and not collected.roundTrip and not both:  # "the other way round"
         collected.start, collected.end = collected.end, collected.start
     if reading.reversed and "via" not in reading.places:  # the stops too, a loop's included
@@ -697,7 +697,7 @@ def _ending_where_it_started(trip: Collected, located: dict[str, Place]) -> None
     """A trip whose end, however found, is its start is a loop ("de Pal à Arinsal puis Xixerella", then
     "et retour à Pal")."""
     start, end = (located.get(name or "") for name in (trip.start, trip.end))
-    if start and end and start.place_id == end.place_id:  # (not near: Helsinki's districts are)
+    if start and end and start.place_id == end.place_id:  # (not near: a city's districts are)
         trip.roundTrip = True
 
 
@@ -728,7 +728,7 @@ def _meant_instead(
     """ "pas Kalasatama, je voulais dire Kallio": the place meant, wherever the other one was."""
     for was, now in zip(phrases.get("was", []), phrases.get("now", []), strict=False):
         old, new = searched.get(was.text), searched.get(now.text)
-        if new is not None and not isinstance(new, Found):  # "not Andorra la Vella, Santa Coloma"
+        if new is not None and not isinstance(new, Found):  # "not La Massana, Santa Coloma"
             new = settled_by(new, list(located.values()))
         if not isinstance(new, Found):
             continue
@@ -741,8 +741,8 @@ def _meant_instead(
 
 
 def _back_where_they_are(collected: Collected, turns: list[str]) -> bool:
-    """No start said, and the end is where people come back to ("we're at a hotel in Andorra la Vella...
-    up to Pal, and back to Andorra la Vella the same day"), or a loop comes back to one of its stops ("4
+    """No start said, and the end is where people come back to ("we're at a hotel in La Massana...
+    up to Pal, and back to La Massana the same day"), or a loop comes back to one of its stops ("4
     days, a loop back to Pas de la Casa, through Canillo..."): a loop from there."""
     if collected.start:
         return False
@@ -780,7 +780,7 @@ def _ends_or_others(
 ) -> tuple[Place | None, Place | None]:
     """The places a stop lies between: the trip's ends, or, its start not known yet (said later, or only
     by where people stay), the first and last other places of the brief that we route ("spending the week
-    in Escaldes... ride to Sant Julià via Andorra la Vella and Santa Coloma")."""
+    in Escaldes... ride to Sant Julià via La Massana and Santa Coloma")."""
     start, end = (located.get(name or "") for name in (collected.start, collected.end))
     if start is None and (ours := [p for p in context if p.region is not None]):
         return ours[0], ours[-1]
@@ -846,7 +846,7 @@ def _on_the_way_of_a_list(
     context: list[Place],
 ) -> list[tuple[PlacePhrase, SearchOutcome]]:
     """Names alone listed as stops: each the namesake the brief's other places and ends settle, as a via
-    point's ("Start Andorra la Vella, Santa Coloma, Aixovall, Sant Julia": the village, not Gramenet)."""
+    point's ("Start La Massana, Santa Coloma, Aixovall, Sant Julia": the village, not Gramenet)."""
     ends = _ends_or_others(trip, located, context)
     return [(phrase, on_the_way(settled_by(found, context), *ends)) for phrase, found in said]
 
@@ -900,7 +900,7 @@ def _in_order(slot: str, phrases: list[PlacePhrase], searched: dict[str, SearchO
     ordered = sorted(phrases, key=lambda p: not p.strong)
     if slot == "start":
         ordered.sort(key=lambda p: not (_ours(searched[p.text]) and not _not_meant(p, searched[p.text])))
-    # "une boucle à Helsinki : départ Punavuori": the district, not the area it is in
+    # "une boucle à Tampere : départ Punavuori": the district, not the area it is in
     ordered.sort(key=lambda p: isinstance(found := searched[p.text], Found) and is_setting(found.place))
     return ordered
 
@@ -912,8 +912,8 @@ def _set_aside_setting(
     located: dict[str, Place],
     phrases: dict[str, list[PlacePhrase]],
 ) -> None:
-    """The whole area a trip is in, taken for its start or end from no plain word ("a ride in Helsinki",
-    "helsinki" alone): out of the slot, for a district said later to fill it (or, for a start, named
+    """The whole area a trip is in, taken for its start or end from no plain word ("a ride in Tampere",
+    "tampere" alone): out of the slot, for a district said later to fill it (or, for a start, named
     anywhere when none is: ``_start_named_anywhere``). Not its centre, said for the slot ("from the city
     centre")."""
     centred = {slot for slot, said in phrases.items() if any(p.text == CENTRE for p in said)}
@@ -921,15 +921,15 @@ def _set_aside_setting(
         name = getattr(trip, slot)
         place = located.get(name or "")
         if place is None or name == was or not is_setting(place):
-            continue  # (not this turn's: "Turku to Helsinki", then "three days")
+            continue  # (not this turn's: "Turku to Tampere", then "three days")
         if said_as_an_end(text, place.name) or slot in centred:
-            continue  # "from Helsinki to Kallio", "Helsinki to Espoo and back to Helsinki"
+            continue  # "from Tampere to Kallio", "Tampere to Espoo and back to Tampere"
         setattr(trip, slot, None)
 
 
 def _the_centre(search: Callable[[str], SearchOutcome], named: list[Place]) -> SearchOutcome:
     """The centre of the one area the brief's other places are in, when the area is a town of its own
-    (Helsinki; not Andorra, whose centre could be any of its villages')."""
+    (Tampere; not a country, whose centre could be any of its villages')."""
     regions = {place.region for place in named if place.region}
     if len(regions) == 1 and isinstance(area := search(regions.pop()), Found) and is_setting(area.place):
         return Found(area.place, 1.0, matched=CENTRE)

@@ -72,7 +72,7 @@ _WEEKS = {
     "quatre": 4,
 }
 FROM_TODAY = lazy(
-    # (not "in a week": mostly how long, "Toulouse to Andorra in a week")
+    # (not "in a week": mostly how long, "Toulouse to the Pyrenees in a week")
     rf"\b(?:in|dans) (?P<in>{'|'.join(w for w, n in _WEEKS.items() if n > 1)}|[2-4]) (?:weeks?|semaines?)"
     r"(?: s)?(?: time)?\b"
     rf"|\b(?P<from>{'|'.join(_WEEKS)}|[1-4]) weeks? (?:from (?:today|now)|today|time)\b"
@@ -625,7 +625,7 @@ def _date(norm: str, today: dt.date, known: dt.date | None = None) -> dt.date | 
 def _day_or_weekday(norm: str, today: dt.date, month_start: dt.date) -> dt.date | None:
     """ "the 22nd", "le 22", "saturday": a day of the month said beside a weekday is the more precise ("le
     23, c'est le dimanche"); a weekday said after it is that day or the first such day after it ("we're in
-    Andorra from the 8th... the ride leaves on the Sunday")."""
+    the Pyrenees from the 8th... the ride leaves on the Sunday")."""
     weekday = WEEKDAY.search(norm)
     if m := DAY_ONLY.search(norm):
         day = _next_day_of_month(int(m.group(1) or m.group(2) or m.group(3)), month_start)

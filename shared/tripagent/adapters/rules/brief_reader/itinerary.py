@@ -32,7 +32,7 @@ _DATED_LINE = lazy(
     r"[ \t]*[:–—-][ \t]*",
     re.IGNORECASE | re.MULTILINE,
 )
-# "Mon Andorra la Vella to Sant Julià, Tue Sant Julià to Encamp, Wed ...": days named inline, one a leg
+# "Mon La Massana to Sant Julià, Tue Sant Julià to Encamp, Wed ...": days named inline, one a leg
 _WEEKDAY_MARK = lazy(
     r"(?:^|(?<=[\s,;.(]))"
     rf"({'|'.join(sorted([*WEEKDAYS, *SHORT_WEEKDAYS], key=len, reverse=True))})\b\.?\s*[:\-–]?\s+",
@@ -40,7 +40,7 @@ _WEEKDAY_MARK = lazy(
 )
 _DAY_OF = {**WEEKDAYS, **SHORT_WEEKDAYS}
 # Getting there by other means than the bike: a day or a night of it is none of the ride's ("we land on
-# Friday, night at the hotel"; not "arrivée à Andorra la Vella le 3e jour", where the ride ends)
+# Friday, night at the hotel"; not "arrivée à La Massana le 3e jour", where the ride ends)
 COMING_IN = lazy(
     r"\b(?:land\w*|fly\w*|flies|flights?|atterri\w*|trains?|bus|avion|planes?|airport|aeroport)\b",
     re.IGNORECASE,

@@ -36,7 +36,7 @@ def ours_by_name(piece: str, outcome: SearchOutcome) -> bool:
 
 def names_in_a_row(search: Callable[[str], SearchOutcome], text: str) -> list[str] | None:
     """Two or more places we route typed one after the other with no comma ("via la massana ordino canillo
-    soldeu", "andorra la vella & encamp", "soldeu n grau roig"), each by its very name: each name, in
+    soldeu", "la massana & encamp", "soldeu n grau roig"), each by its very name: each name, in
     order. None unless the whole phrase is such names (and the words that join them), and none when the
     whole names a place ("les escaldes engordany")."""
     words = normalize(text.replace("&", " & ").replace("+", " + ")).split()
@@ -64,7 +64,7 @@ def names_in_a_row(search: Callable[[str], SearchOutcome], text: str) -> list[st
 def trimmed_to_ours(search: Callable[[str], SearchOutcome], text: str) -> Found | None:
     """A phrase that names nothing whole, but that is a place we route by its very name followed by other
     words ("eira n back", "Arinsal is", "Hakaniemi market"), or preceded by words that only say where in
-    it ("by Aixirivall", "central Helsinki", "d'abord les Escaldes", "the Kallio church"): that place.
+    it ("by Aixirivall", "central Tampere", "d'abord les Escaldes", "the Kallio church"): that place.
     Only a place we route: a piece of a phrase is too weak a reason to name a place abroad."""
     said = normalize(text)
     if _UNDECIDED.search(said) or _NEGATED.search(said):  # "between Soldeu and El Tarter", "not Canillo"
@@ -146,7 +146,7 @@ def end_named_anywhere(
 ) -> Place | None:
     """Where a trip that is no loop has a start but no word says where it ends: the last place we route
     the texts name by its very name that is not taken (the start, a via point, a start said and
-    corrected, a stop taken out): "We go out from Andorra la Vella and we arrive to Pas de la Casa"."""
+    corrected, a stop taken out): "We go out from La Massana and we arrive to Pas de la Casa"."""
     named = places_named_anywhere(search, _decided(texts, questions=False), taken, settings=settings)
     return named[-1] if named else None
 
@@ -168,7 +168,7 @@ def places_named_anywhere(
 ) -> list[Place]:
     """The places we route the texts name by their very names (or without their article), once each, in
     the order said, those in ``taken`` (normalized names) aside, and unless ``settings`` the names of a
-    whole area ("a ride in Helsinki", ``is_setting``); only the ``first`` one, looked up no further (a
+    whole area ("a ride in Tampere", ``is_setting``); only the ``first`` one, looked up no further (a
     geocoder may be remote)."""
     runs = list(dict.fromkeys(run for text in texts for run in names_said(text)))
     places: dict[int, Place] = {}

@@ -20,7 +20,7 @@ _MARK = lazy(
     r"|(?:^|(?<=[\s,;:]))([a-e1-9])\))\s*",
     re.IGNORECASE,
 )
-# ...and, for marks that could number a list ("1) Andorra la Vella → Encamp 2) Encamp → Pas"), a word that
+# ...and, for marks that could number a list ("1) La Massana → Encamp 2) Encamp → Pas"), a word that
 # says they are alternatives
 _ALTERNATIVES = lazy(
     r"\b(?:or|ou|options?|ideas?|idees?|choices?|choix|either|soit|hesit\w*|torn|between|entre|alternatives?"

@@ -21,8 +21,8 @@ from tripagent.domain.places import (
 
 
 def is_setting(place: Place) -> bool:
-    """A place named as the whole area routed around it ("Helsinki" for central Helsinki): where a trip
-    happens ("a ride in Helsinki"), its start or end only when no district is said instead."""
+    """A place named as the whole area routed around it ("Tampere" for central Tampere): where a trip
+    happens ("a ride in Tampere"), its start or end only when no district is said instead."""
     return place.region is not None and normalize(place.name) == place.region
 
 
@@ -40,8 +40,8 @@ def far_fetched(outcome: SearchOutcome, text: str) -> bool:
 
 def beyond_reach(place: Place, ours: list[Place], days: int, daily_km: float | None) -> bool:
     """A place that no ride of the trip's days could reach from the places of it we route (the measure of
-    ``settled_by_the_trip``): "a couple from Cardiff" on a week of 45 km a day in Andorra, "she's from
-    Glasgow" on two days in Kallio. Toulouse, on five days to Andorra la Vella, is within reach: a place of
+    ``settled_by_the_trip``): "a couple from Cardiff" on a week of 45 km a day in the Pyrenees, "she's from
+    Glasgow" on two days in Kallio. Toulouse, on five days to La Massana, is within reach: a place of
     the ride, and outside."""
     if days < 1 or not ours:
         return False

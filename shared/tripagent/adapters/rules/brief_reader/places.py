@@ -29,7 +29,7 @@ from tripagent.adapters.rules.brief_reader.words import (
 )
 from tripagent.domain.places import normalize
 
-# Where a place phrase ends: a connector or punctuation (not an article: "Andorra la Vella" keeps its "la").
+# Where a place phrase ends: a connector or punctuation (not an article: "La Massana" keeps its "la").
 _COUNTS = "|".join(n for n in NUMBERS if len(n) > 1 and n not in ("un", "une"))  # "to Encamp two days"
 _STOP = (
     r"(?=\s+(?:to|au|jusqu|jusque|vers|via|par|in|en|dans|on|for|pour|with|avec|and|et|by|over|during|starting|then"
@@ -202,7 +202,7 @@ PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             r"(?=\s+(?:back to|to|vers|jusqu|via|through)\s)"
         ),
     ),
-    # "we want to do Helsinki to Kallio", "could you plan Anyós to Llumeneres": weak
+    # "we want to do Tampere to Kallio", "could you plan Anyós to Llumeneres": weak
     (
         "start",
         lazy(
@@ -212,10 +212,10 @@ PLACE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     ("start", lazy(r"^boucle\s+()(.{1,60}?)" + _STOP)),  # "Boucle Ordino, 3 jours"
-    # "..., Aixirivall, Juberri and back to Andorra la Vella": a name alone, where the route turns back
+    # "..., Aixirivall, Juberri and back to La Massana": a name alone, where the route turns back
     ("bare", lazy(r"^()(.{1,60}?)(?=\s+(?:and|et|then|puis) (?:back|retour)\b)")),
     ("end", lazy(r"^pour\s+()(.{1,60}?)" + _STOP)),  # "(partir d'Aixovall) pour Ordino": weak
-    ("start", lazy(r"^(?:an? )?()(.{1,60}?)(?=\s+(?:loop|round trip)\b)")),  # "Andorra la Vella loop"
+    ("start", lazy(r"^(?:an? )?()(.{1,60}?)(?=\s+(?:loop|round trip)\b)")),  # "La Massana loop"
     ("end", lazy(rf"\b({_END})\s+(.{{1,60}}?)" + _STOP)),
     ("via", lazy(rf"\b({_VIA})\s+(.{{1,60}}?)" + _STOP)),
     # an edit naming where a stop goes: "and Escaldes before Encamp", "Sispony after La Massana please"
@@ -311,15 +311,15 @@ _MADE = [
 _UNDECIDED = lazy(r"\b(?:or|ou|either|maybe|peut etre)\b")
 THERE = "there"  # a "there" its turn does not say: the place an earlier turn named last
 CENTRE = "the centre"  # "start from the centre": the centre of the area the trip's other places are in
-# A town's centre is the town: "Helsinki centre", "the centre of Encamp", "le centre d'Ordino"
+# A town's centre is the town: "Tampere centre", "the centre of Encamp", "le centre d'Ordino"
 _CENTRE = lazy(
     r"^(?:the |le )?(?:city |town |village )?(?:centre|center|downtown|centre ville|centro)"
     r" (?:of |de |d |du )?"
     r"|\s+(?:city |town |village )?(?:centre|center|downtown|centre ville|centro)$"
 )
 _CENTRE_ALONE = {*vocabulary.words("centre_words"), *vocabulary.aliases()["centre_words"]}
-# The words that make a whole area ("Helsinki") a trip's start or end, not only where it happens ("à
-# Helsinki", "a ride in Helsinki", "helsinki" alone): see is_setting
+# The words that make a whole area ("Tampere") a trip's start or end, not only where it happens ("à
+# Tampere", "a ride in Tampere", "tampere" alone): see is_setting
 _AS_AN_END = (
     r"\b(?:from|to|into|towards|back to|depuis|de|d|jusqu a|jusqu au|jusque|vers|arrivee a|retour a|revenir a"
     r"|(?:start|end|finish|begin)(?:s|ing)? (?:in|at|from)|(?:depart|arrivee|start|end|finish)"
@@ -328,13 +328,13 @@ _AS_AN_END = (
     r"|\b{name} (?:centre|center|city centre|downtown|"
     + one_of(vocabulary.aliases()["centre_words"])
     + r")\b"
-    r"|\b(?:de|d|depuis) (?!\d).{{1,60}} a {name}\b"  # "de Tampere à Helsinki" (not "de 9h à")
+    r"|\b(?:de|d|depuis) (?!\d).{{1,60}} a {name}\b"  # "de Turku à Tampere" (not "de 9h à")
 )
 
 
 def said_as_an_end(text: str, name: str) -> bool:
-    """Whether a turn says a whole area as a start or an end ("from Helsinki", "to Helsinki centre",
-    "départ d'Helsinki"), not only as where the trip happens ("une balade à Helsinki")."""
+    """Whether a turn says a whole area as a start or an end ("from Tampere", "to Tampere centre",
+    "départ de Tampere"), not only as where the trip happens ("une balade à Tampere")."""
     said = _as_an_end(normalize(name))
     return any(said.search(normalize(clause)) for clause in re.split(r"[.,;!?\n]", text))
 
@@ -374,7 +374,7 @@ _CHOOSING = lazy(r"\b(?:between|entre|deciding|hesit\w*|either|soit|or|ou)\b")
 
 
 def _route_goes_on(clause: str, at: int) -> re.Match[str] | None:
-    """The place the route goes on to after the end said at ``at``: "to Aixovall then Andorra la Vella",
+    """The place the route goes on to after the end said at ``at``: "to Aixovall then La Massana",
     "up to La Cortinada and Llorts, then back" (not "torn between Soldeu and El Tarter")."""
     if more := _THEN.match(clause[at:]):
         return more
@@ -393,7 +393,7 @@ _JUST = lazy(
     # an answer that is only a name after a word of assent: "ok Llorts", "ok arinsal"
     r"|^(?:ok|okay|alright|fine|yes|oui|yeah|yep|d accord|dac)\s+(?=\S+(?:\s+\S+){0,3}$)"
 )
-# ...and what closes such a choice: "ok soldeu then", "ok andorre la vieille alors", "sant julia is fine"
+# ...and what closes such a choice: "ok soldeu then", "ok saint julien de loria alors", "sant julia is fine"
 _CHOSEN_TAIL = lazy(r"\s+(?:then|alors|donc|is fine|c est bon|ca ira|please|svp)$")
 _TRIGGERED = [(slot, p) for slot, p in PLACE_PATTERNS if p.pattern.startswith(r"\b(")]  # after a word
 # A clause that says where the trip ends or starts goes on with no list: "..., then end at Alppiharju"
@@ -450,7 +450,7 @@ def place_phrases(
 ) -> dict[str, list[PlacePhrase]]:
     """Each slot's place phrases of one turn, in the order of the text. Besides start, end and via:
     ``skip`` (a via point taken out) and ``bare`` (a clause that is nothing but a name: "Road bike.
-    Andorra la Vella. 2 days."). ``locale``: the conversation's, for a turn whose words say none ("pas de
+    La Massana. 2 days."). ``locale``: the conversation's, for a turn whose words say none ("pas de
     la casa a sant julia" in a French conversation: to Sant Julià)."""
     if plan := day_plan(text):
         return _as_written(_day_by_day(plan), text, capitalizes)
@@ -555,7 +555,7 @@ class _TurnReader:
             and (more := _THEN.match(" " + clause))
             and is_name(more.group(1).strip(), strong=False)
         ):
-            # "start in Sant Julià, then Andorra la Vella, then Escaldes and Encamp": stops on the way
+            # "start in Sant Julià, then La Massana, then Escaldes and Encamp": stops on the way
             self._add(more.start(1) - 1, "via", more.group(1).strip(), strong=False)
             self._list_rest(clause, more.end(1) - 1, strong=False)
         self.end_open = False
@@ -609,7 +609,7 @@ class _TurnReader:
         if slot == "via":  # the rest of the list: "through A and B", "par A puis B"
             self._list_rest(clause, match.end(2), strong=strong)
         elif slot == "end" and strong and (more := _route_goes_on(clause, match.end(2))):
-            # "to Aixovall then Andorra la Vella", "up to La Cortinada and Llorts, then back": the route
+            # "to Aixovall then La Massana", "up to La Cortinada and Llorts, then back": the route
             # goes on (the earlier end becomes a via point)
             self._add(match.end(2) + more.start(1), "end", more.group(1).strip(), strong=True)
         elif slot == "end" and strong and match.end(2) >= len(clause.rstrip()):
@@ -669,7 +669,7 @@ class _TurnReader:
         if candidate == "pas" and not strong:
             return
         if (centre := _CENTRE.sub("", candidate).strip()) and centre != candidate:
-            # "Helsinki centre" is Helsinki, said as plainly as after "from" (not the area: is_setting)
+            # "Tampere centre" is Tampere, said as plainly as after "from" (not the area: is_setting)
             at, candidate, strong = at + candidate.find(centre), centre, True
         if candidate in THERE_WORDS:  # "set off from there": read once the whole clause is (see _there)
             self.there.append((self.offset + at, slot, strong))
@@ -785,7 +785,7 @@ def _ordered(mentions: list[Mention], joined: str) -> dict[str, list[PlacePhrase
                 continue
             between = joined[earlier[0] + len(earlier[2].text) : later[0]]
             starts_between = any(m[1] == "start" and earlier[0] < m[0] < later[0] for m in unique)
-            # a correction; or, for an end, the trip's start said after it: "une balade à Helsinki, de
+            # a correction; or, for an end, the trip's start said after it: "une balade à Tampere, de
             # Siltasaari à Kluuvi" (the town where it all happens)
             if CORRECTION.search(between) or (slot == "end" and starts_between):
                 unique.remove(earlier)
@@ -793,7 +793,7 @@ def _ordered(mentions: list[Mention], joined: str) -> dict[str, list[PlacePhrase
                 (len(between.split()) <= 8 and _ONWARD.search(between))
                 or between.strip() in ("to", "vers")
                 # "..., then La Cortinada, and at the end I finish in El Serrat" (not "come back to Pas, or
-                # finish in Andorra la Vella": a choice)
+                # finish in La Massana": a choice)
                 or (
                     _finishing(slot, joined, later[0])
                     and (_ONWARD.search(between) or len(between.split()) <= 3)  # "B, arrivée à C"

@@ -211,7 +211,7 @@ def _named_places(
             # for a start, a place we route before one abroad, as the chat reads them ("from Tallinn")
             tried = sorted(texts, key=lambda t: not _routed(search(t))) if slot == "start" else texts
             named[slot] = next((text for text in tried if not isinstance(search(text), NotFound)), tried[0])
-    # A clause that is only a name ("Road bike. Andorra la Vella. 2 days."): the start, else the end,
+    # A clause that is only a name ("Road bike. La Massana. 2 days."): the start, else the end,
     # when it is a place we route
     for text in places.get("bare", []):
         outcome = search(text)

@@ -20,7 +20,7 @@ NUMBERS = vocabulary.numbers()  # "two", "deux", "a" (week): their values
 NUM = r"(\d{1,2}|" + "|".join(sorted(NUMBERS, key=len, reverse=True)) + r")"
 
 NIGHTS = -2  # (a pattern's days) a count of nights, the days one more
-HOURS = -24  # (a pattern's days) a count of whole days in hours: "48h in Andorra" is two days
+HOURS = -24  # (a pattern's days) a count of whole days in hours: "48h in the Pyrenees" is two days
 DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
     (
         lazy(
@@ -40,7 +40,7 @@ DURATION_PATTERNS: list[tuple[re.Pattern[str], int | None]] = [
         ),
         7,
     ),
-    # "week in andorra", "semaine en andorre", "Week-long tour"
+    # "week in the pyrenees", "semaine dans les pyrénées", "Week-long tour"
     (
         lazy(r"^(week|semaine)(?= (?:in|en|a|au|loop|tour|trip|ride|boucle)\b)|\b(week)[ -]long\b"),
         7,
@@ -209,7 +209,7 @@ START_UNKNOWN = lazy(
     r"|(?<!arrivee )(?<!l arrivee )(?<!la fin )\bon hesite (?:encore |toujours )?entre\b"
     rf"(?! (?:\d|un|une|deux|trois|quatre|cinq|six|sept|a|one|two|three)){_NOT_BIKE_OR_BED}"
     r"|\beither\b.{0,40}\bor\b.{0,60}\b(?:start|depart)|\bcan t decide\b.{0,20}\bstart"
-    # "start somewhere near Andorra la Vella, I don't know"
+    # "start somewhere near La Massana, I don't know"
     r"|\bstart\w* (?:from )?somewhere (?:near|around|close to|in)\b"
     r"|\bstart\b.{0,30}\bcan t decide"
     r"|\b(?:haven t decided|not decided|undecided|pas decide|pas encore decide)\b"
@@ -491,7 +491,7 @@ _SETTLED_COUNT = lazy(
     r"|we can have|i can take|we can take|j ai droit a|on a droit a|so|donc)"  # ("she's driving so 1")
     rf"\s+{NUM}(?:\s+(?:days?|jours?|journees?))?"
     r"(?=\s*(?:$|and|et|then|alors|it is|c est|please|svp|ok|instead|plutot|a loop|une boucle|start\w*"
-    r"|depart|from|de|end\w*|arrivee)\b)"  # ("we go via ordino, so 3. start andorra la vella")
+    r"|depart|from|de|end\w*|arrivee)\b)"  # ("we go via ordino, so 3. start la massana")
     rf"|^(?:ok |okay |alors |bon |so |fine )*{NUM} (?:it is|then|alors|c est bon)\b"
 )
 
@@ -601,8 +601,8 @@ _ONE_DAY_MORE = lazy(
 
 def numbered_days(text: str) -> int | None:
     """The days a route told day by day spans ("day one Sant Julià to Encamp, then the next day over to
-    Canillo, and the last day down to Andorra la Vella": three): the day named, a day more for each next or
-    last day said after it; a night is followed by a day ("first night in Andorra la Vella, second night
+    Canillo, and the last day down to La Massana": three): the day named, a day more for each next or
+    last day said after it; a night is followed by a day ("first night in La Massana, second night
     Canillo, then up to Soldeu": three)."""
     norm = normalize(text)
     events = [
@@ -647,7 +647,7 @@ def nights_on_the_way(text: str) -> int | None:
     nights = 0
     for sentence in re.split(r"[.!?;\n]+", text):
         norm = re.sub(r"\b(?:the night before|la veille|night before)\b", " ", normalize(sentence))
-        if COMING_IN.search(norm):  # (not "arrivée Andorra la Vella le 3e jour": where the ride ends)
+        if COMING_IN.search(norm):  # (not "arrivée La Massana le 3e jour": where the ride ends)
             continue
         said = len(_NIGHT_AT.findall(norm)) + len(_NIGHT_MARKED.findall(sentence.casefold()))
         for slept in _SLEPT_THEN.finditer(norm):
@@ -766,7 +766,7 @@ ROUND_TRIP = lazy(
     r"|\b(?:back|finish\w*|end\w*) where (?:we|i) (?:start|began)"
     r"|\b(?:end|ending|finish|finishing) back (?:in|at)\b"  # "starting in Canillo... and end back in Canillo"
     r"|\b(?:revient|revenir|retour) au (?:point de )?depart\b"
-    # "départ et arrivée à Encamp", "depart et arrivee andorre la vieille" (not "... le même jour")
+    # "départ et arrivée à Encamp", "depart et arrivee saint julien de loria" (not "... le même jour")
     r"|\bdepart et (?:arrivee|retour) (?:a |vers |au |aux |d |de |du )?(?=[^\W\d])"
     r"(?!(?:le|la|les|sont|seront|sera|prevu\w*|dans|en|the)\b)"
     r"|\b(?:finir|terminer|revenir|rentrer) (?:la )?ou (?:on|nous) (?:a|avons) commence"
@@ -1109,7 +1109,7 @@ def days_changed(norm: str) -> tuple[int, str]:
 
 
 # How long people stay where they ride, said beside what they ride: "on passe une semaine aux Escaldes",
-# "we're spending a week in Andorra", "here for ten days"
+# "we're spending a week in the Pyrenees", "here for ten days"
 _STAY_FOR = lazy(
     r"\b(?:vacances|holidays?|vacation|sejour|passe|passons|passer|spending|spend|here|ici|visiting|staying"
     r"|sur place)\b[^.!?:]{0,25}?"
@@ -1138,7 +1138,7 @@ def duration_in(norm: str) -> int | None:
     said = [f for f in said if not _NOT_THIS_LENGTH.search(norm[max(0, f[0] - 40) : f[0]])]
     if len(said) > 1:  # "4 days of the fortnight": the fortnight holds the trip
         said = [f for f in said if not _HOLDS_THE_TRIP.search(norm[max(0, f[0] - 12) : f[0]])] or said
-    # "en vacances à Helsinki pour dix jours... une balade d'une journée": the stay is not the ride
+    # "en vacances à Tampere pour dix jours... une balade d'une journée": the stay is not the ride
     stays = [m.span(1) for m in _STAY_FOR.finditer(norm)]
     ridden = [f for f in said if not any(a <= f[0] < b for a, b in stays)]
     if stays and (ridden or WITHIN_A_DAY.search(norm) or ONE_RIDE.search(norm)):
@@ -1149,7 +1149,7 @@ def duration_in(norm: str) -> int | None:
     for found in UNDECIDED.finditer(norm):  # "maybe 2 or 3 days, we'll see": not said yet
         said = [f for f in said if not found.start() <= f[0] < found.end()]
         said.append((found.start(), found.end(), 0))
-    if any(days > 1 for _, _, days in said):  # "4 days... with a full day in Andorra la Vella"
+    if any(days > 1 for _, _, days in said):  # "4 days... with a full day in La Massana"
         said = [f for f in said if not _ONE_DAY.match(norm, f[0])]
     # a phrase inside another is that phrase's reading ("long weekend" is no second "weekend")
     kept = [f for f in said if not any(o != f and o[0] <= f[0] and f[1] <= o[1] for o in said)]
