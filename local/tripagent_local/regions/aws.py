@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
 from pathlib import Path
@@ -24,6 +23,7 @@ from typing import Any
 import httpx
 
 from tripagent_local.regions import bundle as bundles
+from tripagent_local.regions.elevation import srtm_tiles
 from tripagent_local.regions.errors import RegionBuildError
 
 PACKAGED = "packaged"  # the parameter's value before any build: the region the image and functions carry
@@ -81,15 +81,6 @@ def download(source: str, into: Path, s3: Any, http: httpx.Client) -> Path:
             for chunk in response.iter_bytes(1 << 20):
                 out.write(chunk)
     return target
-
-
-def srtm_tiles(cells: set[tuple[int, int]], cell_deg: float) -> list[str]:
-    """The names of the 1°×1° SRTM tiles that cover coverage cells (``N42E001``, ``S46W140``)."""
-    names = set()
-    for x, y in cells:
-        lat, lon = math.floor(y * cell_deg), math.floor(x * cell_deg)
-        names.add(f"{'N' if lat >= 0 else 'S'}{abs(lat):02d}{'E' if lon >= 0 else 'W'}{abs(lon):03d}")
-    return sorted(names)
 
 
 def skadi(tiles: list[str], into: Path, http: httpx.Client) -> Path:

@@ -26,7 +26,7 @@ from tripagent_local.regions import bundle as bundles
 from tripagent_local.regions import elevation as elevation_tiles
 from tripagent_local.regions import places_index, valhalla_tiles
 from tripagent_local.regions.errors import RegionBuildError
-from tripagent_local.regions.extract import Extras, area_name, read_extract, sidecar
+from tripagent_local.regions.extract import CELL_DEG, Extras, area_name, read_extract, sidecar
 from tripagent_local.regions.smoke import smoke_route
 
 FORMAT = 1  # the bundle's layout; a reader refuses a newer one
@@ -153,7 +153,12 @@ def _build(
         )
         _say(log, f"  tiles.tar: {(out / 'tiles.tar').stat().st_size / 1e6:.1f} MB")
         step = time.monotonic()
-        counts = places_index.write(out / "places.sqlite", areas)
+        with_heights = {
+            a.name
+            for a in areas
+            if set(elevation_tiles.srtm_tiles(a.contents.cells, CELL_DEG)) & set(heights)
+        }
+        counts = places_index.write(out / "places.sqlite", areas, with_heights)
         places_index.coverage_geojson(out / "coverage.geojson", areas)
         timings["places"] = round(time.monotonic() - step, 2)
         step = time.monotonic()

@@ -5,6 +5,7 @@ routing tiles, so the folder is needed only while building."""
 from __future__ import annotations
 
 import gzip
+import math
 import re
 import zipfile
 from pathlib import Path
@@ -84,3 +85,12 @@ def prepare(folders: list[Path], target: Path) -> list[str]:
         out.write_bytes(raw)
         names.append(tile)
     return names
+
+
+def srtm_tiles(cells: set[tuple[int, int]], cell_deg: float) -> list[str]:
+    """The names of the 1°×1° SRTM tiles that cover coverage cells (``N42E001``, ``S46W140``)."""
+    names = set()
+    for x, y in cells:
+        lat, lon = math.floor(y * cell_deg), math.floor(x * cell_deg)
+        names.add(f"{'N' if lat >= 0 else 'S'}{abs(lat):02d}{'E' if lon >= 0 else 'W'}{abs(lon):03d}")
+    return sorted(names)

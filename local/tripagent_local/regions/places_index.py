@@ -148,8 +148,9 @@ def gathered(areas: list[Area]) -> tuple[list[dict[str, Any]], list[tuple[str, i
     return rows, coverage
 
 
-def write(output: Path, areas: list[Area]) -> dict[str, int]:
-    """Write the index (to a temporary file first) and return its counts for the manifest."""
+def write(output: Path, areas: list[Area], with_heights: set[str]) -> dict[str, int]:
+    """Write the index (to a temporary file first) and return its counts for the manifest;
+    ``with_heights``: the areas whose roads the elevation tiles given cover."""
     rows, coverage = gathered(areas)
     output.parent.mkdir(parents=True, exist_ok=True)
     tmp = output.with_suffix(".tmp")
@@ -211,7 +212,12 @@ def write(output: Path, areas: list[Area]) -> dict[str, int]:
     reader = _merged_reader_words([area.extras.reader for area in areas])
     db.executemany(
         "INSERT INTO meta VALUES (?, ?)",
-        [("cell_deg", str(CELL_DEG)), ("attribution", ATTRIBUTION), ("reader_words", json.dumps(reader))],
+        [
+            ("cell_deg", str(CELL_DEG)),
+            ("attribution", ATTRIBUTION),
+            ("reader_words", json.dumps(reader)),
+            ("heights", json.dumps(sorted(with_heights))),
+        ],
     )
     db.commit()
     db.execute("VACUUM")

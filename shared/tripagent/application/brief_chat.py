@@ -252,6 +252,8 @@ class BriefChat:
         reply = _with_notes(
             reply, [*understanding.refused, *checked.refused], checked.not_found, still_needed, said_in
         )
+        if collected.dailyClimbM and collected.dailyClimbM != state.collected.dailyClimbM:
+            reply = _with_flat_areas(reply, self._without_heights(collected, checked.located), said_in)
         every_place_found = clarification is None and not outside and not checked.not_found
         ready = understanding.ready and not missing and every_place_found
         state.collected = collected
@@ -436,6 +438,15 @@ class BriefChat:
         places = [located[name] for name in collected.places() if name in located]
         return [p for p in places if self.coverage.covered_region(p.lat, p.lon) is None]
 
+    def _without_heights(self, collected: Collected, located: dict[str, Place]) -> list[str]:
+        """The areas of the brief's places whose routing data has no heights (built without elevation)."""
+        if self.coverage is None:
+            return []
+        places = [located[name] for name in collected.places() if name in located]
+        regions = {r for p in places if (r := self.coverage.covered_region(p.lat, p.lon)) is not None}
+        labels = self.coverage.region_labels()
+        return [labels.get(r, r) for r in sorted(regions) if not self.coverage.has_heights(r)]
+
     def _outside_reply(self, outside: list[Place], locale: Locale) -> str:
         assert self.coverage is not None
         regions = ", ".join(self.coverage.region_labels().values())
@@ -504,6 +515,21 @@ def _with_notes(
             else f"Pour le calculer il me manque encore {words}."
         )
     return "\n\n".join([reply, *notes])
+
+
+def _with_flat_areas(reply: str, areas: list[str], locale: Locale) -> str:
+    """A climbing limit asked where the routing data has no heights: said, once, rather than ignored."""
+    if not areas:
+        return reply
+    names = ", ".join(areas)
+    note = (
+        f"The routing data of {names} has no elevation: the days will show no climbing, and I cannot keep "
+        "them under a climbing limit."
+        if locale == "en"
+        else f"Les données d'itinéraire de {names} n'ont pas d'altitudes : les jours n'afficheront pas de "
+        "dénivelé, et je ne peux pas les limiter en montée."
+    )
+    return f"{reply}\n\n{note}"
 
 
 _NEEDED: dict[Locale, dict[str, str]] = {

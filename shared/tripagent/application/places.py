@@ -60,6 +60,10 @@ class CoverageMap(Protocol):
 
     def region_labels(self) -> dict[str, str]: ...
 
+    def has_heights(self, region: str) -> bool:
+        """Whether routes there carry heights (the region was built with elevation covering it)."""
+        ...
+
     def regions(self) -> Sequence[ServedArea]:
         """The areas routes can be planned in (the region's extracts), with their bounds."""
         ...

@@ -83,6 +83,12 @@ class Gazetteer:
             self._cell = float(self.db.execute("SELECT value FROM meta WHERE key = 'cell_deg'").fetchone()[0])
         return self._cell
 
+    def has_heights(self, region: str) -> bool:
+        """Whether the region's routing tiles carry heights (it was built with elevation tiles covering it);
+        an index that does not say is taken to."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'heights'").fetchone()
+        return row is None or region in json.loads(row[0])
+
     def region_labels(self) -> dict[str, str]:
         return {r.region: r.label for r in self.regions()}
 
