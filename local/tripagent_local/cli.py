@@ -234,6 +234,7 @@ def _dev(port: int, persist: bool, quiet: bool) -> int:
     # Metrics are off locally; Powertools still warns on every empty flush.
     warnings.filterwarnings("ignore", message="No application metrics to publish")
 
+    from tripagent_local.regions.errors import RegionBuildError
     from tripagent_local.server import gateway_config
     from tripagent_local.stack import LocalStack, StackConfig
 
@@ -247,6 +248,9 @@ def _dev(port: int, persist: bool, quiet: bool) -> int:
         uvicorn.Server(gateway_config(stack, port)).run()
     except KeyboardInterrupt:
         pass
+    except RegionBuildError as exc:  # REGIONS names a region not built here, or its extracts are broken
+        print(f"tripagent dev: {exc}", file=sys.stderr, flush=True)
+        return 2
     finally:
         stack.stop()
         if not quiet:
@@ -261,8 +265,14 @@ def _banner(stack: Any) -> str:
     storage = f"persistent ({where})" if stack.config.persist else "in memory"
     provider = os.environ.get("AI_PROVIDER", "rules")
     ws = url.replace("http://", "ws://") + stack.websocket.path if stack.websocket else "(none)"
+    manifest = stack.bundle.manifest
+    areas = ", ".join(a["label"] for a in manifest["areas"])
+    smoke = manifest["smoke"]
+    brief = f"2 days by road bike from {smoke['from']['name']} to {smoke['to']['name']}"
+    brief = brief.replace('"', "").replace("'", "'\\''")  # inside the shell's single quotes
     return f"""
 Tripagent is running at {url}  (DynamoDB Local: {storage}; model provider: {provider})
+  region     {stack.bundle.name} {stack.bundle.version}: {areas}  (make region PBF=…, make dev REGIONS=…)
   web app    {url}/  (sign in with any user name: alice, bob, ...)
   API docs   {url}/docs
   health     {url}/health
@@ -275,7 +285,7 @@ Try:
   curl -s {url}/health
   curl -s -H "Authorization: Bearer $TOKEN" {url}/me
   curl -s -H "Authorization: Bearer $TOKEN" -H "content-type: application/json" {url}/trips/ai-generate \\
-       -d '{{"brief": "2 days by road bike from Sant Julià de Lòria to Soldeu"}}'
+       -d '{{"brief": "{brief}"}}'
 
 Ctrl-C stops every process.
 """
