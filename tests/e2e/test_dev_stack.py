@@ -26,6 +26,8 @@ def test_the_banner_shows_the_url_a_token_and_curl_lines(dev_server: DevServer) 
     assert f"web app    {dev_server.url}/" in banner
     assert "export TOKEN=ey" in banner
     assert banner.count("curl ") >= 2
+    assert "region     bundled " in banner  # the region served, and a brief between its own places
+    assert "Andorra, central Helsinki" in banner
 
 
 def test_health_is_all_green_with_a_real_route(dev_server: DevServer) -> None:

@@ -114,6 +114,12 @@ def test_the_api_says_which_areas_it_plans_in(server: DevServer) -> None:
     assert south < -45.5 < north
 
 
+def test_the_banner_names_the_region_and_a_brief_of_its_own(server: DevServer) -> None:
+    banner = server.log.read_text()
+    assert "region     valley " in banner
+    assert "from Vrelkstad to Mirnhavn" in banner
+
+
 def test_health_routes_the_regions_own_smoke_trip(server: DevServer) -> None:
     health = httpx.get(f"{server.url}/health", timeout=30)
     assert health.status_code == 200, health.text
