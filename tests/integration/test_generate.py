@@ -271,3 +271,40 @@ def test_the_riders_stops_are_named_in_the_days_that_pass_them(
     for stop in {"Ordino", "Encamp"} - nights:  # a stop that is no night is named in its day's via
         assert any(d.stage and stop in d.stage.via for d in trip.days)
     assert all(d.stage and d.stage.to not in d.stage.via for d in trip.days)
+
+
+def test_a_relaxed_weekend_on_e_bikes_follows_the_valley(
+    gazetteer: Gazetteer, router: ValhallaClient
+) -> None:
+    """The issue's example: two valley towns, a relaxed pace, e-bikes, at most 40 km a day. It was routed
+    over a high point, 4.7 km and +769 m on the first day; the valley road climbs about 300 m in all. The
+    words reach Valhalla's costing: climbs and busy roads avoided."""
+    asked: list[dict[str, Any]] = []
+
+    @dataclass
+    class Recording:
+        inner: ValhallaClient
+
+        def route(self, *a: Any, **k: Any) -> Any:
+            asked.append(k.get("options") or {})
+            return self.inner.route(*a, **k)
+
+        def locate(self, *a: Any, **k: Any) -> Any:
+            return self.inner.locate(*a, **k)
+
+    trip = generator(gazetteer, Recording(router)).generate(
+        "alice",
+        "a relaxed weekend on e-bikes from Andorra la Vella to Ordino, nothing over 40 km a day",
+        None,
+        RulesProvider(),
+        "rules",
+        today=TODAY,
+    )
+    assert asked[-1]["bicycle_type"] == "Hybrid"
+    assert asked[-1]["use_hills"] == 0.1
+    assert asked[-1]["use_roads"] <= 0.25
+    stages = [d.stage for d in trip.days if d.stage]
+    assert len(stages) == 2
+    assert sum(s.ascentM or 0 for s in stages) < 550
+    assert all((s.ascentM or 0) < 400 for s in stages)
+    assert all(s.distanceKm <= 40 for s in stages)
