@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib.util
+import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -238,6 +239,28 @@ def test_the_gpx_is_gpx_1_1_with_a_track_per_day(gazetteer: Gazetteer, router: V
     first = gpx.tracks[0].segments[0].points[0]
     assert (first.latitude, first.longitude) == pytest.approx((42.4636, 1.4913), abs=0.01)
     assert gpx.tracks[0].length_2d() / 1000 == pytest.approx(trip.days[0].stage.distanceKm, rel=0.05)  # type: ignore[union-attr]
+    # heights along every track, from the stage's profile: Sant Julià at about 900 m
+    for track, day in zip(gpx.tracks, trip.days, strict=True):
+        heights = [p.elevation for p in track.segments[0].points]
+        assert all(h is not None for h in heights)
+        assert day.stage is not None
+        assert day.stage.elevation is not None
+        profile = day.stage.elevation.heightsM
+        assert heights[0] == pytest.approx(profile[0], abs=1)
+        assert heights[-1] == pytest.approx(profile[-1], abs=1)
+        assert max(h or 0 for h in heights) == pytest.approx(max(profile), abs=15)
+    assert 850 < (first.elevation or 0) < 1000
+
+
+def test_each_stage_keeps_its_heights_at_a_fixed_step(gazetteer: Gazetteer, router: ValhallaClient) -> None:
+    for day in road_trip(gazetteer, router).days:
+        stage = day.stage
+        assert stage is not None
+        assert stage.elevation is not None
+        assert stage.elevation.stepM == 100  # a stage under 30 km: a height every 100 m
+        assert len(stage.elevation.heightsM) == pytest.approx(stage.distanceKm * 10 + 1, abs=2)
+        climbed = sum(max(0, b - a) for a, b in itertools.pairwise(stage.elevation.heightsM))
+        assert climbed == pytest.approx(stage.ascentM, rel=0.1)  # (sampled anew: small ups fall between)
 
 
 def test_a_trip_where_valhalla_has_no_elevation_is_routed_without_climbing_figures(
@@ -252,6 +275,8 @@ def test_a_trip_where_valhalla_has_no_elevation_is_routed_without_climbing_figur
     assert len(stages) == 2
     assert all(s is not None and s.distanceKm > 0 for s in stages)
     assert all(s is not None and s.ascentM is None for s in stages)
+    assert all(s is not None and s.elevation is None for s in stages)
+    assert "<ele>" not in trip_to_gpx(trip)
 
 
 def test_the_riders_stops_are_named_in_the_days_that_pass_them(

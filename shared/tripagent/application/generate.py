@@ -313,6 +313,12 @@ class Generator:
                         "descentM": stage.descent_m,
                         "polyline6": stage.polyline6,
                         "via": [n for n in passed[i] if n not in (stage.from_name, stage.to_name)],
+                        "elevation": {
+                            "stepM": stage.profile.step_m,
+                            "heightsM": list(stage.profile.heights_m),
+                        }
+                        if stage.profile
+                        else None,
                     }
                 ),
             )

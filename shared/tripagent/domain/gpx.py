@@ -2,13 +2,33 @@
 
 from __future__ import annotations
 
+import itertools
 import xml.etree.ElementTree as ET
+from bisect import bisect_right
 
-from tripagent.domain.geo import decode_polyline
-from tripagent.domain.trip import Trip
+from tripagent.domain.geo import LatLon, decode_polyline, distance_km
+from tripagent.domain.trip import Stage, Trip
 
 GPX_NS = "http://www.topografix.com/GPX/1/1"
 XSI = "http://www.w3.org/2001/XMLSchema-instance"
+
+
+def heights_at(points: list[LatLon], stage: Stage) -> list[float | None]:
+    """Each point's height, from the stage's profile (by its share of the way along the line)."""
+    if stage.elevation is None or len(points) < 2:
+        return [None] * len(points)
+    walked = [0.0, *itertools.accumulate(distance_km(*a, *b) for a, b in itertools.pairwise(points))]
+    heights, step = stage.elevation.heightsM, stage.elevation.stepM
+    length = stage.distanceKm * 1000 or (len(heights) - 1) * step
+    marks = [min(k * step, length) for k in range(len(heights))]
+    out: list[float | None] = []
+    for along in walked:
+        at = along / (walked[-1] or 1.0) * length
+        i = min(max(bisect_right(marks, at) - 1, 0), len(marks) - 2)
+        span = marks[i + 1] - marks[i]
+        t = 0.0 if span <= 0 else min(1.0, max(0.0, (at - marks[i]) / span))
+        out.append(heights[i] + t * (heights[i + 1] - heights[i]))
+    return out
 
 
 def trip_to_gpx(trip: Trip, *, creator: str = "Tripagent") -> str:
@@ -42,6 +62,10 @@ def trip_to_gpx(trip: Trip, *, creator: str = "Tripagent") -> str:
         ).text = f"Day {day.dayIndex + 1}: {day.stage.from_} → {day.stage.to}"
         ET.SubElement(trk, f"{{{GPX_NS}}}number").text = str(day.dayIndex + 1)
         segment = ET.SubElement(trk, f"{{{GPX_NS}}}trkseg")
-        for lat, lon in decode_polyline(day.stage.polyline6):
-            ET.SubElement(segment, f"{{{GPX_NS}}}trkpt", {"lat": f"{lat:.6f}", "lon": f"{lon:.6f}"})
+        points = decode_polyline(day.stage.polyline6)
+        heights = heights_at(points, day.stage)
+        for (lat, lon), height in zip(points, heights, strict=True):
+            point = ET.SubElement(segment, f"{{{GPX_NS}}}trkpt", {"lat": f"{lat:.6f}", "lon": f"{lon:.6f}"})
+            if height is not None:
+                ET.SubElement(point, f"{{{GPX_NS}}}ele").text = f"{height:.0f}"
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode")

@@ -11,11 +11,13 @@ Only a route with nowhere at all to stop ends a day at a kilometre mark.
 from __future__ import annotations
 
 import itertools
+import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from tripagent.domain.geo import LatLon, encode_polyline
+from tripagent.domain.trip import MAX_PROFILE_POINTS
 
 CLIMB_KM_PER_100M = 1.0
 WINDOWS = (0.2, 0.5)  # of a day's effort, either side of the ideal cut: the near one first
@@ -50,6 +52,12 @@ class StopCandidate:
 
 
 @dataclass(frozen=True, slots=True)
+class HeightProfile:
+    step_m: int
+    heights_m: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class StagePlan:
     from_name: str
     to_name: str
@@ -58,6 +66,7 @@ class StagePlan:
     ascent_m: float | None
     descent_m: float | None
     polyline6: str
+    profile: HeightProfile | None = None
 
 
 def _night(
@@ -163,6 +172,26 @@ def plan_stages(
                 ascent_m=round(ascent) if ascent is not None else None,
                 descent_m=round(descent) if descent is not None else None,
                 polyline6=encode_polyline([s.point for s in part]),
+                profile=height_profile(part) if ascent is not None else None,
             )
         )
     return stages
+
+
+def height_profile(part: Sequence[Sample], max_points: int = MAX_PROFILE_POINTS) -> HeightProfile | None:
+    """The stage's heights at a fixed step from its start: 100 m, or a multiple of it that keeps a long
+    stage within ``max_points`` (linear between the route's samples)."""
+    if len(part) < 2 or any(s.height_m is None for s in part):
+        return None
+    start, length_m = part[0].km, (part[-1].km - part[0].km) * 1000
+    step = 100 * max(1, math.ceil(length_m / 100 / max_points))
+    kms = [(s.km - start) * 1000 for s in part]
+    heights = [float(s.height_m or 0.0) for s in part]
+    out = []
+    for k in range(math.ceil(length_m / step) + 1):
+        at = min(k * step, length_m)
+        i = min(max(bisect_right(kms, at) - 1, 0), len(kms) - 2)
+        span = kms[i + 1] - kms[i]
+        t = 0.0 if span <= 0 else min(1.0, max(0.0, (at - kms[i]) / span))
+        out.append(round(heights[i] + t * (heights[i + 1] - heights[i])))
+    return HeightProfile(step, tuple(out))

@@ -38,6 +38,7 @@ class Role(StrEnum):
 
 
 StopKind = Literal["activity", "lodging", "transport", "food", "poi"]
+MAX_PROFILE_POINTS = 300  # a stage's heights: 100 m apart up to 30 km, further apart beyond (trip doc size)
 
 
 class _Model(BaseModel):
@@ -49,6 +50,13 @@ class Member(_Model):
     role: Role
 
 
+class ElevationProfile(_Model):
+    """Heights along a stage, every ``stepM`` metres from its start (the last one at its end)."""
+
+    stepM: int = Field(gt=0)
+    heightsM: list[int] = Field(min_length=2, max_length=MAX_PROFILE_POINTS + 1)
+
+
 class Stage(_Model):
     from_: str = Field(alias="from")
     to: str
@@ -58,6 +66,7 @@ class Stage(_Model):
     descentM: float | None = None
     polyline6: str = ""
     via: list[str] = Field(default_factory=list, description="The rider's stops this day passes, in order.")
+    elevation: ElevationProfile | None = Field(default=None, description="Heights along it, when known.")
 
 
 class Day(_Model):
