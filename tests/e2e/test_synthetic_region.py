@@ -7,6 +7,7 @@ previous version serving."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import signal
 import subprocess
@@ -172,6 +173,23 @@ def test_a_person_plans_and_sees_the_routed_trip_in_the_browser(server: DevServe
                 expect(page.get_by_test_id("days")).to_contain_text("Quenloch")
                 page.wait_for_timeout(300)  # the map fits its bounds
                 wren.shot("region-02-trip")
+                # The hill's day: its profile, from the heights built into the tiles, the climb marked;
+                # pointing at it shows the distance and height, and the point on the map
+                hill = page.get_by_test_id("profile-1")
+                expect(hill.locator("figcaption")).to_contain_text("700 m of climbing")
+                expect(hill.get_by_test_id("steepest")).to_have_count(1)
+                svg = hill.locator("svg")
+                svg.scroll_into_view_if_needed()
+                box = svg.bounding_box()
+                assert box is not None
+                svg.hover(position={"x": box["width"] * 0.55, "y": box["height"] / 2})
+                expect(hill.locator("figcaption")).to_have_text(re.compile(r"^[\d.,]+ km · [\d,]+ m$"))
+                expect(page.locator("path.profile-point")).to_have_count(1)
+                wren.shot("region-03-profile")
+                page.set_viewport_size({"width": 390, "height": 844})
+                hill.scroll_into_view_if_needed()
+                assert (hill.locator("svg").bounding_box() or {"width": 0})["width"] <= 360  # fits the phone
+                wren.shot("region-04-profile-phone")
                 assert wren.problems == []
         finally:
             browser.close()

@@ -7,6 +7,7 @@ import { unwrap, type Trip } from "../api/client";
 import { useServices } from "../context";
 import { useI18n } from "../i18n";
 import { decodePolyline6 } from "../polyline";
+import type { RoutePoint } from "./TripDetails";
 
 const DAY_COLOURS = ["#1f5fbf", "#c2410c", "#15803d", "#7e22ce", "#b91c1c", "#0e7490"];
 
@@ -20,7 +21,19 @@ function textElement(text: string): HTMLElement {
 /** Where a map with no route yet looks: the areas the deployment plans in (GET /regions), once per page. */
 let servedBounds: Promise<L.LatLngBounds | null> | null = null;
 
-export function RouteMap({ trip }: { trip: Trip }) {
+/** The point ``km`` along a line of ``lengthKm`` (the stage's own distance), by its share of the way. */
+function pointAlong(points: [number, number][], km: number, lengthKm: number): [number, number] {
+  const walked = [0];
+  for (let i = 1; i < points.length; i++) walked.push(walked[i - 1] + L.latLng(points[i - 1]).distanceTo(L.latLng(points[i])));
+  const target = (km / (lengthKm || 1)) * walked[walked.length - 1];
+  const i = Math.max(1, walked.findIndex((w) => w >= target));
+  const span = walked[i] - walked[i - 1] || 1;
+  const t = Math.min(1, Math.max(0, (target - walked[i - 1]) / span));
+  const [a, b] = [points[i - 1], points[Math.min(i, points.length - 1)]];
+  return [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])];
+}
+
+export function RouteMap({ trip, point = null }: { trip: Trip; point?: RoutePoint }) {
   const { config, api } = useServices();
   const { t } = useI18n();
   const element = useRef<HTMLDivElement>(null);
@@ -71,5 +84,23 @@ export function RouteMap({ trip }: { trip: Trip }) {
       layer.remove();
     };
   }, [trip, api]);
+  useEffect(() => {
+    const m = map.current;
+    const day = point ? trip.days?.find((d) => d.dayIndex === point.dayIndex) : undefined;
+    if (!m || !point || !day?.stage?.polyline6) return;
+    const points = decodePolyline6(day.stage.polyline6);
+    if (points.length < 2) return;
+    const marker = L.circleMarker(pointAlong(points, point.km, day.stage.distanceKm), {
+      radius: 7,
+      color: "#b91c1c",
+      weight: 3,
+      fillColor: "#fff",
+      fillOpacity: 1,
+      className: "profile-point",
+    }).addTo(m);
+    return () => {
+      marker.remove();
+    };
+  }, [point, trip]);
   return <div ref={element} className="map" role="region" aria-label={t("trip.map")} data-testid="route-map" />;
 }

@@ -1,9 +1,13 @@
 import type { Trip } from "../api/client";
 import { useI18n } from "../i18n";
+import { ElevationProfile } from "./ElevationProfile";
+
+/** The point of the route someone points at on a day's profile: its day and distance from the day's start. */
+export type RoutePoint = { dayIndex: number; km: number } | null;
 
 const hours = (minutes: number) => `${Math.floor(minutes / 60)} h ${String(Math.round(minutes % 60)).padStart(2, "0")}`;
 
-export function DaysList({ trip }: { trip: Trip }) {
+export function DaysList({ trip, onPoint }: { trip: Trip; onPoint?: (point: RoutePoint) => void }) {
   const { t } = useI18n();
   const days = trip.days ?? [];
   return (
@@ -27,6 +31,9 @@ export function DaysList({ trip }: { trip: Trip }) {
               </p>
             ) : (
               <p className="muted">No stage</p>
+            )}
+            {day.stage?.elevation && (
+              <ElevationProfile day={day} onHover={(km) => onPoint?.(km === null ? null : { dayIndex: day.dayIndex, km })} />
             )}
             <ul className="stops">
               {(trip.stops ?? [])

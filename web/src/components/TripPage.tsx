@@ -12,7 +12,7 @@ import { Members } from "./Members";
 import { OpsPanel, mayRun } from "./OpsPanel";
 import { RouteMap } from "./RouteMap";
 import { Toasts, type ToastState } from "./Toasts";
-import { DaysList, Expenses } from "./TripDetails";
+import { DaysList, Expenses, type RoutePoint } from "./TripDetails";
 
 type Load = { state: "loading" } | { state: "missing" } | { state: "failed"; message: string } | { state: "ready"; trip: Trip };
 
@@ -26,6 +26,7 @@ export function TripPage({ tripId }: { tripId: string }) {
   const [agentDraft, setAgentDraft] = useState("");
   const [agentRefresh, setAgentRefresh] = useState(0);
   const [notice, setNotice] = useState<string | null>(null);
+  const [point, setPoint] = useState<RoutePoint>(null); // where someone points on a day's profile
   const path = { tripId };
   const shownVersion = useRef(0);
   useEffect(() => {
@@ -200,12 +201,12 @@ export function TripPage({ tripId }: { tripId: string }) {
         {trip.days?.some((d) => d.stage) && (
           <section className="card" aria-labelledby="map-title">
             <h2 id="map-title">{t("trip.map")}</h2>
-            <RouteMap trip={trip} />
+            <RouteMap trip={trip} point={point} />
             <h3>{t("trip.effort")}</h3>
             <EffortChart days={trip.days ?? []} />
           </section>
         )}
-        <DaysList trip={trip} />
+        <DaysList trip={trip} onPoint={setPoint} />
         <Expenses trip={trip} />
         <Members trip={trip} role={role} onChanged={() => void reload()} />
         <OpsPanel trip={trip} role={role} ops={ops} onTrip={showTrip} reload={reload} />
