@@ -302,3 +302,39 @@ def test_the_agent_asks_which_by_buttons_and_answers_a_mention(
         expect(alice.page.locator(".message.assistant", has_text="in all")).to_be_visible()
         alice.shot("16-agent-mention")
         assert_clean(alice)
+
+
+def test_the_map_keeps_the_view_a_person_chose_when_another_member_edits(
+    dev_server: DevServer, browser: Browser, shared_trip: str
+) -> None:
+    """The map fitted the route again on every update, so bob's edit reset alice's zoom."""
+    with person(browser, dev_server.url, "alice") as alice:
+        alice.open_trip(dev_server.url, shared_trip)
+        page = alice.page
+        line = page.locator("path.route-line").first
+        line.wait_for()
+        page.wait_for_timeout(300)  # the first fit
+        fitted = line.bounding_box()
+        page.get_by_role("button", name="Zoom in").click()
+        page.wait_for_timeout(600)  # Leaflet's zoom animation
+        zoomed = line.bounding_box()
+        assert fitted is not None
+        assert zoomed is not None
+        assert zoomed["width"] > 1.5 * fitted["width"]
+        version = trip(dev_server, shared_trip)["version"]
+        edited = httpx.post(
+            f"{dev_server.url}/trips/{shared_trip}/ops",
+            headers=dev_server.auth("bob"),
+            json={
+                "op": "add_expense",
+                "args": {"label": "Coffee", "amount": 3.5, "payer": "bob", "participants": ["alice", "bob"]},
+                "expectedVersion": version,
+            },
+        )
+        assert edited.status_code == 200, edited.text
+        expect(page.get_by_text(f"version {edited.json()['trip']['version']}")).to_be_visible()
+        page.wait_for_timeout(600)
+        kept = line.bounding_box()
+        assert kept is not None
+        assert kept["width"] == pytest.approx(zoomed["width"], rel=0.02)
+        assert_clean(alice)

@@ -38,6 +38,7 @@ export function RouteMap({ trip, point = null }: { trip: Trip; point?: RoutePoin
   const { t } = useI18n();
   const element = useRef<HTMLDivElement>(null);
   const map = useRef<L.Map | null>(null);
+  const fitted = useRef<string | null>(null); // the route the view was last fitted to
   useEffect(() => {
     if (!element.current) return;
     const m = L.map(element.current, { zoomControl: true, attributionControl: !!config.tileUrl });
@@ -45,6 +46,7 @@ export function RouteMap({ trip, point = null }: { trip: Trip; point?: RoutePoin
       L.tileLayer(config.tileUrl, { attribution: config.tileAttribution ?? "", maxZoom: 18 }).addTo(m);
     }
     map.current = m;
+    fitted.current = null; // a new map has no view yet
     return () => {
       m.remove();
       map.current = null;
@@ -67,8 +69,13 @@ export function RouteMap({ trip, point = null }: { trip: Trip; point?: RoutePoin
       }
     });
     let gone = false;
-    if (layer.getLayers().length) m.fitBounds(layer.getBounds(), { padding: [16, 16] });
-    else {
+    if (layer.getLayers().length) {
+      // Fit the route once per route: another member's edit (a new version, the same route) keeps the
+      // view the person chose; a new route (generated again) is shown whole
+      const shape = (trip.days ?? []).map((d) => d.stage?.polyline6 ?? "").join("|");
+      if (fitted.current !== shape) m.fitBounds(layer.getBounds(), { padding: [16, 16] });
+      fitted.current = shape;
+    } else {
       m.setView([0, 0], 2);
       servedBounds ??= unwrap(api.GET("/regions"))
         .then(({ areas }) =>
