@@ -187,7 +187,9 @@ def test_two_members_hear_a_suggestion_and_the_first_approval_wins(
         for label in ("讨论", "拒绝"):
             expect(toasts[2].get_by_role("button", name=label)).to_be_visible()
         toasts[2].get_by_role("button", name="批准").click()
-        expect(toasts[2]).to_contain_text("already decided by alice")
+        expect(toasts[2]).to_contain_text(
+            "此项已被决定（alice）"
+        )  # the second approval, in its reader's words
         expect(toasts[2]).to_contain_text("已由 alice 批准")
         late_bob.shot("10-second-approval-already-decided")
         assert len(trip(dev_server, shared_trip)["stops"]) == planned + 1
@@ -337,4 +339,24 @@ def test_the_map_keeps_the_view_a_person_chose_when_another_member_edits(
         kept = line.bounding_box()
         assert kept is not None
         assert kept["width"] == pytest.approx(zoomed["width"], rel=0.02)
+        assert_clean(alice)
+
+
+def test_the_trip_page_reads_in_french_with_its_numbers_and_dates(
+    dev_server: DevServer, browser: Browser, shared_trip: str
+) -> None:
+    with person(browser, dev_server.url, "alice") as alice:
+        page = alice.page
+        alice.open_trip(dev_server.url, shared_trip)
+        page.get_by_label("Language").select_option(label="Français")
+        expect(page.get_by_role("heading", name="Jours")).to_be_visible()
+        expect(page.get_by_role("heading", name="Carte de l'itinéraire")).to_be_visible()
+        expect(page.locator(".trip-head")).to_contain_text("vélo de route")
+        expect(page.locator(".trip-head")).to_contain_text("propriétaire")
+        first = page.locator(".day").first
+        expect(first).to_contain_text("Jour 1")
+        distance = first.locator("b").first.inner_text()  # "13,16 km": a French decimal comma
+        assert "," in distance, distance
+        expect(page.get_by_test_id("profile-0").locator("figcaption")).to_contain_text("m de montée")
+        alice.shot("16-trip-in-french")
         assert_clean(alice)

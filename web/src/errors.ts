@@ -1,5 +1,6 @@
-// What a typed failure means to a person, and what to do next.
+// What a typed failure means to a person, and what to do next, in the reader's language.
 import { ApiError } from "./api/client";
+import type { Translate } from "./i18n";
 
 interface Detail {
   slot?: string;
@@ -16,42 +17,45 @@ function firstDetail(error: ApiError): Detail {
   return Array.isArray(details) && details.length && typeof details[0] === "object" ? (details[0] as Detail) : {};
 }
 
-export function sentenceFor(error: unknown): string {
-  if (!(error instanceof ApiError)) return "Something went wrong. Try again.";
+export function sentenceFor(error: unknown, t: Translate): string {
+  if (!(error instanceof ApiError)) return t("error.generic");
   const d = firstDetail(error);
   switch (error.code) {
     case "place_not_found": {
-      const also = d.suggestions?.length ? ` Did you mean ${d.suggestions.slice(0, 3).join(", ")}?` : "";
-      return `I could not find a place called “${d.query ?? "that"}”.${also} Check the spelling, or name a nearby town.`;
+      const also = d.suggestions?.length ? t("error.didYouMean", { names: d.suggestions.slice(0, 3).join(", ") }) : "";
+      return t("error.placeNotFound", { query: d.query ?? t("error.thatPlace"), also });
     }
     case "ambiguous_place": {
       const options = d.candidates?.map((c) => c.label).join("; ");
-      return `“${d.query ?? "That place"}” could be several places${options ? `: ${options}` : ""}. Say which one in the chat.`;
+      return t("error.ambiguous", { query: d.query ?? t("error.thatPlace"), options: options ? `: ${options}` : "" });
     }
     case "out_of_coverage":
-      return `${d.place ?? "That place"} is outside the area we can route${
-        d.coveredRegions?.length ? ` (we route in ${d.coveredRegions.join(", ")})` : ""
-      }. Choose a start and end inside it.`;
+      return t("error.outside", {
+        place: d.place ?? t("error.thatPlace"),
+        regions: d.coveredRegions?.length ? t("error.weRouteIn", { regions: d.coveredRegions.join(", ") }) : "",
+      });
     case "needs_more_info":
-      return `${error.message} Add it in the chat, then generate again.`;
+      return t("error.needsMore", { message: error.message });
     case "no_route":
-      return "No cycling route joins these places. Try other places or another bike.";
+      return t("error.noRoute");
     case "routing_unavailable":
-      return "The routing service is not answering right now. Try again in a minute.";
+      return t("error.routingDown");
     case "version_conflict":
     case "write_conflict":
-      return "Someone changed the trip meanwhile: it was reloaded, check and try again.";
+      return t("error.conflict");
     case "already_decided":
-      return `This was already decided${typeof error.body.decidedBy === "string" ? ` by ${error.body.decidedBy}` : ""}.`;
+      return t("error.decided", {
+        by: typeof error.body.decidedBy === "string" ? t("error.decidedBy", { user: error.body.decidedBy }) : "",
+      });
     case "forbidden":
-      return "Your role on this trip does not allow that.";
+      return t("error.forbidden");
     case "rate_limited":
     case "budget_exceeded":
-      return `${error.message} Wait a little and try again.`;
+      return t("error.slowDown", { message: error.message });
     case "validation_error":
-      return `That was not accepted: ${error.message}`;
+      return t("error.invalid", { message: error.message });
     case "network_error":
-      return "The server could not be reached. Check the connection and try again.";
+      return t("error.network");
     default:
       return error.message;
   }

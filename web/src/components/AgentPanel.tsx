@@ -47,7 +47,7 @@ export function AgentPanel({
   useEffect(() => {
     unwrap(api.GET("/trips/{tripId}/agent/messages", { params: { path: { tripId } } }))
       .then((answer) => setHistory(answer.messages as unknown as UIMessage[]))
-      .catch((e: unknown) => setError(sentenceFor(e)));
+      .catch((e: unknown) => setError(sentenceFor(e, t)));
   }, [api, tripId]);
   const { t } = useI18n();
   return (
@@ -147,10 +147,10 @@ function AgentChat({
       // A mention: the answer lands in the shared session for everyone, and comes back over the channel.
       try {
         await unwrap(api.POST("/trips/{tripId}/agent/mentions", { params: { path: { tripId } }, body: { text: message } }));
-        setNotice("Sent to the agent for everyone on the trip: its answer will appear here.");
+        setNotice(t("agent.sentToAll"));
         await reload();
       } catch (e) {
-        setNotice(sentenceFor(e));
+        setNotice(sentenceFor(e, t));
       }
       return;
     }
@@ -159,7 +159,7 @@ function AgentChat({
 
   return (
     <div className="agent-chat">
-      <ol className="messages" ref={list} aria-label="Agent conversation" tabIndex={0}>
+      <ol className="messages" ref={list} aria-label={t("agent.conversation")} tabIndex={0}>
         {messages.map((message) => (
           <li key={message.id} className={`message ${message.role}${eventOf(message) ? " event" : ""}`}>
             <span className="speaker">
@@ -199,9 +199,9 @@ function AgentChat({
                       ) : (
                         <p className="muted">{t("agent.readOnly")}</p>
                       ))}
-                    {part.state === "approval-responded" && <p className="muted">{part.approval.approved ? "Applying…" : "Denying…"}</p>}
+                    {part.state === "approval-responded" && <p className="muted">{part.approval.approved ? t("agent.applying") : t("agent.denying")}</p>}
                     {part.state === "output-available" && <p className="ok">{describeOutput(part.output)}</p>}
-                    {part.state === "output-denied" && <p className="muted">Denied.</p>}
+                    {part.state === "output-denied" && <p className="muted">{t("agent.denied")}</p>}
                     {part.state === "output-error" && <p className="error">{part.errorText}</p>}
                   </div>
                 );
@@ -225,7 +225,7 @@ function AgentChat({
       </ol>
       {status === "submitted" && (
         <p role="status" className="muted">
-          The agent is thinking…
+          {t("agent.thinking")}
         </p>
       )}
       <p className="visually-hidden" aria-live="polite">

@@ -9,9 +9,15 @@ import { TripPage } from "./TripPage";
 
 const LOCALE_KEY = "tripagent.locale";
 
+/** The chrome's language before anyone chooses one: the browser's, when we have it. */
+function browserLocale(): Locale {
+  const language = navigator.language.toLowerCase();
+  return language.startsWith("fr") ? "fr" : language.startsWith("zh") ? "zh-Hans" : "en";
+}
+
 function useLocaleState() {
   const [locale, setLocaleState] = useState<Locale>(
-    () => (window.localStorage.getItem(LOCALE_KEY) as Locale | null) ?? "en",
+    () => (window.localStorage.getItem(LOCALE_KEY) as Locale | null) ?? browserLocale(),
   );
   useEffect(() => {
     document.documentElement.lang = locale; // screen readers pronounce the page in its language

@@ -21,10 +21,6 @@ const SLOTS: (keyof Schemas["Collected"])[] = [
   "start", "end", "via", "durationDays", "profile", "startDate", "dailyDistanceKm", "dailyClimbM", "roundTrip",
   "accommodation",
 ];
-const SLOT_LABELS: Record<string, string> = {
-  start: "Start", end: "End", via: "Via", durationDays: "Days", profile: "Bike", startDate: "Date",
-  dailyDistanceKm: "km/day", dailyClimbM: "m up/day", roundTrip: "Round trip", accommodation: "Stay",
-};
 
 function loadConversation(): Conversation {
   try {
@@ -46,9 +42,10 @@ function chipValue(value: unknown): string | null {
 
 export function BriefChat() {
   const { api } = useServices();
-  const { t } = useI18n();
+  const { t, locale: chrome } = useI18n();
   // The assistant speaks English or French (the chrome may be in Chinese): follow the browser.
-  const locale = navigator.language.startsWith("fr") ? "fr" : "en";
+  // The brief chat answers in English or French: the chrome's language when it is one of them
+  const locale = chrome === "fr" ? "fr" : chrome === "en" ? "en" : navigator.language.startsWith("fr") ? "fr" : "en";
   // "tomorrow" is the rider's: the server dates the brief in this zone
   const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
   const [conversation, setConversation] = useState<Conversation>(loadConversation);
@@ -78,7 +75,7 @@ export function BriefChat() {
       const reply = await unwrap(api.POST("/trips/ai-chat", { body: { messages: turns, locale, timeZone } }));
       setConversation({ turns: [...turns, { role: "assistant", content: reply.reply }], last: reply });
     } catch (e) {
-      setError(sentenceFor(e));
+      setError(sentenceFor(e, t));
     } finally {
       inFlight.current = false;
       setBusy(null);
@@ -104,7 +101,7 @@ export function BriefChat() {
       window.sessionStorage.removeItem(STORE_KEY);
       window.location.hash = tripHref(answer.trip.tripId);
     } catch (e) {
-      setError(sentenceFor(e));
+      setError(sentenceFor(e, t));
     } finally {
       inFlight.current = false;
       setBusy(null);
@@ -116,7 +113,7 @@ export function BriefChat() {
 
   return (
     <div className="brief">
-      <ol ref={messages} className="messages" aria-live="polite" aria-label="Conversation" tabIndex={0}>
+      <ol ref={messages} className="messages" aria-live="polite" aria-label={t("brief.conversation")} tabIndex={0}>
         {conversation.turns.map((turn, i) => (
           <li key={i} className={`message ${turn.role}`}>
             <span className="speaker">{turn.role === "user" ? t("brief.you") : t("brief.assistant")}</span>
@@ -138,7 +135,7 @@ export function BriefChat() {
           <span className="muted">{t("brief.collected")}:</span>
           {chips.map(([slot, value]) => (
             <span key={slot} className="chip">
-              <b>{SLOT_LABELS[slot]}</b> {value}
+              <b>{t(`slot.${slot}` as Parameters<typeof t>[0])}</b> {value}
             </span>
           ))}
         </div>

@@ -1,19 +1,25 @@
 // Effort per day, as a small chart: distance as bars, climbing and descent as marks beside them.
 import type { Day } from "../api/client";
-import { useI18n } from "../i18n";
+import { formatNumber, useI18n } from "../i18n";
 
 const W = 320;
 const H = 120;
 
 export function EffortChart({ days }: { days: Day[] }) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const staged = days.filter((d) => d.stage);
   if (!staged.length) return null;
   const maxKm = Math.max(...staged.map((d) => d.stage!.distanceKm), 1);
   const maxUp = Math.max(...staged.map((d) => Math.max(d.stage!.ascentM ?? 0, d.stage!.descentM ?? 0)), 1);
   const slot = W / staged.length;
   const summary = staged
-    .map((d) => `Day ${d.dayIndex + 1}: ${d.stage!.distanceKm} km, +${d.stage!.ascentM ?? 0} m`)
+    .map((d) =>
+      t("effort.summary", {
+        day: d.dayIndex + 1,
+        km: formatNumber(locale, d.stage!.distanceKm),
+        up: formatNumber(locale, d.stage!.ascentM ?? 0, 0),
+      }),
+    )
     .join("; ");
   return (
     <figure className="effort">
@@ -36,7 +42,7 @@ export function EffortChart({ days }: { days: Day[] }) {
         })}
       </svg>
       <figcaption className="muted">
-        <span className="swatch km" /> km <span className="swatch up" /> m climbing
+        <span className="swatch km" /> {t("effort.km")} <span className="swatch up" /> {t("effort.climbing")}
       </figcaption>
     </figure>
   );

@@ -16,7 +16,7 @@ export function Home() {
   useEffect(() => {
     unwrap(api.GET("/trips"))
       .then((answer) => setTrips(answer.trips))
-      .catch((e: unknown) => setError(sentenceFor(e)));
+      .catch((e: unknown) => setError(sentenceFor(e, t)));
   }, [api]);
   return (
     <div className="home">

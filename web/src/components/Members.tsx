@@ -21,7 +21,7 @@ export function Members({ trip, role, onChanged }: { trip: Trip; role: Role; onC
       await call;
       onChanged();
     } catch (e) {
-      setError(sentenceFor(e));
+      setError(sentenceFor(e, t));
     }
   };
   const invite = (event: FormEvent) => {
@@ -55,7 +55,7 @@ export function Members({ trip, role, onChanged }: { trip: Trip; role: Role; onC
                 }
               />
             ) : (
-              <span className="muted">{m.role}</span>
+              <span className="muted">{t(`role.${m.role}`)}</span>
             )}
           </li>
         ))}
@@ -67,7 +67,9 @@ export function Members({ trip, role, onChanged }: { trip: Trip; role: Role; onC
           <label htmlFor="invite-role">{t("members.role")}</label>
           <select id="invite-role" value={newRole} onChange={(e) => setNewRole(e.target.value as Role)}>
             {ROLES.map((r) => (
-              <option key={r}>{r}</option>
+              <option key={r} value={r}>
+                {t(`role.${r}`)}
+              </option>
             ))}
           </select>
           <button type="submit">{t("members.invite")}</button>
@@ -104,7 +106,9 @@ function RoleEditor({
       </label>
       <select id={`role-${userId}`} value={chosen} onChange={(e) => setChosen(e.target.value as Role)}>
         {ROLES.map((r) => (
-          <option key={r}>{r}</option>
+          <option key={r} value={r}>
+            {t(`role.${r}`)}
+          </option>
         ))}
       </select>
       <button type="button" disabled={chosen === role} onClick={() => onChange(chosen)} aria-label={`${t("members.change")} (${userId})`}>

@@ -45,10 +45,10 @@ export function OpsPanel({
         }),
       );
       onTrip(answer.trip);
-      setNotice({ kind: "ok", text: `${op.summary}: done (version ${answer.trip.version}).` });
+      setNotice({ kind: "ok", text: t("ops.done", { op: op.summary, version: answer.trip.version }) });
     } catch (e) {
       if (e instanceof ApiError && (e.code === "version_conflict" || e.code === "write_conflict")) await reload();
-      setNotice({ kind: "error", text: sentenceFor(e) });
+      setNotice({ kind: "error", text: sentenceFor(e, t) });
     } finally {
       setBusy(false);
     }
@@ -56,7 +56,7 @@ export function OpsPanel({
   return (
     <section aria-labelledby="ops-title" className="card">
       <h2 id="ops-title">{t("trip.edit")}</h2>
-      <label htmlFor="op-choice">Operation</label>
+      <label htmlFor="op-choice">{t("ops.operation")}</label>
       <select id="op-choice" value={op.name} onChange={(e) => setName(e.target.value)}>
         {allowed.map((o) => (
           <option key={o.name} value={o.name}>

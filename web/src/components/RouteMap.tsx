@@ -61,7 +61,9 @@ export function RouteMap({ trip, point = null }: { trip: Trip; point?: RoutePoin
       const points = decodePolyline6(day.stage.polyline6);
       if (!points.length) return;
       L.polyline(points, { color: DAY_COLOURS[i % DAY_COLOURS.length], weight: 4, className: "route-line" })
-        .bindTooltip(textElement(`Day ${day.dayIndex + 1}: ${[day.stage.from, ...(day.stage.via ?? []), day.stage.to].join(" → ")}`))
+        .bindTooltip(
+          textElement(t("trip.dayRoute", { day: day.dayIndex + 1, route: [day.stage.from, ...(day.stage.via ?? []), day.stage.to].join(" → ") })),
+        )
         .addTo(layer);
       L.circleMarker(points[0], { radius: 5, color: "#1d2430", fillOpacity: 1 }).addTo(layer);
       if (i === (trip.days?.length ?? 0) - 1) {
@@ -90,7 +92,7 @@ export function RouteMap({ trip, point = null }: { trip: Trip; point?: RoutePoin
       gone = true;
       layer.remove();
     };
-  }, [trip, api]);
+  }, [trip, api, t]);
   useEffect(() => {
     const m = map.current;
     const day = point ? trip.days?.find((d) => d.dayIndex === point.dayIndex) : undefined;

@@ -2,6 +2,7 @@
 // Understands what the registry's schemas use: strings (enum, pattern, date), integers and numbers with
 // bounds, booleans, arrays of scalars (comma-separated), optional fields (anyOf with null) and $defs.
 import { useId, useState, type FormEvent } from "react";
+import { useI18n } from "../i18n";
 
 export type JsonSchema = {
   type?: string;
@@ -94,6 +95,7 @@ export function SchemaForm({
   initial?: Record<string, string>;
   onSubmit: (args: Record<string, unknown>) => void;
 }) {
+  const { t } = useI18n();
   const fields = fieldsOf(schema);
   const [values, setValues] = useState<Record<string, string>>(initial ?? {});
   const id = useId();
@@ -135,8 +137,8 @@ export function SchemaForm({
           control = (
             <select {...common}>
               <option value="">—</option>
-              <option value="true">yes</option>
-              <option value="false">no</option>
+              <option value="true">{t("form.yes")}</option>
+              <option value="false">{t("form.no")}</option>
             </select>
           );
         } else if (s.type === "integer" || (s.type === "number" && field.alternatives.length === 1)) {

@@ -26,7 +26,7 @@ export function Toasts({
 }) {
   const { t } = useI18n();
   return (
-    <section className="toasts" aria-label="Suggestions" aria-live="polite">
+    <section className="toasts" aria-label={t("toasts.label")} aria-live="polite">
       {toasts.map(({ suggestion: s, notice, busy }) => {
         const open = s.status === "pending";
         return (

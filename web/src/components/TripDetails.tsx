@@ -1,14 +1,16 @@
 import type { Trip } from "../api/client";
-import { useI18n } from "../i18n";
+import { formatDate, formatNumber, useI18n } from "../i18n";
 import { ElevationProfile } from "./ElevationProfile";
 
 /** The point of the route someone points at on a day's profile: its day and distance from the day's start. */
 export type RoutePoint = { dayIndex: number; km: number } | null;
 
 const hours = (minutes: number) => `${Math.floor(minutes / 60)} h ${String(Math.round(minutes % 60)).padStart(2, "0")}`;
+const metres = (locale: Parameters<typeof formatNumber>[0], value: number | null | undefined) =>
+  value === null || value === undefined ? "?" : formatNumber(locale, value, 0);
 
 export function DaysList({ trip, onPoint }: { trip: Trip; onPoint?: (point: RoutePoint) => void }) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const days = trip.days ?? [];
   return (
     <section aria-labelledby="days-title" className="card">
@@ -19,18 +21,18 @@ export function DaysList({ trip, onPoint }: { trip: Trip; onPoint?: (point: Rout
         {days.map((day) => (
           <li key={day.dayIndex} className="day">
             <h3>
-              Day {day.dayIndex + 1}
-              {day.date ? ` · ${day.date}` : ""}
+              {t("trip.day", { day: day.dayIndex + 1 })}
+              {day.date ? ` · ${formatDate(locale, day.date)}` : ""}
               {day.city ? ` · ${day.city}` : ""}
             </h3>
             {day.stage ? (
               <p>
                 {day.stage.from} → {(day.stage.via ?? []).length ? `${day.stage.via?.join(", ")} → ` : ""}
-                {day.stage.to}: <b>{day.stage.distanceKm} km</b>, {hours(day.stage.durationMin)}, ↑{" "}
-                {day.stage.ascentM ?? "?"} m ↓ {day.stage.descentM ?? "?"} m
+                {day.stage.to}: <b>{formatNumber(locale, day.stage.distanceKm, 2)} km</b>, {hours(day.stage.durationMin)}, ↑{" "}
+                {metres(locale, day.stage.ascentM)} m ↓ {metres(locale, day.stage.descentM)} m
               </p>
             ) : (
-              <p className="muted">No stage</p>
+              <p className="muted">{t("trip.noStage")}</p>
             )}
             {day.stage?.elevation && (
               <ElevationProfile day={day} onHover={(km) => onPoint?.(km === null ? null : { dayIndex: day.dayIndex, km })} />
@@ -54,7 +56,7 @@ export function DaysList({ trip, onPoint }: { trip: Trip; onPoint?: (point: Rout
 }
 
 export function Expenses({ trip }: { trip: Trip }) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const expenses = trip.expenses ?? [];
   if (!expenses.length) return null;
   return (
@@ -63,10 +65,10 @@ export function Expenses({ trip }: { trip: Trip }) {
       <table>
         <thead>
           <tr>
-            <th scope="col">What</th>
-            <th scope="col">Amount</th>
-            <th scope="col">Paid by</th>
-            <th scope="col">For</th>
+            <th scope="col">{t("expenses.what")}</th>
+            <th scope="col">{t("expenses.amount")}</th>
+            <th scope="col">{t("expenses.paidBy")}</th>
+            <th scope="col">{t("expenses.for")}</th>
           </tr>
         </thead>
         <tbody>
@@ -74,7 +76,7 @@ export function Expenses({ trip }: { trip: Trip }) {
             <tr key={e.expenseId}>
               <td>{e.label}</td>
               <td>
-                {e.amount} {e.currency}
+                {new Intl.NumberFormat(locale, { style: "currency", currency: e.currency }).format(Number(e.amount))}
               </td>
               <td>{e.payer}</td>
               <td>{e.participants.join(", ")}</td>

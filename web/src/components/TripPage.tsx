@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError, unwrap, type Operation, type Suggestion, type Trip } from "../api/client";
 import { useServices } from "../context";
 import { sentenceFor } from "../errors";
-import { useI18n } from "../i18n";
+import { formatDate, formatNumber, useI18n } from "../i18n";
 import { useTripChannel, type Push } from "../live";
 import { AgentPanel } from "./AgentPanel";
 import { EffortChart } from "./EffortChart";
@@ -18,7 +18,7 @@ type Load = { state: "loading" } | { state: "missing" } | { state: "failed"; mes
 
 export function TripPage({ tripId }: { tripId: string }) {
   const { api, config, session } = useServices();
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const [load, setLoad] = useState<Load>({ state: "loading" });
   const [ops, setOps] = useState<Operation[]>([]);
   const [toasts, setToasts] = useState<ToastState[]>([]);
@@ -47,7 +47,7 @@ export function TripPage({ tripId }: { tripId: string }) {
       showTrip(await unwrap(api.GET("/trips/{tripId}", { params: { path: { tripId } } })));
     } catch (e) {
       if (e instanceof ApiError && e.status === 404) setLoad({ state: "missing" });
-      else setLoad((current) => (current.state === "ready" ? current : { state: "failed", message: sentenceFor(e) }));
+      else setLoad((current) => (current.state === "ready" ? current : { state: "failed", message: sentenceFor(e, t) }));
     }
   }, [api, tripId, showTrip]);
   const mergeToasts = useCallback((suggestions: Suggestion[]) => {
@@ -125,7 +125,7 @@ export function TripPage({ tripId }: { tripId: string }) {
       updateToast(suggestionId, (toast) => ({
         ...toast,
         busy: false,
-        notice: sentenceFor(e),
+        notice: sentenceFor(e, t),
         suggestion:
           decided && typeof e.body.decision === "string" && e.body.decision !== "pending"
             ? { ...toast.suggestion, status: e.body.decision as Suggestion["status"], decidedBy: String(e.body.decidedBy ?? "") }
@@ -140,7 +140,7 @@ export function TripPage({ tripId }: { tripId: string }) {
       headers: { Authorization: `Bearer ${session.token()}` },
     }).catch(() => null);
     if (!response?.ok) {
-      setNotice("The GPX file could not be downloaded. Try again.");
+      setNotice(t("trip.gpxFailed"));
       return;
     }
     const url = URL.createObjectURL(await response.blob());
@@ -172,8 +172,10 @@ export function TripPage({ tripId }: { tripId: string }) {
         <header className="trip-head card">
           <h1>{trip.title}</h1>
           <p className="muted">
-            {trip.startDate ?? ""} {trip.profile ? `· ${trip.profile}` : ""} {km ? `· ${km} km` : ""}
-            {trip.route?.ascentM ? ` · ↑ ${trip.route.ascentM} m` : ""} · {t("trip.version", { version: trip.version })} · {role}{" "}
+            {trip.startDate ? formatDate(locale, trip.startDate) : ""} {trip.profile ? `· ${t(`bike.${trip.profile}` as Parameters<typeof t>[0])}` : ""}{" "}
+            {km ? `· ${formatNumber(locale, km)} km` : ""}
+            {trip.route?.ascentM ? ` · ↑ ${formatNumber(locale, trip.route.ascentM, 0)} m` : ""} ·{" "}
+            {t("trip.version", { version: trip.version })} · {t(`role.${role}`)}{" "}
             <span className={`live ${live ? "on" : "off"}`} role="status">
               {live ? t("trip.live") : t("trip.offline")}
             </span>
