@@ -41,12 +41,13 @@ def deployed_config(outputs: dict[str, str], *, tile_url: str | None = None) -> 
 def publish(
     s3: Any, cloudfront: Any, outputs: dict[str, str], *, dist: Path = WEB_DIST, tile_url: str | None = None
 ) -> list[str]:
-    """Upload every file of ``dist`` (assets first, index.html last) and config.json; return the keys."""
+    """Upload every file of ``dist`` (assets first, index.html last) and config.json; return the keys.
+    Source maps stay here: they carry the app's whole source (``make web`` keeps them for local debugging)."""
     if not (dist / "index.html").is_file():
         raise SystemExit(f"{dist} has no index.html: run `make web` first")
     bucket = outputs["WebBucketName"]
     files = sorted(
-        (p for p in dist.rglob("*") if p.is_file() and p.name != "meta.json"),
+        (p for p in dist.rglob("*") if p.is_file() and p.name != "meta.json" and p.suffix != ".map"),
         key=lambda p: p.name == "index.html",
     )
     keys = []

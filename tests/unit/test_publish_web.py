@@ -24,7 +24,8 @@ OUTPUTS = {
 @pytest.fixture
 def dist(tmp_path: Path) -> Path:
     (tmp_path / "assets").mkdir()
-    (tmp_path / "assets" / "app-ABC123.js").write_text("console.log(1)")
+    (tmp_path / "assets" / "app-ABC123.js").write_text("console.log(1)\n//# sourceMappingURL=app-ABC123.js.map")
+    (tmp_path / "assets" / "app-ABC123.js.map").write_text('{"sourcesContent": ["the whole source"]}')
     (tmp_path / "index.html").write_text("<!doctype html>")
     (tmp_path / "meta.json").write_text("{}")
     return tmp_path
@@ -45,7 +46,8 @@ def test_the_app_and_its_configuration_are_uploaded_with_their_cache_rules(dist:
         }
     )["Distribution"]["Id"]
     keys = publish(s3, cloudfront, {**OUTPUTS, "WebDistributionId": distribution}, dist=dist)
-    assert keys == ["assets/app-ABC123.js", "index.html", "config.json"]  # the entry point after its assets
+    # the entry point after its assets; the source maps (the full sources) are never published
+    assert keys == ["assets/app-ABC123.js", "index.html", "config.json"]
     asset = s3.get_object(Bucket="web-bucket", Key="assets/app-ABC123.js")
     assert (asset["CacheControl"], asset["ContentType"]) == (IMMUTABLE, "text/javascript")
     assert s3.get_object(Bucket="web-bucket", Key="index.html")["CacheControl"] == REVALIDATE
