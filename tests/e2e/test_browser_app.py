@@ -6,6 +6,7 @@ critical accessibility violation. Screenshots go to .local/screenshots/."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -157,7 +158,7 @@ def test_two_members_hear_a_suggestion_and_the_first_approval_wins(
         for attempt in range(2):  # the same stop twice on day 1, once already planned
             page = bob.page
             page.get_by_label("Operation", exact=True).select_option(label="Add a stop to a day")
-            page.get_by_label("Day Index", exact=True).fill("0")
+            page.get_by_label("Day", exact=True).select_option("0")  # "Day 1 · …": no index, no id
             page.get_by_label("Name", exact=True).fill("Café del Centre")
             page.get_by_label("Kind", exact=True).select_option("food")
             page.get_by_role("button", name="Add a stop to a day").click()
@@ -165,6 +166,10 @@ def test_two_members_hear_a_suggestion_and_the_first_approval_wins(
                 f"version {before['version'] + attempt + 1}"
             )
         expect(alice.page.locator(".stops li", has_text="Café del Centre")).to_have_count(2)  # no reload
+        # stops and days are named as people know them: no id is printed anywhere on the page
+        assert re.search(r"\b(stp|exp|trp|day)_\w+", alice.page.locator("body").inner_text()) is None
+        bob.page.get_by_label("Operation", exact=True).select_option(label="Remove a stop")
+        assert "Day 1 · Café del Centre" in bob.page.get_by_label("Stop", exact=True).inner_text()
 
         toasts = [
             someone.page.get_by_test_id("toast").filter(has_text="twice")

@@ -24,7 +24,9 @@ OUTPUTS = {
 @pytest.fixture
 def dist(tmp_path: Path) -> Path:
     (tmp_path / "assets").mkdir()
-    (tmp_path / "assets" / "app-ABC123.js").write_text("console.log(1)\n//# sourceMappingURL=app-ABC123.js.map")
+    (tmp_path / "assets" / "app-ABC123.js").write_text(
+        "console.log(1)\n//# sourceMappingURL=app-ABC123.js.map"
+    )
     (tmp_path / "assets" / "app-ABC123.js.map").write_text('{"sourcesContent": ["the whole source"]}')
     (tmp_path / "index.html").write_text("<!doctype html>")
     (tmp_path / "meta.json").write_text("{}")

@@ -5,7 +5,7 @@ import { ApiError, unwrap, type Operation, type Role, type Trip } from "../api/c
 import { useServices } from "../context";
 import { sentenceFor } from "../errors";
 import { useI18n } from "../i18n";
-import { SchemaForm, type JsonSchema } from "./SchemaForm";
+import { SchemaForm, type Choices, type JsonSchema } from "./SchemaForm";
 
 const RANK: Record<Role, number> = { viewer: 0, editor: 1, owner: 2 };
 
@@ -34,6 +34,21 @@ export function OpsPanel({
   const [notice, setNotice] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
   if (!allowed.length) return null;
   const op = allowed.find((o) => o.name === name) ?? allowed[0];
+  // The page names days by their number and stops by their names: the forms choose them the same way
+  const dayOf = (i: number) => t("trip.day", { day: i + 1 });
+  const choices: Choices = {
+    dayIndex: (trip.days ?? []).map((d) => ({ value: String(d.dayIndex), label: d.city ? `${dayOf(d.dayIndex)} · ${d.city}` : dayOf(d.dayIndex) })),
+    stopId: [...(trip.stops ?? [])]
+      .sort((a, b) => a.dayIndex - b.dayIndex || a.order - b.order)
+      .map((s) => ({ value: s.stopId, label: `${dayOf(s.dayIndex)} · ${s.name}` })),
+    expenseId: (trip.expenses ?? []).map((e) => ({ value: e.expenseId, label: e.label })),
+  };
+  if (op.name !== "add_member") {
+    // (add_member names someone not a member yet: typed)
+    choices.userId = (trip.members ?? []).map((m) => ({ value: m.userId, label: m.userId }));
+  }
+  choices.payer = (trip.members ?? []).map((m) => ({ value: m.userId, label: m.userId }));
+  const labels = { dayIndex: t("form.day"), stopId: t("form.stop"), expenseId: t("form.expense"), userId: t("form.member") };
   const apply = async (args: Record<string, unknown>) => {
     setBusy(true);
     setNotice(null);
@@ -64,7 +79,15 @@ export function OpsPanel({
           </option>
         ))}
       </select>
-      <SchemaForm key={op.name} schema={op.argsSchema as JsonSchema} submitLabel={op.summary} busy={busy} onSubmit={(a) => void apply(a)} />
+      <SchemaForm
+        key={op.name}
+        schema={op.argsSchema as JsonSchema}
+        submitLabel={op.summary}
+        busy={busy}
+        onSubmit={(a) => void apply(a)}
+        choices={choices}
+        labels={labels}
+      />
       {notice && (
         <p role={notice.kind === "error" ? "alert" : "status"} className={notice.kind === "error" ? "error" : "ok"}>
           {notice.text}

@@ -82,18 +82,25 @@ function htmlPattern(pattern: string | undefined): string | undefined {
   }
 }
 
+/** What a field may be, as people know it: a day by its number and town, a stop by its name. */
+export type Choices = Record<string, { value: string; label: string }[]>;
+
 export function SchemaForm({
   schema,
   submitLabel,
   busy,
   initial,
   onSubmit,
+  choices = {},
+  labels = {},
 }: {
   schema: JsonSchema;
   submitLabel: string;
   busy: boolean;
   initial?: Record<string, string>;
   onSubmit: (args: Record<string, unknown>) => void;
+  choices?: Choices;
+  labels?: Record<string, string>;
 }) {
   const { t } = useI18n();
   const fields = fieldsOf(schema);
@@ -122,10 +129,22 @@ export function SchemaForm({
           onChange: (e: { target: { value: string } }) => setValues({ ...values, [field.name]: e.target.value }),
         };
         let control;
-        if (s.enum) {
+        const known = s.type !== "array" ? choices[field.name] : undefined;
+        if (known) {
           control = (
             <select {...common}>
-              <option value="">{field.required ? "Choose…" : "—"}</option>
+              <option value="">{field.required ? t("form.choose") : "—"}</option>
+              {known.map((c) => (
+                <option key={c.value} value={c.value}>
+                  {c.label}
+                </option>
+              ))}
+            </select>
+          );
+        } else if (s.enum) {
+          control = (
+            <select {...common}>
+              <option value="">{field.required ? t("form.choose") : "—"}</option>
               {s.enum.map((v) => (
                 <option key={v} value={v}>
                   {v}
@@ -159,7 +178,7 @@ export function SchemaForm({
         return (
           <div className="field" key={field.name}>
             <span className="label-row">
-              <label htmlFor={inputId}>{field.label}</label>
+              <label htmlFor={inputId}>{labels[field.name] ?? field.label}</label>
               {field.required && <span aria-hidden="true"> *</span>}
             </span>
             {control}

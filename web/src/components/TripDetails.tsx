@@ -43,8 +43,7 @@ export function DaysList({ trip, onPoint }: { trip: Trip; onPoint?: (point: Rout
                 .sort((a, b) => a.order - b.order)
                 .map((stop) => (
                   <li key={stop.stopId}>
-                    {stop.name} <span className="muted">({stop.kind}{stop.startTime ? `, ${stop.startTime}` : ""})</span>{" "}
-                    <code className="muted">{stop.stopId}</code>
+                    {stop.name} <span className="muted">({stop.kind}{stop.startTime ? `, ${stop.startTime}` : ""})</span>
                   </li>
                 ))}
             </ul>
