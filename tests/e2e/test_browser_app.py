@@ -365,3 +365,25 @@ def test_the_trip_page_reads_in_french_with_its_numbers_and_dates(
         expect(page.get_by_test_id("profile-0").locator("figcaption")).to_contain_text("m de montée")
         alice.shot("16-trip-in-french")
         assert_clean(alice)
+
+
+def test_on_a_phone_the_agent_is_a_drawer_over_the_trip(
+    dev_server: DevServer, browser: Browser, shared_trip: str
+) -> None:
+    """Below 960 px the agent sat under the whole page: on a phone it opens as a drawer in view."""
+    with person(browser, dev_server.url, "alice") as alice:
+        page = alice.page
+        page.set_viewport_size({"width": 390, "height": 844})
+        alice.open_trip(dev_server.url, shared_trip)
+        page.get_by_role("button", name="Open the agent").click()
+        ask = page.get_by_label("Ask the agent")
+        expect(ask).to_be_in_viewport()
+        drawer = page.locator("#agent-panel").bounding_box()
+        assert drawer is not None
+        assert drawer["width"] == pytest.approx(390, abs=1)
+        assert drawer["y"] + drawer["height"] == pytest.approx(844, abs=1)  # along the bottom of the screen
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the phone
+        alice.shot("17-phone-agent-drawer")
+        page.get_by_role("button", name="Close the agent").first.click()
+        expect(page.locator("#agent-panel")).to_have_count(0)
+        assert_clean(alice)
