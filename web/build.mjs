@@ -15,6 +15,9 @@ const result = await build({
   target: ["es2022"],
   outdir: path.join(dist, "assets"),
   entryNames: "[name]-[hash]",
+  // the trip page (the map, the AI SDK) is a chunk of its own, loaded when a trip opens
+  splitting: true,
+  chunkNames: "chunk-[name]-[hash]",
   assetNames: "[name]-[hash]",
   loader: { ".png": "file", ".svg": "file" },
   metafile: true,
@@ -25,6 +28,9 @@ const result = await build({
 const outputs = Object.keys(result.metafile.outputs).map((p) => path.basename(p));
 const js = outputs.find((n) => /^app-.*\.js$/.test(n));
 const css = outputs.find((n) => /^app-.*\.css$/.test(n));
+// A chunk's own stylesheet would never be loaded (esbuild does not link it): every style is the app's
+const stray = outputs.filter((n) => /^chunk-.*\.css$/.test(n));
+if (stray.length) throw new Error(`stylesheets of lazily loaded chunks would be lost: ${stray.join(", ")}`);
 const html = readFileSync("index.html", "utf8").replace("APP_JS", js).replace("APP_CSS", css);
 writeFileSync(path.join(dist, "index.html"), html);
 writeFileSync(path.join(dist, "meta.json"), JSON.stringify(result.metafile));

@@ -4,6 +4,8 @@ import { createApi } from "./api/client";
 import { restoreSession, signIn, userManager } from "./auth";
 import { App, SignedOut } from "./components/App";
 import { loadConfig } from "./config";
+// (Leaflet's styles with the app's: a chunk loaded on demand gets its script, not its stylesheet)
+import "leaflet/dist/leaflet.css";
 import "./styles.css";
 
 async function start(): Promise<void> {

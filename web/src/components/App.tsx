@@ -1,11 +1,13 @@
-import { useEffect, useMemo, useState } from "react";
+import { lazy, Suspense, useEffect, useMemo, useState } from "react";
 import type { UserManager } from "oidc-client-ts";
 import { signIn } from "../auth";
 import { ServicesContext, type AppServices } from "../context";
 import { I18nContext, LOCALES, translator, useI18n, type Locale } from "../i18n";
 import { usePlace } from "../route";
 import { Home } from "./Home";
-import { TripPage } from "./TripPage";
+// The trip page brings the map (Leaflet) and the agent (the AI SDK): loaded with the first trip opened,
+// not with the sign-in page and the list of trips
+const TripPage = lazy(() => import("./TripPage").then((m) => ({ default: m.TripPage })));
 
 const LOCALE_KEY = "tripagent.locale";
 
@@ -70,7 +72,15 @@ export function App({ services }: { services: AppServices }) {
             </button>
           </div>
         </header>
-        <main id="main">{place.page === "trip" ? <TripPage key={place.tripId} tripId={place.tripId} /> : <Home />}</main>
+        <main id="main">
+          {place.page === "trip" ? (
+            <Suspense fallback={<p role="status">{t("trip.loading")}</p>}>
+              <TripPage key={place.tripId} tripId={place.tripId} />
+            </Suspense>
+          ) : (
+            <Home />
+          )}
+        </main>
       </ServicesContext.Provider>
     </I18nContext.Provider>
   );

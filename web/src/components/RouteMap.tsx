@@ -2,7 +2,6 @@
 // configured (these machines are offline; the line and the day markers need no tiles).
 import { useEffect, useRef } from "react";
 import L from "leaflet";
-import "leaflet/dist/leaflet.css";
 import { unwrap, type Trip } from "../api/client";
 import { useServices } from "../context";
 import { useI18n } from "../i18n";
