@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import type { UserManager } from "oidc-client-ts";
 import { signIn } from "../auth";
 import { ServicesContext, type AppServices } from "../context";
@@ -7,7 +7,21 @@ import { usePlace } from "../route";
 import { Home } from "./Home";
 // The trip page brings the map (Leaflet) and the agent (the AI SDK): loaded with the first trip opened,
 // not with the sign-in page and the list of trips
-const TripPage = lazy(() => import("./TripPage").then((m) => ({ default: m.TripPage })));
+// (Not React.lazy: Suspense holds revealed content back ~300 ms after a fallback, which every opening of a
+// trip would pay.)
+type TripPageModule = typeof import("./TripPage");
+let tripPageModule: TripPageModule | null = null;
+const loadTripPage = () => import("./TripPage").then((m) => (tripPageModule = m));
+// Opened on a trip's address: fetch its chunk now, beside the configuration and the sign-in, not after them
+if (window.location.hash.startsWith("#/trips/")) void loadTripPage();
+
+function useTripPage(wanted: boolean): TripPageModule["TripPage"] | null {
+  const [loaded, setLoaded] = useState(tripPageModule);
+  useEffect(() => {
+    if (wanted && !loaded) void loadTripPage().then(setLoaded);
+  }, [wanted, loaded]);
+  return loaded?.TripPage ?? null;
+}
 
 const LOCALE_KEY = "tripagent.locale";
 
@@ -56,6 +70,7 @@ function LanguageSwitch() {
 export function App({ services }: { services: AppServices }) {
   const i18n = useLocaleState();
   const place = usePlace();
+  const TripPage = useTripPage(place.page === "trip");
   const { t } = i18n;
   return (
     <I18nContext.Provider value={i18n}>
@@ -74,9 +89,11 @@ export function App({ services }: { services: AppServices }) {
         </header>
         <main id="main">
           {place.page === "trip" ? (
-            <Suspense fallback={<p role="status">{t("trip.loading")}</p>}>
+            TripPage ? (
               <TripPage key={place.tripId} tripId={place.tripId} />
-            </Suspense>
+            ) : (
+              <p role="status">{t("trip.loading")}</p>
+            )
           ) : (
             <Home />
           )}
