@@ -387,3 +387,39 @@ def test_on_a_phone_the_agent_is_a_drawer_over_the_trip(
         page.get_by_role("button", name="Close the agent").first.click()
         expect(page.locator("#agent-panel")).to_have_count(0)
         assert_clean(alice)
+
+
+def test_a_stop_is_added_by_clicking_the_map_and_named_from_the_places_index(
+    dev_server: DevServer, browser: Browser
+) -> None:
+    trip_id = routed_trip(dev_server, "alice", {"vic": "viewer"})
+    with person(browser, dev_server.url, "alice") as alice:
+        page = alice.page
+        alice.open_trip(dev_server.url, trip_id)
+        night = page.locator("path.stage-start").nth(1)  # where day 2 starts: the first night
+        night.wait_for()
+        page.wait_for_timeout(300)
+        box = night.bounding_box()
+        assert box is not None
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        question = page.locator(".add-stop p")
+        expect(question).to_contain_text("to day")
+        name = re.search(r"“(.+)”", question.inner_text())
+        assert name is not None
+        alice.shot("18-add-a-stop-from-the-map")
+        page.locator(".add-stop").get_by_role("button", name="Add").click()
+        expect(page.get_by_role("alert").filter(has_text="added to day")).to_be_visible()
+        expect(page.locator(".stops li", has_text=name.group(1))).to_have_count(1)
+        expect(page.locator("path.stop-marker")).to_have_count(1)
+        stored = trip(dev_server, trip_id)["stops"]
+        assert [(s["name"], s["lat"] is not None) for s in stored] == [(name.group(1), True)]
+        assert_clean(alice)
+    with person(browser, dev_server.url, "vic") as vic:  # a viewer cannot add: the click asks nothing
+        vic.open_trip(dev_server.url, trip_id)
+        night = vic.page.locator("path.stage-start").nth(1)
+        night.wait_for()
+        box = night.bounding_box()
+        assert box is not None
+        vic.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        vic.page.wait_for_timeout(500)
+        expect(vic.page.locator(".add-stop")).to_have_count(0)

@@ -246,3 +246,21 @@ def _alternatives(
     if count := len(search(categories, words, 2.5)):
         out.append(Alternative(widen, f"within {size_km * 2.5:g} km", size_km * 2.5, count))
     return out
+
+
+# The stop a place makes when someone adds it from the map: its kind, by the place's category
+STOP_KIND = {
+    "lodging": "lodging",
+    "food": "food",
+    "water": "food",
+    "station": "transport",
+    "culture": "activity",
+    "viewpoint": "activity",
+}
+
+
+def named_point(index: PoiIndex, point: LatLon, *, radius_km: float = 1.0) -> PoiHit | None:
+    """What a point on the map is called: the nearest town or place riders stop at within ``radius_km``
+    (a stop added by a click is named from the places index, not "km 12")."""
+    hits = _near(index, point, radius_km, ("place", *POI_CATEGORIES), [])
+    return hits[0] if hits else None

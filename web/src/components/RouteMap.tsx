@@ -32,8 +32,33 @@ function pointAlong(points: [number, number][], km: number, lengthKm: number): [
   return [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])];
 }
 
-export function RouteMap({ trip, point = null }: { trip: Trip; point?: RoutePoint }) {
+/** A stop someone adds by clicking the map: the place the click names, on the day whose route passes nearest. */
+export type StopToAdd = { dayIndex: number; name: string; kind: string; lat: number; lon: number };
+
+/** The day whose route passes nearest a point (its line's vertices are dense enough to judge by). */
+function nearestDay(trip: Trip, at: L.LatLng): number {
+  let best = { day: 0, metres: Infinity };
+  for (const day of trip.days ?? []) {
+    if (!day.stage?.polyline6) continue;
+    for (const p of decodePolyline6(day.stage.polyline6)) {
+      const metres = at.distanceTo(L.latLng(p));
+      if (metres < best.metres) best = { day: day.dayIndex, metres };
+    }
+  }
+  return best.day;
+}
+
+export function RouteMap({
+  trip,
+  point = null,
+  onAddStop,
+}: {
+  trip: Trip;
+  point?: RoutePoint;
+  onAddStop?: (stop: StopToAdd) => Promise<void>;
+}) {
   const { config, api } = useServices();
+  const { t: tr } = useI18n();
   const { t } = useI18n();
   const element = useRef<HTMLDivElement>(null);
   const map = useRef<L.Map | null>(null);
@@ -55,6 +80,7 @@ export function RouteMap({ trip, point = null }: { trip: Trip; point?: RoutePoin
     const m = map.current;
     if (!m) return;
     const layer = L.featureGroup().addTo(m);
+    const stopsLayer = L.layerGroup().addTo(m);
     (trip.days ?? []).forEach((day, i) => {
       if (!day.stage?.polyline6) return;
       const points = decodePolyline6(day.stage.polyline6);
@@ -64,11 +90,18 @@ export function RouteMap({ trip, point = null }: { trip: Trip; point?: RoutePoin
           textElement(t("trip.dayRoute", { day: day.dayIndex + 1, route: [day.stage.from, ...(day.stage.via ?? []), day.stage.to].join(" → ") })),
         )
         .addTo(layer);
-      L.circleMarker(points[0], { radius: 5, color: "#1d2430", fillOpacity: 1 }).addTo(layer);
+      L.circleMarker(points[0], { radius: 5, color: "#1d2430", fillOpacity: 1, className: "stage-start" }).addTo(layer);
       if (i === (trip.days?.length ?? 0) - 1) {
         L.circleMarker(points[points.length - 1], { radius: 5, color: "#1d2430", fillOpacity: 1 }).addTo(layer);
       }
     });
+    // The stops placed on the map, each with its name (the nights are the lines' ends)
+    for (const stop of trip.stops ?? []) {
+      if (stop.lat === null || stop.lat === undefined || stop.lon === null || stop.lon === undefined) continue;
+      L.circleMarker([stop.lat, stop.lon], { radius: 6, color: "#7e22ce", weight: 2, fillColor: "#f3e8ff", fillOpacity: 1, className: "stop-marker" })
+        .bindTooltip(textElement(`${t("trip.day", { day: stop.dayIndex + 1 })} · ${stop.name}`))
+        .addTo(stopsLayer);
+    }
     let gone = false;
     if (layer.getLayers().length) {
       // Fit the route once per route: another member's edit (a new version, the same route) keeps the
@@ -90,8 +123,45 @@ export function RouteMap({ trip, point = null }: { trip: Trip; point?: RoutePoin
     return () => {
       gone = true;
       layer.remove();
+      stopsLayer.remove();
     };
   }, [trip, api, t]);
+  // Click the map (or the route) to add a stop there, named from the places index (members who may edit)
+  useEffect(() => {
+    const m = map.current;
+    if (!m || !onAddStop) return;
+    const onClick = async (event: L.LeafletMouseEvent) => {
+      const popup = L.popup().setLatLng(event.latlng);
+      let named;
+      try {
+        named = await unwrap(api.GET("/places/near", { params: { query: { lat: event.latlng.lat, lon: event.latlng.lng } } }));
+      } catch {
+        popup.setContent(textElement(tr("map.nothingNear"))).openOn(m);
+        return;
+      }
+      const dayIndex = nearestDay(trip, event.latlng);
+      const box = document.createElement("div");
+      box.className = "add-stop";
+      const question = document.createElement("p");
+      question.textContent = tr("map.add", { name: named.name, day: dayIndex + 1 });
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "primary";
+      button.textContent = tr("map.addButton");
+      button.onclick = () => {
+        button.disabled = true;
+        void onAddStop({ dayIndex, name: named.name, kind: named.stopKind, lat: named.lat, lon: named.lon }).finally(() => m.closePopup(popup));
+      };
+      box.append(question, button);
+      popup.setContent(box).openOn(m);
+    };
+    const handler = (event: L.LeafletMouseEvent) => void onClick(event);
+    m.on("click", handler);
+    return () => {
+      m.off("click", handler);
+    };
+  }, [api, trip, onAddStop, tr]);
+
   useEffect(() => {
     const m = map.current;
     const day = point ? trip.days?.find((d) => d.dayIndex === point.dayIndex) : undefined;

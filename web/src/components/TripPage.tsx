@@ -134,6 +134,24 @@ export function TripPage({ tripId }: { tripId: string }) {
     }
   };
 
+  // A stop added from the map: one operation of the registry, on the version shown (a 409 reloads and says so)
+  const addStop = async (stop: { dayIndex: number; name: string; kind: string; lat: number; lon: number }) => {
+    if (load.state !== "ready") return;
+    try {
+      const answer = await unwrap(
+        api.POST("/trips/{tripId}/ops", {
+          params: { path: { tripId } },
+          body: { op: "add_stop" as never, args: stop, expectedVersion: load.trip.version },
+        }),
+      );
+      showTrip(answer.trip);
+      setNotice(t("map.added", { name: stop.name, day: stop.dayIndex + 1 }));
+    } catch (e) {
+      if (e instanceof ApiError && (e.code === "version_conflict" || e.code === "write_conflict")) await reload();
+      setNotice(sentenceFor(e, t));
+    }
+  };
+
   const downloadGpx = async (trip: Trip) => {
     setNotice(null);
     const response = await fetch(`${config.apiUrl}/trips/${trip.tripId}/gpx`, {
@@ -203,7 +221,7 @@ export function TripPage({ tripId }: { tripId: string }) {
         {trip.days?.some((d) => d.stage) && (
           <section className="card" aria-labelledby="map-title">
             <h2 id="map-title">{t("trip.map")}</h2>
-            <RouteMap trip={trip} point={point} />
+            <RouteMap trip={trip} point={point} onAddStop={mayRun(role, "editor") ? addStop : undefined} />
             <h3>{t("trip.effort")}</h3>
             <EffortChart days={trip.days ?? []} />
           </section>

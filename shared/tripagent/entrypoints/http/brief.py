@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import datetime as dt
 import time
+from typing import Annotated
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from tripagent.application.brief_chat import BriefReply, ChatTurn
 from tripagent.domain.brief import Locale
 from tripagent.entrypoints.http.api import current_caller
-from tripagent.errors import PayloadTooLarge
+from tripagent.errors import PayloadTooLarge, PlaceNotFound
 
 router = Router()
 
@@ -59,6 +61,38 @@ def served_regions() -> RegionsResponse:
 
     return RegionsResponse(
         areas=[Area(name=a.region, label=a.label, bbox=a.bbox) for a in gazetteer().regions()]
+    )
+
+
+class NamedPoint(BaseModel):
+    name: str
+    category: str = Field(description="place, lodging, food, water, bike, culture, viewpoint or station")
+    stopKind: str = Field(description="The kind of stop it makes (activity, lodging, transport, food, poi).")
+    lat: float
+    lon: float
+    distanceKm: float = Field(description="From the point asked about.")
+
+
+@router.get("/places/near", summary="What a point on the map is called", tags=["brief"])
+def place_near(
+    lat: Annotated[float, Query(ge=-90, le=90)], lon: Annotated[float, Query(ge=-180, le=180)]
+) -> NamedPoint:
+    """The nearest town or place riders stop at within a kilometre of the point, from the served region's
+    places index: the name a stop added by clicking the map takes. 404 ``place_not_found`` when none."""
+    from tripagent.application.places import STOP_KIND, named_point
+    from tripagent.bootstrap import gazetteer
+
+    hit = named_point(gazetteer(), (lat, lon))
+    if hit is None:
+        raise PlaceNotFound("Nothing named within a kilometre of that point.")
+    place = hit.place
+    return NamedPoint(
+        name=place.name,
+        category=place.category,
+        stopKind=STOP_KIND.get(place.category, "poi"),
+        lat=place.lat,
+        lon=place.lon,
+        distanceKm=hit.distance_km,
     )
 
 
