@@ -423,3 +423,35 @@ def test_a_stop_is_added_by_clicking_the_map_and_named_from_the_places_index(
         vic.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         vic.page.wait_for_timeout(500)
         expect(vic.page.locator(".add-stop")).to_have_count(0)
+
+
+def test_a_stop_is_renamed_in_place_and_removed_with_undo(dev_server: DevServer, browser: Browser) -> None:
+    trip_id = routed_trip(dev_server, "alice", {})
+    created = trip(dev_server, trip_id)
+    added = httpx.post(
+        f"{dev_server.url}/trips/{trip_id}/ops",
+        headers=dev_server.auth("alice"),
+        json={
+            "op": "add_stop",
+            "args": {"dayIndex": 0, "name": "Caldea", "kind": "activity", "lat": 42.511, "lon": 1.538},
+            "expectedVersion": created["version"],
+        },
+    )
+    assert added.status_code == 200, added.text
+    with person(browser, dev_server.url, "alice") as alice:
+        page = alice.page
+        alice.open_trip(dev_server.url, trip_id)
+        page.get_by_role("button", name="Rename Caldea").click()
+        field = page.get_by_label("New name for Caldea")
+        field.fill("Caldea spa")
+        field.press("Enter")
+        expect(page.locator(".stops li", has_text="Caldea spa")).to_have_count(1)
+        page.get_by_role("button", name="Remove Caldea spa").click()
+        expect(page.locator(".stops li", has_text="Caldea spa")).to_have_count(0)
+        expect(page.get_by_role("status").filter(has_text="removed")).to_contain_text("“Caldea spa” removed.")
+        alice.shot("19-stop-removed-with-undo")
+        page.get_by_role("button", name="Undo").click()
+        expect(page.locator(".stops li", has_text="Caldea spa")).to_have_count(1)
+        stops = trip(dev_server, trip_id)["stops"]
+        assert [(s["name"], s["dayIndex"], s["lat"]) for s in stops] == [("Caldea spa", 0, 42.511)]
+        assert_clean(alice)

@@ -1,6 +1,8 @@
-import type { Trip } from "../api/client";
+import { useState } from "react";
+import type { Stop, Trip } from "../api/client";
 import { formatDate, formatNumber, useI18n } from "../i18n";
 import { ElevationProfile } from "./ElevationProfile";
+import { StopItem, type RunOp } from "./StopItem";
 
 /** The point of the route someone points at on a day's profile: its day and distance from the day's start. */
 export type RoutePoint = { dayIndex: number; km: number } | null;
@@ -9,14 +11,46 @@ const hours = (minutes: number) => `${Math.floor(minutes / 60)} h ${String(Math.
 const metres = (locale: Parameters<typeof formatNumber>[0], value: number | null | undefined) =>
   value === null || value === undefined ? "?" : formatNumber(locale, value, 0);
 
-export function DaysList({ trip, onPoint }: { trip: Trip; onPoint?: (point: RoutePoint) => void }) {
+/** The arguments that put a removed stop back where it was (a new stop, the same place in the day). */
+function addedBack(stop: Stop): Record<string, unknown> {
+  const args: Record<string, unknown> = {
+    dayIndex: stop.dayIndex,
+    name: stop.name,
+    kind: stop.kind,
+    lat: stop.lat,
+    lon: stop.lon,
+    startTime: stop.startTime,
+    endTime: stop.endTime,
+    notes: stop.notes,
+    position: stop.order,
+  };
+  return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null && v !== undefined && v !== ""));
+}
+
+export function DaysList({ trip, onPoint, runOp }: { trip: Trip; onPoint?: (point: RoutePoint) => void; runOp?: RunOp }) {
   const { t, locale } = useI18n();
   const days = trip.days ?? [];
+  const [removed, setRemoved] = useState<Stop | null>(null);
   return (
     <section aria-labelledby="days-title" className="card">
       <h2 id="days-title">
         {t("trip.days")} <span className="muted">({days.length})</span>
       </h2>
+      {removed && runOp && (
+        <p role="status" className="undo">
+          {t("stop.removed", { name: removed.name })}{" "}
+          <button
+            type="button"
+            onClick={() => {
+              const stop = removed;
+              setRemoved(null);
+              void runOp("add_stop", addedBack(stop)).catch(() => setRemoved(stop));
+            }}
+          >
+            {t("stop.undo")}
+          </button>
+        </p>
+      )}
       <ol className="days" data-testid="days">
         {days.map((day) => (
           <li key={day.dayIndex} className="day">
@@ -42,9 +76,7 @@ export function DaysList({ trip, onPoint }: { trip: Trip; onPoint?: (point: Rout
                 .filter((s) => s.dayIndex === day.dayIndex)
                 .sort((a, b) => a.order - b.order)
                 .map((stop) => (
-                  <li key={stop.stopId}>
-                    {stop.name} <span className="muted">({stop.kind}{stop.startTime ? `, ${stop.startTime}` : ""})</span>
-                  </li>
+                  <StopItem key={stop.stopId} stop={stop} runOp={runOp} onRemoved={setRemoved} />
                 ))}
             </ul>
           </li>

@@ -134,22 +134,28 @@ export function TripPage({ tripId }: { tripId: string }) {
     }
   };
 
-  // A stop added from the map: one operation of the registry, on the version shown (a 409 reloads and says so)
-  const addStop = async (stop: { dayIndex: number; name: string; kind: string; lat: number; lon: number }) => {
-    if (load.state !== "ready") return;
+  // A change made where the person looks (the map, the day list): one operation of the registry, on the
+  // version shown; a conflict reloads and says so. Rejects when it was not applied (the notice says why).
+  const runOp = async (op: string, args: Record<string, unknown>) => {
+    setNotice(null);
     try {
       const answer = await unwrap(
         api.POST("/trips/{tripId}/ops", {
           params: { path: { tripId } },
-          body: { op: "add_stop" as never, args: stop, expectedVersion: load.trip.version },
+          body: { op: op as never, args, expectedVersion: shownVersion.current },
         }),
       );
       showTrip(answer.trip);
-      setNotice(t("map.added", { name: stop.name, day: stop.dayIndex + 1 }));
     } catch (e) {
       if (e instanceof ApiError && (e.code === "version_conflict" || e.code === "write_conflict")) await reload();
       setNotice(sentenceFor(e, t));
+      throw e;
     }
+  };
+  const addStop = async (stop: { dayIndex: number; name: string; kind: string; lat: number; lon: number }) => {
+    await runOp("add_stop", stop)
+      .then(() => setNotice(t("map.added", { name: stop.name, day: stop.dayIndex + 1 })))
+      .catch(() => undefined);
   };
 
   const downloadGpx = async (trip: Trip) => {
@@ -226,7 +232,7 @@ export function TripPage({ tripId }: { tripId: string }) {
             <EffortChart days={trip.days ?? []} />
           </section>
         )}
-        <DaysList trip={trip} onPoint={setPoint} />
+        <DaysList trip={trip} onPoint={setPoint} runOp={mayRun(role, "editor") ? runOp : undefined} />
         <Expenses trip={trip} />
         <Members trip={trip} role={role} onChanged={() => void reload()} />
         <OpsPanel trip={trip} role={role} ops={ops} onTrip={showTrip} reload={reload} />
