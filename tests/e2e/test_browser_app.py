@@ -455,3 +455,33 @@ def test_a_stop_is_renamed_in_place_and_removed_with_undo(dev_server: DevServer,
         stops = trip(dev_server, trip_id)["stops"]
         assert [(s["name"], s["dayIndex"], s["lat"]) for s in stops] == [("Caldea spa", 0, 42.511)]
         assert_clean(alice)
+
+
+def test_a_days_stops_are_reordered_by_their_names(dev_server: DevServer, browser: Browser) -> None:
+    """The page prints no ids: the reorder form takes the stops' names, in their new order."""
+    trip_id = routed_trip(dev_server, "alice", {})
+    version = trip(dev_server, trip_id)["version"]
+    for name in ("Caldea", "Casa de la Vall"):
+        added = httpx.post(
+            f"{dev_server.url}/trips/{trip_id}/ops",
+            headers=dev_server.auth("alice"),
+            json={
+                "op": "add_stop",
+                "args": {"dayIndex": 0, "name": name, "kind": "activity"},
+                "expectedVersion": version,
+            },
+        )
+        version = added.json()["trip"]["version"]
+    with person(browser, dev_server.url, "alice") as alice:
+        page = alice.page
+        alice.open_trip(dev_server.url, trip_id)
+        page.get_by_label("Operation", exact=True).select_option(
+            label="Put the stops of a day in a new order"
+        )
+        page.get_by_label("Day", exact=True).select_option("0")
+        page.get_by_label("Stop Ids", exact=True).fill("Casa de la Vall, Caldea")
+        page.get_by_role("button", name="Put the stops of a day in a new order").click()
+        expect(page.locator(".stops li").first).to_contain_text("Casa de la Vall")
+        stops = sorted(trip(dev_server, trip_id)["stops"], key=lambda s: s["order"])
+        assert [s["name"] for s in stops] == ["Casa de la Vall", "Caldea"]
+        assert_clean(alice)

@@ -42,6 +42,10 @@ export function OpsPanel({
       .sort((a, b) => a.dayIndex - b.dayIndex || a.order - b.order)
       .map((s) => ({ value: s.stopId, label: `${dayOf(s.dayIndex)} · ${s.name}` })),
     expenseId: (trip.expenses ?? []).map((e) => ({ value: e.expenseId, label: e.label })),
+    // a list of stops (reorder_stops) is written with their names, in the new order
+    stopIds: [...(trip.stops ?? [])]
+      .sort((a, b) => a.dayIndex - b.dayIndex || a.order - b.order)
+      .map((s) => ({ value: s.stopId, label: s.name })),
   };
   if (op.name !== "add_member") {
     // (add_member names someone not a member yet: typed)

@@ -110,7 +110,12 @@ export function SchemaForm({
     event.preventDefault();
     const args: Record<string, unknown> = {};
     for (const field of fields) {
-      const value = valueOf(field, values[field.name] ?? "");
+      let value = valueOf(field, values[field.name] ?? "");
+      const named = field.schema.type === "array" ? choices[field.name] : undefined;
+      if (named && Array.isArray(value)) {
+        // a list said by names ("Caldea, Lunch in Canillo"): each name for its value, as the page shows it
+        value = value.map((item) => named.find((c) => c.label.toLowerCase() === String(item).toLowerCase())?.value ?? item);
+      }
       if (value !== undefined) args[field.name] = value;
     }
     onSubmit(args);
@@ -170,7 +175,9 @@ export function SchemaForm({
               type="text"
               maxLength={s.maxLength}
               pattern={s.type === "string" ? htmlPattern(s.pattern) : undefined}
-              placeholder={s.type === "array" ? "comma, separated" : undefined}
+              placeholder={
+                s.type === "array" ? (choices[field.name]?.map((c) => c.label).join(", ") ?? t("form.commaSeparated")) : undefined
+              }
               {...common}
             />
           );
