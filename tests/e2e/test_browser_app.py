@@ -389,6 +389,16 @@ def test_on_a_phone_the_agent_is_a_drawer_over_the_trip(
         assert_clean(alice)
 
 
+def click_the_first_night(page: Page) -> None:
+    """A click on the map where day 2 starts (the end of day 1), once the map has fitted the route."""
+    night = page.locator("path.stage-start").nth(1)
+    night.wait_for()
+    page.wait_for_timeout(300)
+    box = night.bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
 def test_a_stop_is_added_by_clicking_the_map_and_named_from_the_places_index(
     dev_server: DevServer, browser: Browser
 ) -> None:
@@ -396,12 +406,7 @@ def test_a_stop_is_added_by_clicking_the_map_and_named_from_the_places_index(
     with person(browser, dev_server.url, "alice") as alice:
         page = alice.page
         alice.open_trip(dev_server.url, trip_id)
-        night = page.locator("path.stage-start").nth(1)  # where day 2 starts: the first night
-        night.wait_for()
-        page.wait_for_timeout(300)
-        box = night.bounding_box()
-        assert box is not None
-        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        click_the_first_night(page)
         question = page.locator(".add-stop p")
         expect(question).to_contain_text("to day")
         name = re.search(r"“(.+)”", question.inner_text())
@@ -416,11 +421,7 @@ def test_a_stop_is_added_by_clicking_the_map_and_named_from_the_places_index(
         assert_clean(alice)
     with person(browser, dev_server.url, "vic") as vic:  # a viewer cannot add: the click asks nothing
         vic.open_trip(dev_server.url, trip_id)
-        night = vic.page.locator("path.stage-start").nth(1)
-        night.wait_for()
-        box = night.bounding_box()
-        assert box is not None
-        vic.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        click_the_first_night(vic.page)
         vic.page.wait_for_timeout(500)
         expect(vic.page.locator(".add-stop")).to_have_count(0)
 

@@ -147,27 +147,26 @@ def _build(
         if elevation:
             heights = elevation_tiles.prepare(elevation, work / "elevation")
             _say(log, f"  elevation: {', '.join(heights)}")
-        step = time.monotonic()
-        timings |= valhalla_tiles.build(
-            source, work, work / "elevation" if heights else None, out / "tiles.tar", build_log
-        )
-        _say(log, f"  tiles.tar: {(out / 'tiles.tar').stat().st_size / 1e6:.1f} MB")
-        step = time.monotonic()
         with_heights = {
             a.name
             for a in areas
             if set(elevation_tiles.srtm_tiles(a.contents.cells, CELL_DEG)) & set(heights)
         }
+        if heights and not with_heights:
+            raise RegionBuildError(
+                "bad_elevation", "the elevation tiles given cover none of the region's roads"
+            )
+        timings |= valhalla_tiles.build(
+            source, work, work / "elevation" if heights else None, out / "tiles.tar", build_log
+        )
+        _say(log, f"  tiles.tar: {(out / 'tiles.tar').stat().st_size / 1e6:.1f} MB")
+        step = time.monotonic()
         counts = places_index.write(out / "places.sqlite", areas, with_heights)
         places_index.coverage_geojson(out / "coverage.geojson", areas)
         timings["places"] = round(time.monotonic() - step, 2)
         step = time.monotonic()
         smoke = smoke_route(out / "tiles.tar", out / "places.sqlite", free_port(), build_log)
         timings["smoke"] = round(time.monotonic() - step, 2)
-        if heights and not smoke["heights"]:
-            raise RegionBuildError(
-                "bad_elevation", "the elevation tiles given cover none of the region's roads"
-            )
         manifest = {
             "format": FORMAT,
             "name": name,

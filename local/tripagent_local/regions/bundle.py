@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,7 @@ class Bundle:
     def places(self) -> Path:
         return self.path / "places.sqlite"
 
-    @property
+    @cached_property  # read once: the banner, each function's environment and the health route ask
     def manifest(self) -> dict[str, Any]:
         data: dict[str, Any] = json.loads((self.path / "manifest.json").read_text())
         return data

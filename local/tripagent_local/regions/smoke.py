@@ -16,6 +16,7 @@ from tripagent_local.regions.errors import RegionBuildError
 from tripagent_local.regions.valhalla_tiles import serving_config, valhalla_binary
 
 MIN_KM = 0.3  # two points this far apart make a route, not a snap
+NO_HEIGHT_BELOW_M = -499.0
 
 
 def _pairs(places_db: Path) -> list[tuple[dict[str, Any], dict[str, Any]]]:
@@ -88,5 +89,6 @@ def _route(base: str, a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any] | 
         "from": a,
         "to": b,
         "km": round(float(trip["summary"]["length"]), 2),
-        "heights": any(h is not None for h in heights),
+        # (where its tiles have no elevation Valhalla answers its floor, -500 m: that is no height)
+        "heights": any(h is not None and h > NO_HEIGHT_BELOW_M for h in heights),
     }

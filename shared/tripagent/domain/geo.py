@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import itertools
 import math
+from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 LatLon = tuple[float, float]
@@ -96,6 +98,15 @@ def distance_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
     dp, dl = p2 - p1, math.radians(lon2 - lon1)
     a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
     return 6371.0088 * 2 * math.asin(math.sqrt(a))
+
+
+def interpolate(marks: Sequence[float], values: Sequence[float], at: float) -> float:
+    """The value at ``at`` on the line through (``marks[i]``, ``values[i]``) (marks ascending, at least two),
+    held at the ends."""
+    i = min(max(bisect_right(marks, at) - 1, 0), len(marks) - 2)
+    span = marks[i + 1] - marks[i]
+    t = 0.0 if span <= 0 else min(1.0, max(0.0, (at - marks[i]) / span))
+    return values[i] + t * (values[i + 1] - values[i])
 
 
 def spaced_along(line: list[LatLon], count: int) -> list[tuple[LatLon, float]]:

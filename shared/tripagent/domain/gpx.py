@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import itertools
 import xml.etree.ElementTree as ET
-from bisect import bisect_right
 
-from tripagent.domain.geo import LatLon, decode_polyline, distance_km
+from tripagent.domain.geo import LatLon, decode_polyline, distance_km, interpolate
 from tripagent.domain.trip import Stage, Trip
 
 GPX_NS = "http://www.topografix.com/GPX/1/1"
@@ -21,14 +20,7 @@ def heights_at(points: list[LatLon], stage: Stage) -> list[float | None]:
     heights, step = stage.elevation.heightsM, stage.elevation.stepM
     length = stage.distanceKm * 1000 or (len(heights) - 1) * step
     marks = [min(k * step, length) for k in range(len(heights))]
-    out: list[float | None] = []
-    for along in walked:
-        at = along / (walked[-1] or 1.0) * length
-        i = min(max(bisect_right(marks, at) - 1, 0), len(marks) - 2)
-        span = marks[i + 1] - marks[i]
-        t = 0.0 if span <= 0 else min(1.0, max(0.0, (at - marks[i]) / span))
-        out.append(heights[i] + t * (heights[i + 1] - heights[i]))
-    return out
+    return [interpolate(marks, heights, along / (walked[-1] or 1.0) * length) for along in walked]
 
 
 def trip_to_gpx(trip: Trip, *, creator: str = "Tripagent") -> str:

@@ -16,7 +16,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tripagent.domain.geo import LatLon, encode_polyline
+from tripagent.domain.geo import LatLon, encode_polyline, interpolate
 from tripagent.domain.trip import MAX_PROFILE_POINTS
 
 CLIMB_KM_PER_100M = 1.0
@@ -187,11 +187,7 @@ def height_profile(part: Sequence[Sample], max_points: int = MAX_PROFILE_POINTS)
     step = 100 * max(1, math.ceil(length_m / 100 / max_points))
     kms = [(s.km - start) * 1000 for s in part]
     heights = [float(s.height_m or 0.0) for s in part]
-    out = []
-    for k in range(math.ceil(length_m / step) + 1):
-        at = min(k * step, length_m)
-        i = min(max(bisect_right(kms, at) - 1, 0), len(kms) - 2)
-        span = kms[i + 1] - kms[i]
-        t = 0.0 if span <= 0 else min(1.0, max(0.0, (at - kms[i]) / span))
-        out.append(round(heights[i] + t * (heights[i + 1] - heights[i])))
-    return HeightProfile(step, tuple(out))
+    marks = range(math.ceil(length_m / step) + 1)
+    return HeightProfile(
+        step, tuple(round(interpolate(kms, heights, min(k * step, length_m))) for k in marks)
+    )

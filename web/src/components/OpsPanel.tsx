@@ -47,11 +47,9 @@ export function OpsPanel({
       .sort((a, b) => a.dayIndex - b.dayIndex || a.order - b.order)
       .map((s) => ({ value: s.stopId, label: s.name })),
   };
-  if (op.name !== "add_member") {
-    // (add_member names someone not a member yet: typed)
-    choices.userId = (trip.members ?? []).map((m) => ({ value: m.userId, label: m.userId }));
-  }
-  choices.payer = (trip.members ?? []).map((m) => ({ value: m.userId, label: m.userId }));
+  const members = (trip.members ?? []).map((m) => ({ value: m.userId, label: m.userId }));
+  if (op.name !== "add_member") choices.userId = members; // (add_member names someone not a member yet: typed)
+  choices.payer = members;
   const labels = { dayIndex: t("form.day"), stopId: t("form.stop"), expenseId: t("form.expense"), userId: t("form.member") };
   const apply = async (args: Record<string, unknown>) => {
     setBusy(true);

@@ -58,7 +58,6 @@ export function RouteMap({
   onAddStop?: (stop: StopToAdd) => Promise<void>;
 }) {
   const { config, api } = useServices();
-  const { t: tr } = useI18n();
   const { t } = useI18n();
   const element = useRef<HTMLDivElement>(null);
   const map = useRef<L.Map | null>(null);
@@ -136,18 +135,18 @@ export function RouteMap({
       try {
         named = await unwrap(api.GET("/places/near", { params: { query: { lat: event.latlng.lat, lon: event.latlng.lng } } }));
       } catch {
-        popup.setContent(textElement(tr("map.nothingNear"))).openOn(m);
+        popup.setContent(textElement(t("map.nothingNear"))).openOn(m);
         return;
       }
       const dayIndex = nearestDay(trip, event.latlng);
       const box = document.createElement("div");
       box.className = "add-stop";
       const question = document.createElement("p");
-      question.textContent = tr("map.add", { name: named.name, day: dayIndex + 1 });
+      question.textContent = t("map.add", { name: named.name, day: dayIndex + 1 });
       const button = document.createElement("button");
       button.type = "button";
       button.className = "primary";
-      button.textContent = tr("map.addButton");
+      button.textContent = t("map.addButton");
       button.onclick = () => {
         button.disabled = true;
         void onAddStop({ dayIndex, name: named.name, kind: named.stopKind, lat: named.lat, lon: named.lon }).finally(() => m.closePopup(popup));
@@ -160,7 +159,7 @@ export function RouteMap({
     return () => {
       m.off("click", handler);
     };
-  }, [api, trip, onAddStop, tr]);
+  }, [api, trip, onAddStop, t]);
 
   useEffect(() => {
     const m = map.current;
