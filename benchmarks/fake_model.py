@@ -9,7 +9,10 @@ it answers ``POST /v1/chat/completions``, streamed or not, in one of these modes
   agent;
 - ``slow``: answers only after ``SLOW_S``, past any sensible ``AI_TIMEOUT_S``;
 - ``5xx``: 503; ``429``: 429 with ``Retry-After: 1``;
-- ``garbage``: 200 with a body that is not JSON (and, streamed, events that are not).
+- ``garbage``: 200 with a body that is not JSON (and, streamed, events that are not);
+- ``long``: as ``healthy``, but the agent's answer is a long reply streamed a word every ``WORD_S``, for
+  watching a reply being written and stopping it: ``GET /_fake/stats`` says how many words were sent and
+  how many streams the client closed before their end (a stop cancels the call upstream).
 
 It knows the soak's briefs, not the world: it stands in for a provider's failures, not for a model.
 With ``--script FILE`` (``tests/fixtures/models/understood.json``) it also stands in for a model that
@@ -33,8 +36,10 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response, Strea
 from starlette.routing import Route
 from tripagent_local.server import KEEP_ALIVE_S
 
-MODES = ("healthy", "slow", "5xx", "429", "garbage")
+MODES = ("healthy", "slow", "5xx", "429", "garbage", "long")
 SLOW_S = 30.0
+WORD_S = 0.1
+LONG_WORDS = 400  # about 40 s at WORD_S: far longer than any test waits
 SOAK_SPEC = {"start": "Sant Julià de Lòria", "end": "Soldeu", "durationDays": 2, "profile": "road"}
 
 
@@ -43,6 +48,8 @@ class FakeModel:
         self.script = script or {}
         self.mode = "healthy"
         self.calls: dict[str, int] = dict.fromkeys(MODES, 0)
+        self.words_sent = 0
+        self.closed_early = 0
 
     async def set_mode(self, request: Request) -> Response:
         mode = (await request.json()).get("mode")
@@ -50,6 +57,9 @@ class FakeModel:
             return JSONResponse({"error": f"mode is one of {', '.join(MODES)}"}, status_code=400)
         self.mode = mode
         return JSONResponse({"mode": mode, "calls": self.calls})
+
+    async def stats(self, _: Request) -> Response:
+        return JSONResponse({"wordsSent": self.words_sent, "closedEarly": self.closed_early})
 
     async def completions(self, request: Request) -> Response:
         body = await request.json()
@@ -68,6 +78,8 @@ class FakeModel:
                 return StreamingResponse(_garbage_events(), media_type="text/event-stream")
             return PlainTextResponse("<html>upstream proxy error</html>", status_code=200)
         text = answer(body, self.script)
+        if mode == "long" and body.get("stream") and text == AGENT_LINE:
+            return StreamingResponse(self._trickle(body), media_type="text/event-stream")
         prompt_tokens = sum(len(str(m.get("content") or "")) for m in body.get("messages", [])) // 4
         usage = {"prompt_tokens": prompt_tokens, "completion_tokens": max(1, len(text) // 4)}
         if body.get("stream"):
@@ -75,6 +87,26 @@ class FakeModel:
         message = {"role": "assistant", "content": text}
         choice = {"index": 0, "message": message, "finish_reason": "stop"}
         return JSONResponse({"model": "fake", "choices": [choice], "usage": usage})
+
+    async def _trickle(self, body: dict[str, Any]) -> Any:
+        prompt_tokens = sum(len(str(m.get("content") or "")) for m in body.get("messages", [])) // 4
+        try:
+            for i in range(LONG_WORDS):
+                word = f"word{i}" if i % 10 else f"Part {i // 10 + 1}:"
+                chunk = {"model": "fake", "choices": [{"index": 0, "delta": {"content": word + " "}}]}
+                yield f"data: {json.dumps(chunk)}\n\n"
+                self.words_sent += 1
+                await asyncio.sleep(WORD_S)
+        except (asyncio.CancelledError, GeneratorExit):
+            self.closed_early += 1
+            raise
+        usage = {"prompt_tokens": prompt_tokens, "completion_tokens": LONG_WORDS * 2}
+        end = {
+            "model": "fake",
+            "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
+            "usage": usage,
+        }
+        yield f"data: {json.dumps(end)}\n\ndata: [DONE]\n\n"
 
 
 def load_script(path: Path) -> dict[tuple[str, ...], Any]:
@@ -118,7 +150,10 @@ def answer(body: dict[str, Any], script: dict[tuple[str, ...], Any] | None = Non
         return json.dumps(SOAK_SPEC)
     if (body.get("response_format") or {}).get("json_schema", {}).get("name") == "brief_understanding":
         return scripted_understanding(messages, script or {})
-    return "Here is the plan as it stands."
+    return AGENT_LINE
+
+
+AGENT_LINE = "Here is the plan as it stands."
 
 
 def _review(query: dict[str, Any]) -> str:
@@ -160,6 +195,7 @@ def main() -> None:
         routes=[
             Route("/v1/chat/completions", fake.completions, methods=["POST"]),
             Route("/_fake/mode", fake.set_mode, methods=["POST"]),
+            Route("/_fake/stats", fake.stats, methods=["GET"]),
         ]
     )
     # Keep-alive as long as the gateway's: the provider adapter's pooled connection idle past uvicorn's

@@ -8,5 +8,6 @@ from tripagent.settings import agent_settings
 agent_settings()  # fail at cold start on a bad environment
 resolver = build_resolver(router)
 handler = http_handler(resolver)
-asgi_routes = frozenset({"POST /trips/{tripId}/agent/chat"})  # streamed locally and behind the web adapter
+# Streamed locally and behind the web adapter: a turn, and reattaching to one.
+asgi_routes = frozenset({"POST /trips/{tripId}/agent/chat", "GET /trips/{tripId}/agent/chat/stream"})
 __all__ = ["asgi_app", "asgi_routes", "handler", "resolver"]

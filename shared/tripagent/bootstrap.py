@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from tripagent.adapters.places.gazetteer import Gazetteer
     from tripagent.adapters.valhalla import ValhallaClient
     from tripagent.application.agent import TripAgent
+    from tripagent.application.agent_streams import AgentTurns, TurnStreamStore
     from tripagent.application.ai_config import ProviderConfig, UserProviderStore
     from tripagent.application.approvals import Approvals
     from tripagent.application.brief_chat import BriefChat
@@ -269,6 +270,23 @@ def trip_agent() -> TripAgent:
             daily_tokens=s.daily_token_budget,
         ),
     )
+
+
+@cache
+def turn_stream_store() -> TurnStreamStore:
+    from tripagent.adapters.aws import dynamodb_client
+    from tripagent.adapters.dynamodb.agent_streams import DynamoTurnStreamStore
+    from tripagent.settings import table_settings
+
+    s = table_settings()
+    return DynamoTurnStreamStore(dynamodb_client(s.region, s.dynamodb_endpoint_url), s.table_name)
+
+
+@cache
+def agent_turns() -> AgentTurns:
+    from tripagent.application.agent_streams import AgentTurns
+
+    return AgentTurns(workspace=trip_workspace(), store=turn_stream_store())
 
 
 @cache

@@ -201,6 +201,11 @@ class AgentSettings(
     ai_max_tool_steps: int = Field(4, alias="AI_MAX_TOOL_STEPS", ge=1, le=20)
     # The token budget is per trip and day.
     daily_token_budget: int = Field(200_000, alias="AI_TRIP_DAILY_TOKEN_BUDGET", ge=1)
+    # A turn ends itself before the streamed function's timeout (120 s in the template; a Function URL
+    # stream is capped at 15 minutes), so that its end is written, not cut.
+    turn_limit_s: float = Field(110.0, alias="AGENT_TURN_LIMIT_S", gt=0, le=890)
+    # A writer silent this long is gone: readers end its turn as lost.
+    stream_stale_s: float = Field(30.0, alias="AGENT_STREAM_STALE_S", gt=0, le=300)
 
 
 @cache

@@ -59,6 +59,31 @@ def start_dev(log: Path, extra_env: dict[str, str] | None = None) -> DevServer:
     return server
 
 
+def start_model(
+    folder: Path, script: Path | None = None, mode: str = "healthy"
+) -> tuple[int, subprocess.Popen[bytes]]:
+    """The OpenAI-compatible fake (``benchmarks/fake_model.py``) on a free port, in ``mode``."""
+    port = free_port()
+    with (folder / "model.log").open("wb") as out:
+        model = subprocess.Popen(
+            [sys.executable, "-m", "benchmarks.fake_model", "--port", str(port)]
+            + (["--script", str(script)] if script else []),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            cwd=REPO_ROOT,
+        )
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            httpx.post(f"http://127.0.0.1:{port}/_fake/mode", json={"mode": mode}, timeout=1)
+            return port, model
+        except httpx.HTTPError:
+            if time.monotonic() > deadline:
+                model.kill()
+                pytest.fail((folder / "model.log").read_text())
+            time.sleep(0.2)
+
+
 @pytest.fixture(scope="session")
 def dev_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevServer]:
     server = start_dev(tmp_path_factory.mktemp("dev") / "dev.log")

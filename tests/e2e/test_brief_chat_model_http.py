@@ -7,19 +7,15 @@ from __future__ import annotations
 
 import json
 import signal
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from tripagent_local.engines import free_port
 
 from evaluation.scoring import SLOTS, slot_right
-from tests.e2e.conftest import DevServer, start_dev
+from tests.e2e.conftest import DevServer, start_dev, start_model
 
 SCRIPT = Path(__file__).parents[1] / "fixtures" / "models" / "understood.json"
 FAULTS = [
@@ -55,31 +51,7 @@ def model_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevServer
     script = json.loads(SCRIPT.read_text())
     script["conversations"] += FAULTS
     (folder / "script.json").write_text(json.dumps(script))
-    port = free_port()
-    with (folder / "model.log").open("wb") as out:
-        model = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "benchmarks.fake_model",
-                "--port",
-                str(port),
-                "--script",
-                folder / "script.json",
-            ],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            httpx.post(f"http://127.0.0.1:{port}/_fake/mode", json={"mode": "healthy"}, timeout=1)
-            break
-        except httpx.HTTPError:
-            if time.monotonic() > deadline:
-                model.kill()
-                pytest.fail((folder / "model.log").read_text())
-            time.sleep(0.2)
+    port, model = start_model(folder, folder / "script.json")
     env = {"AI_PROVIDER": "openai", "AI_MODEL": "scripted", "AI_BASE_URL": f"http://127.0.0.1:{port}/v1"}
     server = start_dev(folder / "dev.log", env)
     yield server

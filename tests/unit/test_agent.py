@@ -207,3 +207,61 @@ def test_read_tools_run_at_once_and_the_loop_is_bounded(
     assert isinstance(events[0], AgentToolCall)
     assert sessions.turns(trip_id)[-1].text == "done"
     assert events[-1].usage.input_tokens == 20
+
+
+class Talkative:
+    """Streams many words; records how many it sent and whether its stream was closed early."""
+
+    name = "openai"
+
+    def __init__(self) -> None:
+        self.sent = 0
+        self.closed = False
+
+    def chat(self, request: ChatRequest) -> Any:
+        raise NotImplementedError
+
+    def stream(self, request: ChatRequest) -> Iterator[StreamEvent]:
+        try:
+            for i in range(1000):
+                self.sent += 1
+                yield TextDelta(f"word{i} ")
+        except GeneratorExit:
+            self.closed = True
+            raise
+
+
+def test_a_stopped_turn_closes_the_model_call_and_keeps_what_was_said(
+    setup: tuple[TripAgent, FakeSessionStore, str],
+) -> None:
+    agent, sessions, trip_id = setup
+    provider = Talkative()
+    said: list[AgentText] = []
+
+    def must_stop() -> str | None:
+        return "stop" if len(said) >= 3 else None
+
+    events = []
+    for event in agent.chat(
+        "ana", agent.open("ana", trip_id), "tell me everything", provider, "gpt", must_stop=must_stop
+    ):
+        events.append(event)
+        if isinstance(event, AgentText):
+            said.append(event)
+    assert provider.closed and provider.sent == 4  # the call upstream ends at the next word
+    done = events[-1]
+    assert isinstance(done, AgentDone) and done.stopped == "stop"
+    reply = sessions.turns(trip_id)[-1]
+    assert reply.role == "assistant" and reply.text == "word0 word1 word2 "
+    assert reply.data["stopped"] == "stop"
+    assert reply.usage["input"] > 0 and reply.usage["output"] > 0  # what was used is counted
+
+
+def test_a_turn_that_is_never_asked_to_stop_runs_to_its_end(
+    setup: tuple[TripAgent, FakeSessionStore, str],
+) -> None:
+    agent, sessions, trip_id = setup
+    provider = Talkative()
+    events = list(agent.chat("ana", agent.open("ana", trip_id), "tell me", provider, "gpt"))
+    assert provider.sent == 1000 and not provider.closed
+    assert isinstance(events[-1], AgentFailed)  # (this provider never says how it finished)

@@ -205,3 +205,39 @@ def test_a_member_who_leaves_stops_hearing_about_the_trip(world: Any) -> None:
     assert realtime.notify(TripChanged(trip_id, 9, None)) == 1
     assert pusher.to("c-ben") == []
     assert connections.subscribers(trip_id) == [("c-ana", "ana")]
+
+
+def test_every_member_hears_a_reply_begin_and_end_and_a_stranger_nothing(world: Any) -> None:
+    realtime, _, pusher, trip_id = world
+    for connection in ("c-ana", "c-ben", "c-vic"):
+        realtime.subscribe(connection, trip_id)
+    meta = {
+        "PK": {"S": f"AGENTSTREAM#{trip_id}"},
+        "type": {"S": "agentturn"},
+        "tripId": {"S": trip_id},
+        "streamId": {"S": "msg_1"},
+        "by": {"S": "ana"},
+        "status": {"S": "active"},
+    }
+    started = decode_change({"eventName": "INSERT", "dynamodb": {"NewImage": meta}})
+    assert started is not None
+    assert realtime.notify(started) == 3
+    assert pusher.to("c-vic")[-1] == {
+        "type": "agent.turn.started",
+        "tripId": trip_id,
+        "turnId": "msg_1",
+        "by": "ana",
+    }
+    assert pusher.to("c-eve") == []
+    same = {"eventName": "MODIFY", "dynamodb": {"NewImage": meta, "OldImage": meta}}
+    assert decode_change(same) is None  # nothing new to say
+    ended = decode_change(
+        {
+            "eventName": "MODIFY",
+            "dynamodb": {"NewImage": {**meta, "status": {"S": "stopped"}}, "OldImage": meta},
+        }
+    )
+    assert ended is not None
+    realtime.notify(ended)
+    assert pusher.to("c-ben")[-1]["type"] == "agent.turn.ended"
+    assert pusher.to("c-ben")[-1]["status"] == "stopped"

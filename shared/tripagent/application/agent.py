@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -101,26 +101,48 @@ class AgentLimits:
     daily_tokens: int = 200_000
 
 
-def _streamed(
-    provider: ModelProvider, request: ChatRequest, meter: _Meter, pieces: list[str], calls: list[ToolCall]
+class _Stopped(Exception):
+    """The turn was asked to stop (by a member, or by its own limits): what was said so far is kept."""
+
+
+def _streamed(  # noqa: PLR0917
+    provider: ModelProvider,
+    request: ChatRequest,
+    meter: _Meter,
+    pieces: list[str],
+    calls: list[ToolCall],
+    must_stop: Callable[[], bool],
 ) -> Generator[AgentEvent, None, StreamFinished | None]:
     """One model call, relayed as it streams: text as it comes, tool calls as they are ready (a question
     for the member is not shown as a tool call). Collects the text and calls; returns how the provider
-    finished, or ``None`` when it stopped without saying. The meter estimates what it has not reported."""
+    finished, or ``None`` when it stopped without saying. The meter estimates what it has not reported.
+    Asked to stop, it closes the provider's stream, which closes the call upstream: no more tokens."""
     finished: StreamFinished | None = None
     meter.unreported = estimate_tokens(request)
-    for event in provider.stream(request):
-        if isinstance(event, TextDelta) and event.text:
-            meter.unreported += len(event.text) // 4
-            pieces.append(event.text)
-            yield AgentText(event.text)
-        elif isinstance(event, ToolCallReady):
-            calls.append(event.call)
-            if event.call.name != CLARIFY_TOOL:
-                yield AgentToolCall(event.call)
-        elif isinstance(event, StreamFinished):
-            finished = event
+    stream = provider.stream(request)
+    try:
+        for event in stream:
+            if must_stop():
+                raise _Stopped
+            if isinstance(event, TextDelta) and event.text:
+                meter.unreported += len(event.text) // 4
+                pieces.append(event.text)
+                yield AgentText(event.text)
+            elif isinstance(event, ToolCallReady):
+                calls.append(event.call)
+                if event.call.name != CLARIFY_TOOL:
+                    yield AgentToolCall(event.call)
+            elif isinstance(event, StreamFinished):
+                finished = event
+    finally:
+        close = getattr(stream, "close", None)
+        if close is not None:
+            close()
     return finished
+
+
+def _no_reason() -> str | None:
+    return None
 
 
 @dataclass
@@ -136,6 +158,7 @@ class _Turn:
     usage: Usage = field(default_factory=Usage)
     model_used: str = ""
     finish_reason: str = "stop"
+    stopped: str | None = None  # why the turn was cut short: "stop" (a member), "timeout", "length"
     data: dict[str, Any] = field(default_factory=dict)
     proposals: list[dict[str, Any]] = field(default_factory=list)
 
@@ -193,12 +216,16 @@ class TripAgent:
         model: str,
         message_id: str = "",
         source: TurnSource = "chat",
+        must_stop: Callable[[], str | None] | None = None,
     ) -> Iterator[AgentEvent]:
         """One turn. The trip's token budget is charged with what the model used, however the turn ends:
-        finished, failed mid-way, or abandoned by a client that went away."""
+        finished, stopped, failed mid-way, or abandoned by a client that went away. ``must_stop`` says why
+        the turn must end now (``None``: go on); it is asked between the model's events."""
         meter = _Meter()
         try:
-            yield from self._turn(caller, trip, text, provider, model, message_id, source, meter)
+            yield from self._turn(
+                caller, trip, text, provider, model, message_id, source, meter, must_stop or _no_reason
+            )
         finally:
             if self.limits is not None and meter.total:
                 self.limits.budget.spend(self._budget_key(trip.tripId), meter.total)
@@ -213,6 +240,7 @@ class TripAgent:
         message_id: str,
         source: TurnSource,
         meter: _Meter,
+        must_stop: Callable[[], str | None],
     ) -> Iterator[AgentEvent]:
         self._deny_pending(trip, caller)  # a new message answers any open proposal with "no"
         metadata = TurnMetadata(
@@ -234,11 +262,12 @@ class TripAgent:
             model_used=model,
             data={"messageId": message_id} if message_id else {},
         )
+        pieces: list[str] = []
         try:
             for step in range(self.max_tool_steps + 1):
                 if step:
                     yield AgentStep()
-                pieces: list[str] = []
+                pieces = []
                 calls: list[ToolCall] = []
                 if step == 0 and forced is not None:  # the clarification's answer resumes its action
                     calls.append(forced)
@@ -246,9 +275,13 @@ class TripAgent:
                 else:
                     last = step == self.max_tool_steps  # the last step may only answer
                     offered = replace(turn.request, tools=()) if last else turn.request
-                    finished = yield from _streamed(provider, offered, meter, pieces, calls)
+                    if must_stop():
+                        raise _Stopped
+                    finished = yield from _streamed(
+                        provider, offered, meter, pieces, calls, lambda: must_stop() is not None
+                    )
                     if finished is None:
-                        yield AgentFailed("The model stopped without finishing its answer.")
+                        yield AgentFailed("The model stopped without finishing its answer.", "ai_unavailable")
                         return
                     turn.model_used = finished.model
                     turn.usage = Usage(
@@ -259,8 +292,15 @@ class TripAgent:
                 turn.said.append("".join(pieces))
                 if not (yield from self._after_the_model(turn, "".join(pieces), calls)):
                     break
+        except _Stopped:  # kept as far as it went, and counted as what the model was paid for
+            turn.said.append("".join(pieces))
+            turn.stopped = must_stop() or "stop"
+            turn.usage = Usage(
+                turn.usage.input_tokens + estimate_tokens(turn.request),
+                turn.usage.output_tokens + sum(len(p) for p in pieces) // 4,
+            )
         except AppError as exc:
-            yield AgentFailed(exc.message)
+            yield AgentFailed(exc.message, exc.code)
             return
         yield self._store_reply(turn, source)
 
@@ -333,6 +373,8 @@ class TripAgent:
     def _store_reply(self, turn: _Turn, source: TurnSource) -> AgentDone:
         if turn.proposals:
             turn.data["toolCalls"] = turn.proposals
+        if turn.stopped:
+            turn.data["stopped"] = turn.stopped
         reply = Turn(
             role="assistant",
             kind=source,
@@ -345,7 +387,7 @@ class TripAgent:
             ),
         )
         seq = self.sessions.append(turn.trip.tripId, reply) or 0
-        return AgentDone(seq, turn.model_used, turn.usage, turn.finish_reason)
+        return AgentDone(seq, turn.model_used, turn.usage, turn.finish_reason, turn.stopped)
 
     def _resumed_call(self, trip_id: str, state: SessionState, reply: str) -> ToolCall | None:
         """An open clarification answered in time resumes its action; any other reply clears it."""

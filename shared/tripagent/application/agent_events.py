@@ -19,11 +19,13 @@ class AgentDone:
     model: str
     usage: Usage
     finish_reason: str = "stop"
+    stopped: str | None = None  # cut short: "stop" (a member asked), "timeout", "length"
 
 
 @dataclass(frozen=True, slots=True)
 class AgentFailed:
     message: str
+    code: str = "ai_unavailable"  # the API's stable error code
 
 
 @dataclass(frozen=True, slots=True)

@@ -69,7 +69,17 @@ class SuggestionChanged:
     new_deniers: tuple[str, ...] = ()
 
 
-Change = TripChanged | TurnAdded | SuggestionChanged
+@dataclass(frozen=True, slots=True)
+class AgentTurnChanged:
+    """A reply began to be written (members attach to it and watch it live), or its writing ended."""
+
+    trip_id: str
+    turn_id: str
+    by: str
+    status: str  # "active" when it began; how it ended otherwise
+
+
+Change = TripChanged | TurnAdded | SuggestionChanged | AgentTurnChanged
 
 
 @dataclass(frozen=True)
@@ -114,6 +124,8 @@ class Realtime:
             )
         if isinstance(change, TurnAdded):
             return self.broadcast(change.trip_id, agent_message(change.trip_id, change.turn))
+        if isinstance(change, AgentTurnChanged):
+            return self.broadcast(change.trip_id, agent_turn(change))
         suggestion = SuggestionView.of(change.suggestion)
         sent = 0
         if change.created:
@@ -202,6 +214,20 @@ def agent_message(trip_id: str, turn: Turn) -> dict[str, Any]:
             "metadata": turn.metadata.model_dump(),
         },
     }
+
+
+def agent_turn(change: AgentTurnChanged) -> dict[str, Any]:
+    """``agent.turn.started`` (attach to ``GET …/agent/chat/stream?id=turnId``) or ``agent.turn.ended``."""
+    started = change.status == "active"
+    message: dict[str, Any] = {
+        "type": "agent.turn.started" if started else "agent.turn.ended",
+        "tripId": change.trip_id,
+        "turnId": change.turn_id,
+        "by": change.by,
+    }
+    if not started:
+        message["status"] = change.status
+    return message
 
 
 def trip_updated(trip_id: str, version: int, updated_at: str | None) -> dict[str, Any]:

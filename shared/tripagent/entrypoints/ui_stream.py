@@ -66,7 +66,10 @@ def finish(reason: str = "stop", metadata: dict[str, Any] | None = None) -> byte
     return sse(chunk)
 
 
-def error(text: str) -> bytes:
+def error(code: str, message: str) -> bytes:
+    """The error chunk's text is the API's error body as JSON (``{"error": code, "message": …}``): a
+    client reads a failed stream and a failed request alike, by their stable code."""
+    text = json.dumps({"error": code, "message": message}, ensure_ascii=False)
     return sse({"type": "error", "errorText": text})
 
 

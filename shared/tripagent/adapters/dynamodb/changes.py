@@ -1,5 +1,5 @@
 """The table's stream, read as changes members should hear about: a trip's new version, a new turn of
-its agent session, a suggestion created, decided or denied."""
+its agent session, a reply that began or ended being written, a suggestion created, decided or denied."""
 
 from __future__ import annotations
 
@@ -7,7 +7,13 @@ from typing import Any
 
 from tripagent.adapters.dynamodb.keys import session_pk, trip_pk
 from tripagent.adapters.dynamodb.proposals import DynamoProposalStore
-from tripagent.application.realtime import Change, SuggestionChanged, TripChanged, TurnAdded
+from tripagent.application.realtime import (
+    AgentTurnChanged,
+    Change,
+    SuggestionChanged,
+    TripChanged,
+    TurnAdded,
+)
 from tripagent.domain.session import Turn
 
 
@@ -25,6 +31,11 @@ def decode_change(record: dict[str, Any]) -> Change | None:
         return TripChanged(pk.removeprefix(trip_pk("")), version, new.get("updatedAt", {}).get("S"))
     if kind == "turn" and record.get("eventName") == "INSERT":
         return TurnAdded(pk.removeprefix(session_pk("")), Turn.model_validate_json(new["doc"]["S"]))
+    if kind == "agentturn":
+        status = new["status"]["S"]
+        if old and old.get("status", {}).get("S") == status:
+            return None
+        return AgentTurnChanged(new["tripId"]["S"], new["streamId"]["S"], new["by"]["S"], status)
     if kind == "suggestion":
         suggestion = DynamoProposalStore.read_item(new)
         before = set(old.get("deniedBy", {}).get("SS", []))

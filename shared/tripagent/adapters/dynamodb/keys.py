@@ -70,3 +70,20 @@ OPEN_PROPOSALS = "PROPOSALS#OPEN"
 # GSI1 partition of session items, sorted by last activity. One partition is plenty for a daily purge at
 # this scale; shard it (SESSIONS#0..n) if sessions ever number in the millions.
 SESSIONS_BY_ACTIVITY = "SESSIONS"
+
+
+def turn_stream_pk(trip_id: str) -> str:
+    return f"AGENTSTREAM#{trip_id}"  # a trip's agent replies as they are written (application/agent_streams)
+
+
+LATEST_TURN_STREAM = "LATEST"
+
+
+def turn_stream_sk(stream_id: str, part: str) -> str:
+    """``0META`` (status: its changes are pushed), ``1BEAT`` (the writer's beat, the stop request) and
+    ``2C#<first chunk>`` (a batch): in that order under the stream's prefix."""
+    return f"STREAM#{stream_id}#{part}"
+
+
+def turn_chunk_part(first: int) -> str:
+    return f"2C#{first:07d}"

@@ -1,21 +1,29 @@
-"""``POST /trips/{tripId}/agent/chat`` streamed chunk by chunk, as an ASGI app: the local gateway serves it
-so, and in AWS the Function URL behind the Lambda Web Adapter (where no authorizer stands in front, so
-the token is verified here, with the same checks)."""
+"""``POST /trips/{tripId}/agent/chat`` and ``GET /trips/{tripId}/agent/chat/stream`` (reattach to the turn
+being written) streamed chunk by chunk, as an ASGI app: the local gateway serves them so, and in AWS the
+Function URL behind the Lambda Web Adapter (where no authorizer stands in front, so the token is verified
+here, with the same checks).
+
+The stream is produced to its end even when the client goes away (a reload, a lost connection): the turn
+is stored as it is written and the client reattaches; only a member's stop ends it early."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import re
+import time
+from collections.abc import Iterator
 from typing import Any
+from urllib.parse import parse_qs
 
 from tripagent.entrypoints import ui_stream
-from tripagent.entrypoints.http.agent_stream import chat_stream
+from tripagent.entrypoints.http.agent_stream import chat_stream, resume_stream
 from tripagent.entrypoints.http.api import JSON, require_json_body
 from tripagent.entrypoints.http.statuses import status_of
 from tripagent.errors import AppError, DependencyUnavailable, NotFound, Unauthorized
 
-CHAT_PATH = re.compile(r"^/trips/([A-Za-z0-9_\-]{1,64})/agent/chat$")
+CHAT_PATH = re.compile(r"^/trips/([A-Za-z0-9_\-]{1,64})/agent/chat(/stream)?$")
+RESUME_LIMIT_S = 110.0  # a reader's copy ends before the function's timeout (the client reattaches)
 
 
 def _caller_and_trip(scope: dict[str, Any]) -> tuple[str, str]:
@@ -32,13 +40,32 @@ def _caller_and_trip(scope: dict[str, Any]) -> tuple[str, str]:
     headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
     claims = token_verifier().verify_header(headers.get("authorization"))
     found = CHAT_PATH.match(scope.get("path", ""))
-    if scope.get("method") != "POST" or not found:
+    resuming = bool(found and found.group(2))
+    if not found or scope.get("method") != ("GET" if resuming else "POST"):
         raise NotFound("No such resource.")
     return str(claims["sub"]), found.group(1)
 
 
+def _stream_id(scope: dict[str, Any]) -> str | None:
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    value = (query.get("id") or [""])[0]
+    return value if re.fullmatch(r"[A-Za-z0-9_\-]{1,64}", value) else None
+
+
+def _open(scope: dict[str, Any], body: bytes) -> Iterator[bytes] | None:
+    """Every check, then the stream (``None``: nothing to reattach to)."""
+    caller, trip_id = _caller_and_trip(scope)
+    if scope.get("method") == "GET":
+        return resume_stream(caller, trip_id, _stream_id(scope), time.time() + RESUME_LIMIT_S)
+    content_type = next(
+        (v.decode("latin-1") for k, v in scope.get("headers", []) if k.lower() == b"content-type"), None
+    )
+    require_json_body(content_type, body)
+    return chat_stream(caller, trip_id, body)
+
+
 async def asgi_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
-    """POST /trips/{tripId}/agent/chat, streamed chunk by chunk."""
+    """A turn (POST) or a reader's copy of one (GET), streamed chunk by chunk."""
     if scope.get("type") != "http":
         return
     body = b""
@@ -49,12 +76,7 @@ async def asgi_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
             break
     loop = asyncio.get_running_loop()
     try:
-        caller, trip_id = await loop.run_in_executor(None, _caller_and_trip, scope)
-        content_type = next(
-            (v.decode("latin-1") for k, v in scope.get("headers", []) if k.lower() == b"content-type"), None
-        )
-        require_json_body(content_type, body)
-        stream = await loop.run_in_executor(None, chat_stream, caller, trip_id, body)
+        stream = await loop.run_in_executor(None, _open, scope, body)
     except Exception as exc:  # before the first byte: answered as JSON, as the buffered route does
         error = _typed(exc)
         payload = json.dumps(error.body()).encode()
@@ -64,19 +86,35 @@ async def asgi_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
         await send({"type": "http.response.start", "status": status_of(error), "headers": headers})
         await send({"type": "http.response.body", "body": payload})
         return
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 200,
-            "headers": [(k.encode(), v.encode()) for k, v in ui_stream.HEADERS.items()],
-        }
-    )
+    if stream is None:  # nothing being written: the AI SDK's "nothing to resume"
+        await send({"type": "http.response.start", "status": 204, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+        return
+    start = [(k.encode(), v.encode()) for k, v in ui_stream.HEADERS.items()]
+    await send({"type": "http.response.start", "status": 200, "headers": start})
+    await _relay(loop, stream, send, reader=scope.get("method") == "GET")
+
+
+async def _relay(
+    loop: asyncio.AbstractEventLoop, stream: Iterator[bytes], send: Any, *, reader: bool
+) -> None:
+    """Each chunk as it comes. A turn goes on to its end when its asker goes away (it is stored for
+    whoever reattaches); a reader's copy stops with its reader."""
+    attached = True
     while True:
         chunk = await loop.run_in_executor(None, next, stream, None)
         if chunk is None:
             break
-        await send({"type": "http.response.body", "body": chunk, "more_body": True})
-    await send({"type": "http.response.body", "body": b"", "more_body": False})
+        if not attached:
+            continue
+        try:
+            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+        except Exception:
+            if reader:
+                return
+            attached = False
+    if attached:
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
 def _typed(exc: Exception) -> AppError:

@@ -16,6 +16,8 @@ def ui_messages(turns: list[Turn], proposals: dict[str, Proposal], now: str) -> 
         metadata: dict[str, Any] = {"seq": turn.seq, **turn.metadata.model_dump()}
         if turn.role == "event":
             metadata["event"] = turn.kind
+        if turn.data.get("stopped"):
+            metadata["stopped"] = turn.data["stopped"]  # cut short by a member (or the turn's limit)
         parts: list[dict[str, Any]] = [{"type": "text", "text": turn.text}] if turn.text else []
         for call in turn.data.get("toolCalls", []):
             parts.append(tool_part(call, proposals.get(call["approvalId"]), now))

@@ -57,3 +57,11 @@ class MentionRequest(BaseModel):
 class MentionAccepted(BaseModel):
     accepted: bool = True
     seq: int = Field(description="The sequence number of the agent's reply in the shared session.")
+
+
+class TurnStopped(BaseModel):
+    turnId: str = Field(description="The turn's stream id (its assistant message's id).")
+    status: str = Field(
+        description="active (it stops at the model's next word), finished, stopped, failed or lost"
+    )
+    stopRequestedBy: str | None = Field(None, description="The member whose stop ends it, if any.")

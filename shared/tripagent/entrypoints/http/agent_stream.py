@@ -7,13 +7,27 @@ on with the same assistant message."""
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Iterator
+from typing import Any
 
 from pydantic import ValidationError
 
+from tripagent.application.agent_events import (
+    AgentApprovalRequest,
+    AgentClarify,
+    AgentDone,
+    AgentEvent,
+    AgentFailed,
+    AgentStep,
+    AgentText,
+    AgentToolCall,
+    AgentToolResult,
+)
+from tripagent.application.agent_streams import TurnRecorder, TurnStatus, follow
 from tripagent.entrypoints import ui_stream
 from tripagent.entrypoints.http.agent_models import ChatRequestBody, UIMessage
-from tripagent.errors import InvalidJson, ValidationFailed
+from tripagent.errors import AppError, DependencyUnavailable, InvalidJson, ValidationFailed
 
 
 def _new_text(body: ChatRequestBody) -> str:
@@ -34,18 +48,11 @@ def _new_text(body: ChatRequestBody) -> str:
 
 def chat_stream(caller: str, trip_id: str, raw_body: str | bytes) -> Iterator[bytes]:
     """Check everything, then return the stream. Errors before the first byte are raised (and answered
-    as JSON); errors after it end the stream with an ``error`` chunk."""
-    from tripagent.application.agent import (
-        AgentApprovalRequest,
-        AgentClarify,
-        AgentDone,
-        AgentFailed,
-        AgentStep,
-        AgentText,
-        AgentToolCall,
-        AgentToolResult,
-    )
-    from tripagent.bootstrap import model_name_for, trip_agent
+    as JSON); errors after it end the stream with an ``error`` chunk. A new turn's stream is stored as it
+    is produced (``application/agent_streams``): it goes on to its end if the asker goes away, and any
+    member can read it meanwhile; a member's stop, or the turn's own time limit, ends it early."""
+    from tripagent.bootstrap import agent_turns, model_name_for, trip_agent
+    from tripagent.settings import agent_settings
 
     try:
         body = ChatRequestBody.model_validate_json(raw_body or b"{}")
@@ -65,42 +72,133 @@ def chat_stream(caller: str, trip_id: str, raw_body: str | bytes) -> Iterator[by
     agent.check_limits(caller, trip_id)  # 429 rate_limited or budget_exceeded, before any model call
     provider, model = model_name_for(caller)  # ai_not_configured, before anything is stored
     message_id = "msg_" + secrets.token_hex(8)
-    events = agent.chat(caller, trip, text, provider, model, message_id=message_id)
+    recorder = TurnRecorder(
+        agent_turns().store, trip_id, message_id, time.time, deadline_s=agent_settings().turn_limit_s
+    )
+    recorder.start(caller)  # a store that cannot take it: a typed 503 before the first byte
+    events = agent.chat(
+        caller,
+        trip,
+        text,
+        provider,
+        model,
+        message_id=message_id,
+        must_stop=lambda: recorder.stop_reason if recorder.must_stop else None,
+    )
+    metadata = {"tripVersion": trip.version, "streamId": message_id}
+    outcome: list[TurnStatus] = []
+    return _recorded(_ui_chunks(events, message_id, metadata, outcome), recorder, outcome)
 
-    def produce() -> Iterator[bytes]:
-        part = ""  # the open text part, if any: text never continues across a step boundary
-        yield ui_stream.start(message_id, metadata={"tripVersion": trip.version})
-        yield ui_stream.start_step()
-        for event in events:
-            if isinstance(event, AgentText):
-                if not part:
-                    part = "t_" + secrets.token_hex(6)
-                    yield ui_stream.text_start(part)
-                yield ui_stream.text_delta(part, event.delta)
-                continue
-            if part:
-                yield ui_stream.text_end(part)
-                part = ""
-            if isinstance(event, AgentToolCall):
-                yield ui_stream.tool_input_start(event.call.id, event.call.name)
-                yield ui_stream.tool_input_available(event.call.id, event.call.name, event.call.arguments)
-            elif isinstance(event, AgentToolResult):
-                yield ui_stream.tool_output_available(event.call_id, event.output)
-            elif isinstance(event, AgentStep):
-                yield ui_stream.finish_step()
-                yield ui_stream.start_step()
-            elif isinstance(event, AgentApprovalRequest):
-                yield ui_stream.tool_approval_request(event.approval_id, event.call_id)
-            elif isinstance(event, AgentClarify):
-                yield ui_stream.data_part("clarify", event.data, part_id="clarify_" + message_id)
-            elif isinstance(event, AgentDone):
-                yield ui_stream.finish_step()
-                yield ui_stream.finish(event.finish_reason, {"seq": event.seq, "model": event.model})
-            elif isinstance(event, AgentFailed):
-                yield ui_stream.error(event.message)
-        yield ui_stream.DONE
 
-    return produce()
+def _ui_chunks(
+    events: Iterator[AgentEvent], message_id: str, metadata: dict[str, Any], outcome: list[TurnStatus]
+) -> Iterator[bytes]:
+    """The agent's events as UI-message chunks; ``outcome`` gets how the turn ended."""
+    part = ""  # the open text part, if any: text never continues across a step boundary
+    yield ui_stream.start(message_id, metadata=metadata)
+    yield ui_stream.start_step()
+    for event in events:
+        if isinstance(event, AgentText):
+            if not part:
+                part = "t_" + secrets.token_hex(6)
+                yield ui_stream.text_start(part)
+            yield ui_stream.text_delta(part, event.delta)
+            continue
+        if part:
+            yield ui_stream.text_end(part)
+            part = ""
+        if isinstance(event, AgentToolCall):
+            yield ui_stream.tool_input_start(event.call.id, event.call.name)
+            yield ui_stream.tool_input_available(event.call.id, event.call.name, event.call.arguments)
+        elif isinstance(event, AgentToolResult):
+            yield ui_stream.tool_output_available(event.call_id, event.output)
+        elif isinstance(event, AgentStep):
+            yield ui_stream.finish_step()
+            yield ui_stream.start_step()
+        elif isinstance(event, AgentApprovalRequest):
+            yield ui_stream.tool_approval_request(event.approval_id, event.call_id)
+        elif isinstance(event, AgentClarify):
+            yield ui_stream.data_part("clarify", event.data, part_id="clarify_" + message_id)
+        elif isinstance(event, AgentDone):
+            yield ui_stream.finish_step()
+            ended: dict[str, Any] = {"seq": event.seq, "model": event.model}
+            if event.stopped:
+                ended["stopped"] = event.stopped
+            outcome.append("stopped" if event.stopped else "finished")
+            yield ui_stream.finish(event.finish_reason, ended)
+        elif isinstance(event, AgentFailed):
+            outcome.append("failed")
+            yield ui_stream.error(event.code, event.message)
+    yield ui_stream.DONE
+
+
+def _recorded(chunks: Iterator[bytes], recorder: TurnRecorder, outcome: list[TurnStatus]) -> Iterator[bytes]:
+    """Each chunk stored (batched) as it is sent. A fault mid-stream ends the stream, the asker's copy and
+    the stored one alike, with a typed error chunk, never a cut; the fault is logged with its trace."""
+    from tripagent.observability import logger
+
+    try:
+        for chunk in chunks:
+            _quietly(recorder.write, chunk)
+            yield chunk
+    except Exception as exc:
+        logger.exception("agent turn failed mid-stream", extra={"streamId": recorder.stream_id})
+        code, message = _fault(exc)
+        tail = ui_stream.error(code, message) + ui_stream.DONE
+        _quietly(recorder.write, tail)
+        _quietly(recorder.finish, "failed")
+        yield tail
+        return
+    _quietly(recorder.finish, outcome[-1] if outcome else "failed")
+
+
+def _fault(exc: Exception) -> tuple[str, str]:
+    from tripagent.adapters.aws import unreachable
+
+    if isinstance(exc, AppError):
+        return exc.code, exc.message
+    if unreachable(exc):
+        unavailable = DependencyUnavailable()
+        return unavailable.code, unavailable.message
+    return "internal_error", "The reply could not be finished. Try again."
+
+
+def _quietly(write: Any, *args: Any) -> None:
+    """The store failing must not cut the asker's stream: readers then see the turn end as lost."""
+    from tripagent.observability import logger
+
+    try:
+        write(*args)
+    except Exception:
+        logger.exception("the turn's stream could not be stored")
+
+
+def resume_stream(
+    caller: str, trip_id: str, stream_id: str | None, until: float | None
+) -> Iterator[bytes] | None:
+    """A turn being written, from its first chunk and then as it is written (``None``: nothing is, 204).
+    A writer that died ends the copy with a typed error chunk."""
+    from tripagent.bootstrap import agent_turns
+    from tripagent.settings import agent_settings
+
+    turns = agent_turns()
+    stream = turns.readable(caller, trip_id, stream_id)  # 404 for non-members
+    if stream is None:
+        return None
+
+    def interrupted() -> list[bytes]:
+        message = "The reply was interrupted before it was finished. Ask again."
+        return [ui_stream.error("reply_interrupted", message), ui_stream.DONE]
+
+    return follow(
+        turns.store,
+        stream,
+        now=time.time,
+        sleep=time.sleep,
+        interrupted=interrupted,
+        stale_s=agent_settings().stream_stale_s,
+        until=until,
+    )
 
 
 def _continuation(caller: str, trip_id: str, message: UIMessage) -> Iterator[bytes]:
