@@ -53,7 +53,8 @@ def test_readers_attached_at_any_moment_get_the_whole_reply_in_order(local_stack
 
     def reader() -> None:
         stream = streams.latest(trip_id)
-        assert stream is not None and stream.stream_id == stream_id
+        assert stream is not None
+        assert stream.stream_id == stream_id
         copies.append(read_all(streams, stream))
 
     threads = []
@@ -69,7 +70,8 @@ def test_readers_attached_at_any_moment_get_the_whole_reply_in_order(local_stack
     assert len(copies) == 3
     assert all(b"".join(copy) == b"".join(chunks) for copy in copies)
     ended = streams.get(trip_id, stream_id)
-    assert ended is not None and ended.status == "finished"
+    assert ended is not None
+    assert ended.status == "finished"
     assert not streams.end(trip_id, stream_id, "failed", time.time())  # a turn ends once
 
 
@@ -80,12 +82,17 @@ def test_a_members_stop_reaches_the_writer_at_its_next_write(local_stack: LocalS
     recorder.write(b"data: 1\n\n")
     assert not recorder.must_stop
     asked = streams.request_stop(trip_id, stream_id, "bob")
-    assert asked is not None and asked.stop_requested_by == "bob" and asked.status == "active"
+    assert asked is not None
+    assert asked.stop_requested_by == "bob"
+    assert asked.status == "active"
     recorder.write(b"data: 2\n\n")
-    assert recorder.must_stop and (recorder.stop_reason, recorder.stopped_by) == ("stop", "bob")
+    assert recorder.must_stop
+    assert (recorder.stop_reason, recorder.stopped_by) == ("stop", "bob")
     recorder.finish("stopped")
     ended = streams.request_stop(trip_id, stream_id, "carol")
-    assert ended is not None and ended.status == "stopped" and ended.stop_requested_by == "bob"
+    assert ended is not None
+    assert ended.status == "stopped"
+    assert ended.stop_requested_by == "bob"
     assert streams.request_stop(trip_id, "msg_unknown", "bob") is None
 
 
@@ -98,14 +105,17 @@ def test_a_slow_writer_is_not_declared_lost_on_a_beat_it_has_replaced(local_stac
     assert streams.beat(trip_id, stream_id, time.time() + 1) is not None  # the writer beats meanwhile
     assert not streams.end_if_stale(trip_id, stream_id, seen.beat_at, time.time())
     current = streams.get(trip_id, stream_id)
-    assert current is not None and current.status == "active"
+    assert current is not None
+    assert current.status == "active"
     assert streams.end_if_stale(trip_id, stream_id, current.beat_at, time.time())
     lost = streams.get(trip_id, stream_id)
-    assert lost is not None and lost.status == "lost"
+    assert lost is not None
+    assert lost.status == "lost"
     assert streams.beat(trip_id, stream_id, time.time()) is None  # the writer learns it must stop
     recorder.finish("finished")  # and its end changes nothing
     after = streams.get(trip_id, stream_id)
-    assert after is not None and after.status == "lost"
+    assert after is not None
+    assert after.status == "lost"
 
 
 WRITER = textwrap.dedent(
@@ -138,9 +148,11 @@ def test_a_writer_killed_mid_turn_is_seen_to_end_as_lost(local_stack: LocalStack
         cwd=REPO_ROOT,
         env={**os.environ, "AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local"},
     )
-    assert writer.stdout is not None and writer.stdout.readline() == b"writing\n"
+    assert writer.stdout is not None
+    assert writer.stdout.readline() == b"writing\n"
     stream = streams.latest(trip_id)
-    assert stream is not None and stream.status == "active"
+    assert stream is not None
+    assert stream.status == "active"
     copies: list[list[bytes]] = []
     reader = threading.Thread(target=lambda: copies.append(read_all(streams, stream, stale_s)))
     reader.start()
@@ -155,4 +167,5 @@ def test_a_writer_killed_mid_turn_is_seen_to_end_as_lost(local_stack: LocalStack
     assert copy[-1:] == INTERRUPTED
     assert copy[:3] == [b"data: 0\n\n", b"data: 1\n\n", b"data: 2\n\n"]
     ended = streams.get(trip_id, stream_id)
-    assert ended is not None and ended.status == "lost"
+    assert ended is not None
+    assert ended.status == "lost"

@@ -248,20 +248,25 @@ def test_a_stopped_turn_closes_the_model_call_and_keeps_what_was_said(
         events.append(event)
         if isinstance(event, AgentText):
             said.append(event)
-    assert provider.closed and provider.sent == 4  # the call upstream ends at the next word
+    assert provider.closed
+    assert provider.sent == 4
     done = events[-1]
-    assert isinstance(done, AgentDone) and done.stopped == "stop"
+    assert isinstance(done, AgentDone)
+    assert done.stopped == "stop"
     reply = sessions.turns(trip_id)[-1]
-    assert reply.role == "assistant" and reply.text == "word0 word1 word2 "
+    assert reply.role == "assistant"
+    assert reply.text == "word0 word1 word2 "
     assert reply.data["stopped"] == "stop"
-    assert reply.usage["input"] > 0 and reply.usage["output"] > 0  # what was used is counted
+    assert reply.usage["input"] > 0
+    assert reply.usage["output"] > 0
 
 
 def test_a_turn_that_is_never_asked_to_stop_runs_to_its_end(
     setup: tuple[TripAgent, FakeSessionStore, str],
 ) -> None:
-    agent, sessions, trip_id = setup
+    agent, _, trip_id = setup
     provider = Talkative()
     events = list(agent.chat("ana", agent.open("ana", trip_id), "tell me", provider, "gpt"))
-    assert provider.sent == 1000 and not provider.closed
+    assert provider.sent == 1000
+    assert not provider.closed
     assert isinstance(events[-1], AgentFailed)  # (this provider never says how it finished)
