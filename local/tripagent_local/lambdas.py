@@ -31,6 +31,9 @@ __all__ = ["ACCOUNT", "REGION", "FunctionError", "FunctionRegistry", "FunctionTi
 
 INIT_LIMIT_S = 30  # Lambda allows 10 s; a 2-core machine starting several environments at once needs more
 DEFAULT_MAX_INSTANCES = 4
+# Streams have environments of their own, as in AWS where the Function URL's function serves them: a turn
+# and the members watching it each hold one for the reply's length, and must not queue a stop behind them.
+STREAM_MAX_INSTANCES = 16
 
 
 class FunctionError(Exception):
@@ -255,23 +258,24 @@ class FunctionRegistry:
         self._lock = threading.Lock()
         self._closed = False
 
-    def pool(self, logical_id: str) -> FunctionPool:
+    def pool(self, logical_id: str, *, streams: bool = False) -> FunctionPool:
+        key = f"{logical_id}#streams" if streams else logical_id
         with self._lock:
             if self._closed:  # a late retry of the bus or a queue after stop starts nothing
                 raise FunctionError(logical_id, {"errorType": "Stopped", "errorMessage": "the stack stopped"})
-            if logical_id not in self._pools:
+            if key not in self._pools:
                 spec = self.specs[logical_id]
                 if spec.web_adapter:
                     raise ValueError(f"{logical_id} runs behind the Lambda Web Adapter: its route serves it")
-                self._pools[logical_id] = FunctionPool(
+                self._pools[key] = FunctionPool(
                     lambda: Instance(spec, self.template, self.environment_of(logical_id), self.log),
-                    self.max_instances,
+                    max(self.max_instances, STREAM_MAX_INSTANCES) if streams else self.max_instances,
                 )
-            return self._pools[logical_id]
+            return self._pools[key]
 
     @contextmanager
-    def instance(self, logical_id: str) -> Iterator[Instance]:
-        pool = self.pool(logical_id)
+    def instance(self, logical_id: str, *, streams: bool = False) -> Iterator[Instance]:
+        pool = self.pool(logical_id, streams=streams)
         instance = pool.acquire()
         self._asgi_routes.setdefault(logical_id, instance.asgi_routes)
         timed_out = False
@@ -298,7 +302,7 @@ class FunctionRegistry:
         self, logical_id: str, scope: dict[str, Any], body: bytes, timeout_s: float
     ) -> Generator[Any, None, None]:
         """A streamed response, its environment held until the stream ends (or is abandoned)."""
-        with self.instance(logical_id) as instance:
+        with self.instance(logical_id, streams=True) as instance:
             yield from instance.stream(scope, body, timeout_s)
 
     def asgi_routes(self, logical_id: str) -> tuple[str, ...]:

@@ -219,15 +219,18 @@ def test_the_agent_proposes_a_change_that_is_approved_once(
         ask = alice.page.get_by_label("Ask the agent")
         ask.fill("add a lunch stop in Canillo on day 1")
         ask.press("Enter")
-        card = alice.page.get_by_test_id("tool-card").filter(has_text="add stop").last
+        card = alice.page.get_by_test_id("tool-card").filter(has_text="Lunch in Canillo").last
         expect(card).to_have_attribute("data-state", "approval-requested")
+        expect(card).to_contain_text("Add “Lunch in Canillo” (food) to day 1")  # in words, not JSON
+        expect(card).to_contain_text("Shown on the map")
+        expect(alice.page.locator(".preview-marker")).to_have_count(1)
         expect(card.get_by_role("button", name="Approve")).to_be_visible()
         assert trip(dev_server, shared_trip)["version"] == before["version"]  # nothing before an answer
 
         # A viewer sees the same card, without the buttons; reloads keep it pending.
         vic.open_trip(dev_server.url, shared_trip)
         open_agent(vic.page)
-        vic_card = vic.page.get_by_test_id("tool-card").filter(has_text="add stop").last
+        vic_card = vic.page.get_by_test_id("tool-card").filter(has_text="Lunch in Canillo").last
         expect(vic_card).to_have_attribute("data-state", "approval-requested")
         expect(vic_card.get_by_role("button")).to_have_count(0)
         expect(vic_card).to_contain_text("Waiting for a member who may approve it")
@@ -236,7 +239,7 @@ def test_the_agent_proposes_a_change_that_is_approved_once(
         expect(vic.page.get_by_role("button", name="Invite")).to_have_count(0)
         alice.page.reload()
         open_agent(alice.page)
-        card = alice.page.get_by_test_id("tool-card").filter(has_text="add stop").last
+        card = alice.page.get_by_test_id("tool-card").filter(has_text="Lunch in Canillo").last
         expect(card).to_have_attribute("data-state", "approval-requested")
         alice.shot("12-agent-approval-card")
 
@@ -244,6 +247,7 @@ def test_the_agent_proposes_a_change_that_is_approved_once(
         alice.page.keyboard.press("Enter")
         expect(card).to_have_attribute("data-state", "output-available")
         expect(card).to_contain_text("approved by alice")
+        expect(alice.page.locator(".preview-marker")).to_have_count(0)  # answered: no longer previewed
         after = trip(dev_server, shared_trip)
         assert after["version"] == before["version"] + 1
         assert len(after["stops"]) == len(before["stops"]) + 1
@@ -297,9 +301,10 @@ def test_the_agent_asks_which_by_buttons_and_answers_a_mention(
         which.wait_for()
         alice.shot("15-agent-clarification")
         which.click()
-        card = alice.page.get_by_test_id("tool-card").filter(has_text="move stop").last
+        card = alice.page.get_by_test_id("tool-card").filter(has_text="Museu Nacional").last
         expect(card).to_have_attribute("data-state", "approval-requested")
-        card.get_by_role("button", name="Approve: move stop").click()
+        expect(card).to_contain_text("Move “Museu Nacional de l'Automobil” from day 1 to day 2")
+        card.get_by_role("button", name=re.compile(r"^Approve: Move “Museu Nacional")).click()
         expect(card).to_have_attribute("data-state", "output-available")
         day_two = alice.page.locator(".day").nth(1)
         expect(day_two.locator(".stops li", has_text="Museu Nacional de l'Automobil")).to_have_count(1)

@@ -218,6 +218,7 @@ def test_every_member_hears_a_reply_begin_and_end_and_a_stranger_nothing(world: 
         "streamId": {"S": "msg_1"},
         "by": {"S": "ana"},
         "status": {"S": "active"},
+        "asked": {"S": "Is day 2 hard?"},
     }
     started = decode_change({"eventName": "INSERT", "dynamodb": {"NewImage": meta}})
     assert started is not None
@@ -227,6 +228,7 @@ def test_every_member_hears_a_reply_begin_and_end_and_a_stranger_nothing(world: 
         "tripId": trip_id,
         "turnId": "msg_1",
         "by": "ana",
+        "asked": "Is day 2 hard?",
     }
     assert pusher.to("c-eve") == []
     same = {"eventName": "MODIFY", "dynamodb": {"NewImage": meta, "OldImage": meta}}

@@ -56,7 +56,30 @@ export function sentenceFor(error: unknown, t: Translate): string {
       return t("error.invalid", { message: error.message });
     case "network_error":
       return t("error.network");
+    case "ai_unavailable":
+      return t("error.aiUnavailable");
+    case "reply_interrupted":
+      return t("error.interrupted");
+    case "dependency_unavailable":
+    case "store_busy":
+      return t("error.unavailable");
+    case "internal_error":
+      return t("error.generic");
     default:
       return error.message;
   }
+}
+
+/** A failed chat stream or chat request as the API error it carries: the AI SDK hands over an HTTP error's
+ * body, and a stream's error chunk, as the message; both are the API's error body ({error, message}). */
+export function chatError(error: Error): ApiError {
+  if (error instanceof ApiError) return error;
+  try {
+    const body = JSON.parse(error.message) as Record<string, unknown>;
+    if (typeof body.error === "string") return new ApiError(0, body.error, String(body.message ?? ""), body);
+  } catch {
+    // not an API body: a network failure, or a client-side error
+  }
+  const network = error instanceof TypeError || /fetch|network/i.test(error.message);
+  return new ApiError(0, network ? "network_error" : "internal_error", error.message, {});
 }

@@ -31,6 +31,7 @@ STALE_S = 30.0  # a beat older than this: the writer is gone (several beats miss
 MAX_BATCH_BYTES = 64_000  # one stored item, far below DynamoDB's 400 KB
 MAX_TURN_BYTES = 2_000_000  # a runaway reply is stopped, not stored without end
 POLL_S = 0.15  # how often a reader looks for more while the writer is alive
+MAX_ASKED = 2000  # the question as pushed to watchers (a push stays far below the frame limit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +46,7 @@ class TurnStream:
     started_at: float
     beat_at: float
     stop_requested_by: str | None = None
+    asked: str = ""  # the member's message it answers (watchers show it above the reply)
 
     @property
     def ended(self) -> bool:
@@ -121,12 +123,11 @@ class TurnRecorder:
     _beater: threading.Thread | None = None
     _broken: bool = False
 
-    def start(self, by: str) -> None:
+    def start(self, by: str, asked: str = "") -> None:
         now = self.now()
         self._started = self._flushed_at = now
-        self.store.open(
-            TurnStream(self.trip_id, self.stream_id, by, "active", now, now), int(now) + RETENTION_S
-        )
+        stream = TurnStream(self.trip_id, self.stream_id, by, "active", now, now, asked=asked[:MAX_ASKED])
+        self.store.open(stream, int(now) + RETENTION_S)
         self._beater = threading.Thread(target=self._beat, name=f"beat-{self.stream_id}", daemon=True)
         self._beater.start()
 

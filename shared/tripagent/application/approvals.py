@@ -29,7 +29,7 @@ APPROVAL_TTL = dt.timedelta(minutes=15)
 
 
 def decision_turn(
-    proposal: Proposal, decision: str, by: str, at: str, trip_version: int, *, why: str = ""
+    proposal: Proposal, decision: str, by: str, at: str, trip_version: int, *, why: str = "", reason: str = ""
 ) -> Turn:
     """An approval's outcome, as a turn of the shared session."""
     because = f" ({why})" if why else ""
@@ -40,7 +40,14 @@ def decision_turn(
         kind="decision",
         text=f"{by} {decision} the proposal {call}{because}",
         metadata=TurnMetadata(actor=by, at=at, source="chat", tripVersion=trip_version),
-        data={"approvalId": proposal.proposalId, "toolCallId": proposal.toolCallId, "decision": decision},
+        data={
+            "approvalId": proposal.proposalId,
+            "toolCallId": proposal.toolCallId,
+            "decision": decision,
+            "op": patch.op if patch else None,
+            "args": patch.args if patch else {},
+            "reason": reason,
+        },
     )
 
 
@@ -56,10 +63,13 @@ class Approvals:
     decider: ProposalDecider
     sessions: SessionStore | None = None  # where decisions are recorded as turns
 
-    def _record(self, proposal: Proposal, decision: str, by: str, version: int, why: str = "") -> None:
+    def _record(  # noqa: PLR0917
+        self, proposal: Proposal, decision: str, by: str, version: int, why: str = "", reason: str = ""
+    ) -> None:
         if self.sessions is not None:
             at = self.decider.clock.now_iso()
-            self.sessions.append(proposal.tripId, decision_turn(proposal, decision, by, at, version, why=why))
+            turn = decision_turn(proposal, decision, by, at, version, why=why, reason=reason)
+            self.sessions.append(proposal.tripId, turn)
 
     def propose(self, trip: Trip, call: ToolCall, *, requested_by: str, message_id: str) -> Proposal:
         """Keep a write tool call as a pending approval for the trip as it is: nothing changes until a
@@ -98,7 +108,11 @@ class Approvals:
         tool_call_id: str,
         arguments: dict[str, Any],
         approved: bool,
+        *,
+        reason: str = "",
     ) -> ApprovalOutcome:
+        """Decide on the stored proposal. A denial's ``reason`` goes into the session, where the agent
+        reads it on its next turn."""
         store = self.decider.store
         at = self.decider.clock.now_iso()
         proposal = store.get(trip_id, approval_id)
@@ -124,7 +138,12 @@ class Approvals:
             if won:
                 why = "answered no" if not approved else "no edit rights"
                 self._record(
-                    proposal, "denied", approver, proposal.patch.expectedVersion if proposal.patch else 0, why
+                    proposal,
+                    "denied",
+                    approver,
+                    proposal.patch.expectedVersion if proposal.patch else 0,
+                    f"{why}: {reason}" if reason and not approved else why,
+                    reason=reason if not approved else "",
                 )
             return ApprovalOutcome(call_id, "denied" if won else "refused", {"by": approver})
         try:

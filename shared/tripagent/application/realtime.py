@@ -77,6 +77,7 @@ class AgentTurnChanged:
     turn_id: str
     by: str
     status: str  # "active" when it began; how it ended otherwise
+    asked: str = ""  # the member's message it answers
 
 
 Change = TripChanged | TurnAdded | SuggestionChanged | AgentTurnChanged
@@ -225,7 +226,9 @@ def agent_turn(change: AgentTurnChanged) -> dict[str, Any]:
         "turnId": change.turn_id,
         "by": change.by,
     }
-    if not started:
+    if started:
+        message["asked"] = change.asked[:MAX_TEXT_CHARS]
+    else:
         message["status"] = change.status
     return message
 

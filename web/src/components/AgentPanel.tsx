@@ -1,7 +1,11 @@
 // The trip agent, on the AI SDK UI client: useChat with DefaultChatTransport against the streamed chat,
-// the shared history from GET .../agent/messages, proposed writes as approval cards, numbered
-// clarifications as buttons. The history is the server's: on open, and whenever the trip says a new
-// message landed, the panel reloads it (a reload of the page shows the same pending cards).
+// the shared history from GET .../agent/messages, proposed writes as approval cards written in words,
+// numbered clarifications as buttons. The history is the server's: on open, and whenever the trip says a
+// new message landed, the panel reloads it (a reload of the page shows the same pending cards).
+//
+// A reply is stored as it is written, so the panel reattaches to it (useChat's resume): on open (a reload
+// mid-reply), and when the trip says another member's reply began (every member watches it live). A member
+// who may edit can stop it, whoever asked; only the new message is sent, the server keeps the history.
 import { useChat } from "@ai-sdk/react";
 import {
   DefaultChatTransport,
@@ -13,43 +17,55 @@ import {
   type UIMessage,
 } from "ai";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { unwrap, type Operation, type Role } from "../api/client";
+import { unwrap, type Operation, type Role, type Trip } from "../api/client";
 import { useServices } from "../context";
-import { sentenceFor } from "../errors";
+import { chatError, sentenceFor } from "../errors";
 import { useI18n } from "../i18n";
+import { describeOp } from "../opWords";
 import { Composer } from "./Composer";
+import { ToolCard, type MapPreview, previewOf } from "./ToolCard";
 import { mayRun } from "./OpsPanel";
 
-interface Clarify {
-  question: string;
-  options: { index: number; label: string }[];
+/** A reply another member's question started, as the trip's channel announced it. */
+export interface LiveTurn {
+  turnId: string;
+  by: string;
+  asked: string;
 }
 
+const LOCAL_STOP_AFTER_MS = 5000; // the server ends a stopped reply at the model's next word; past this, the client lets go
+
 export function AgentPanel({
-  tripId,
+  trip,
   role,
   ops,
   refreshKey,
+  liveTurn,
   draft,
   onClose,
+  onPreview,
 }: {
-  tripId: string;
+  trip: Trip;
   role: Role;
   ops: Operation[];
   /** Changes when the trip's channel says a message landed: the history is read again. */
   refreshKey: number;
+  liveTurn: LiveTurn | null;
   draft: string;
   onClose: () => void;
+  onPreview: (preview: MapPreview | null) => void;
 }) {
   const { api } = useServices();
+  const { t } = useI18n();
+  const tripId = trip.tripId;
   const [history, setHistory] = useState<UIMessage[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     unwrap(api.GET("/trips/{tripId}/agent/messages", { params: { path: { tripId } } }))
       .then((answer) => setHistory(answer.messages as unknown as UIMessage[]))
       .catch((e: unknown) => setError(sentenceFor(e, t)));
-  }, [api, tripId]);
-  const { t } = useI18n();
+  }, [api, tripId, t]);
+  useEffect(() => () => onPreview(null), [onPreview]);
   return (
     <aside className="agent card" aria-labelledby="agent-title">
       <div className="agent-head">
@@ -59,49 +75,85 @@ export function AgentPanel({
         </button>
       </div>
       {error && <p role="alert">{error}</p>}
-      {history && <AgentChat tripId={tripId} role={role} ops={ops} initial={history} refreshKey={refreshKey} draft={draft} />}
+      {history && (
+        <AgentChat
+          trip={trip}
+          role={role}
+          ops={ops}
+          initial={history}
+          refreshKey={refreshKey}
+          liveTurn={liveTurn}
+          draft={draft}
+          onPreview={onPreview}
+        />
+      )}
     </aside>
   );
 }
 
 function AgentChat({
-  tripId,
+  trip,
   role,
   ops,
   initial,
   refreshKey,
+  liveTurn,
   draft,
+  onPreview,
 }: {
-  tripId: string;
+  trip: Trip;
   role: Role;
   ops: Operation[];
   initial: UIMessage[];
   refreshKey: number;
+  liveTurn: LiveTurn | null;
   draft: string;
+  onPreview: (preview: MapPreview | null) => void;
 }) {
   const { api, config, session } = useServices();
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
+  const tripId = trip.tripId;
+  const watching = useRef<LiveTurn | null>(null); // the other member's reply this panel is attached to
   const transport = useMemo(
     () =>
       new DefaultChatTransport({
         api: `${config.agentUrl}/trips/${tripId}/agent/chat`,
         headers: () => ({ Authorization: `Bearer ${session.token()}` }),
+        // The server reads only the new message (the history is its own): send nothing else.
+        prepareSendMessagesRequest: ({ messages, id, trigger, messageId, body, headers }) => ({
+          body: { ...body, id, trigger, messageId, messages: messages.slice(-1) },
+          headers,
+        }),
+        // Reattach to the reply being written: the one announced, else the trip's latest (204: none).
+        prepareReconnectToStreamRequest: ({ headers }) => {
+          const id = watching.current?.turnId;
+          return {
+            api: `${config.agentUrl}/trips/${tripId}/agent/chat/stream${id ? `?id=${encodeURIComponent(id)}` : ""}`,
+            headers,
+          };
+        },
       }),
     [config.agentUrl, tripId, session],
   );
   // The shared history is the server's: read again after every stream (it also holds what others said
   // meanwhile), and whenever the trip's channel says something landed, once no stream is running.
   const reloadRef = useRef<() => void>(() => undefined);
-  const { messages, setMessages, sendMessage, addToolApprovalResponse, status, error } = useChat({
+  const lastSent = useRef("");
+  const [text, setText] = useState(draft);
+  const { messages, setMessages, sendMessage, resumeStream, addToolApprovalResponse, status, error, clearError, stop } = useChat({
     id: `trip-${tripId}`,
     messages: initial,
     transport,
+    resume: true, // a reload mid-reply reattaches to it
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
     onFinish: () => reloadRef.current(),
-    onError: () => reloadRef.current(),
+    onError: () => {
+      setText((current) => current || lastSent.current); // a failed send keeps the draft
+      reloadRef.current();
+    },
   });
-  const [text, setText] = useState(draft);
   const [notice, setNotice] = useState<string | null>(null);
+  const [watcher, setWatcher] = useState<LiveTurn | null>(null);
   useEffect(() => {
     setText(draft);
   }, [draft]);
@@ -119,13 +171,33 @@ function AgentChat({
     }
   }, [refreshKey, idle]);
 
+  // Another member's reply began: show their question, then the reply as it is written.
+  useEffect(() => {
+    if (!liveTurn || !idle || messages.some((m) => m.id === liveTurn.turnId)) return;
+    watching.current = liveTurn;
+    setWatcher(liveTurn);
+    const asked: UIMessage = {
+      id: `asked-${liveTurn.turnId}`,
+      role: "user",
+      parts: [{ type: "text", text: liveTurn.asked }],
+      metadata: { actor: liveTurn.by },
+    };
+    const shown = (all: UIMessage[]) => all.at(-1)?.role === "user" && textOf(all.at(-1)!) === liveTurn.asked;
+    setMessages((all) => (shown(all) ? all : [...all, asked]));
+    void resumeStream().finally(() => {
+      watching.current = null;
+      setWatcher(null);
+      reloadRef.current();
+    });
+  }, [liveTurn]); // once per announced reply
+
   /** Answer a proposal. The SDK continues the last message; in a shared session the card may sit under
    * later turns (events, other members), so the chat is cut back to its message first: the
    * continuation goes on in that message, and the reload after it brings the later turns back. */
-  const decide = (messageId: string, approvalId: string, approved: boolean) => {
+  const decide = (messageId: string, approvalId: string, approved: boolean, reason?: string) => {
     const index = messages.findIndex((m) => m.id === messageId);
     if (index >= 0 && index < messages.length - 1) setMessages(messages.slice(0, index + 1));
-    void addToolApprovalResponse({ id: approvalId, approved });
+    void addToolApprovalResponse({ id: approvalId, approved, reason: reason || undefined });
   };
   const input = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
@@ -136,13 +208,22 @@ function AgentChat({
     // Braced: scrollIntoView returns a promise in recent Chromium, and an effect may return only a cleanup.
     void list.current?.lastElementChild?.scrollIntoView({ block: "nearest" });
   }, [messages]);
+  // The change the newest open proposal would make, drawn on the map until it is answered.
+  useEffect(() => {
+    const open = messages
+      .flatMap((m) => m.parts)
+      .filter((p) => isToolUIPart(p) && p.state === "approval-requested")
+      .at(-1);
+    onPreview(open && isToolUIPart(open) ? previewOf(getToolName(open), open.input as Record<string, unknown>, trip) : null);
+  }, [messages, trip, onPreview]);
 
   const required = (toolName: string): Role => ops.find((o) => o.name === toolName)?.requiredRole ?? "editor";
-  const submit = async () => {
-    const message = text.trim();
+  const submit = async (message: string) => {
     if (!message || !idle) return;
+    clearError();
     setText("");
     setNotice(null);
+    lastSent.current = message;
     if (/^@agent\b/i.test(message)) {
       // A mention: the answer lands in the shared session for everyone, and comes back over the channel.
       try {
@@ -150,6 +231,7 @@ function AgentChat({
         setNotice(t("agent.sentToAll"));
         await reload();
       } catch (e) {
+        setText(message);
         setNotice(sentenceFor(e, t));
       }
       return;
@@ -157,72 +239,76 @@ function AgentChat({
     await sendMessage({ text: message });
   };
 
+  // The reply being written (asked here or watched): its id is the stream's, known from its first chunk.
+  const streaming = status === "streaming" || status === "submitted";
+  const current = streaming ? messages.at(-1) : undefined;
+  const turnId = current?.role === "assistant" ? (current.metadata as { streamId?: string } | undefined)?.streamId ?? current.id : watcher?.turnId;
+  const halt = async () => {
+    if (!turnId) return;
+    try {
+      await unwrap(api.POST("/trips/{tripId}/agent/turns/{turnId}/stop", { params: { path: { tripId, turnId } } }));
+      window.setTimeout(() => void stop(), LOCAL_STOP_AFTER_MS); // (a no-op once the stream has ended)
+    } catch (e) {
+      setNotice(sentenceFor(e, t));
+      void stop();
+    }
+  };
+
   return (
     <div className="agent-chat">
       <ol className="messages" ref={list} aria-label={t("agent.conversation")} tabIndex={0}>
         {messages.map((message) => (
-          <li key={message.id} className={`message ${message.role}${eventOf(message) ? " event" : ""}`}>
+          <li key={message.id} className={`message ${message.role}${eventOf(message) ? " event" : ""}`} data-testid="agent-message">
             <span className="speaker">
               {message.role === "user" ? actorOf(message) ?? t("brief.you") : t("agent.title")}
             </span>
-            {message.parts.map((part, i) => {
-              if (isTextUIPart(part)) return part.text ? <p key={i}>{part.text}</p> : null;
-              if (isToolUIPart(part)) {
-                const name = getToolName(part);
-                const canApprove = mayRun(role, required(name));
-                return (
-                  <div key={i} className={`tool-card ${part.state}`} data-testid="tool-card" data-state={part.state}>
-                    <p className="tool-name">
-                      <b>{name.replaceAll("_", " ")}</b> <code>{JSON.stringify(part.input)}</code>
-                    </p>
-                    {part.state === "approval-requested" &&
-                      (canApprove ? (
-                        <div className="tool-actions">
-                          <button
-                            type="button"
-                            className="primary"
-                            disabled={!idle}
-                            aria-label={`${t("agent.approve")}: ${name.replaceAll("_", " ")}`}
-                            onClick={() => decide(message.id, part.approval.id, true)}
-                          >
-                            {t("agent.approve")}
-                          </button>
-                          <button
-                            type="button"
-                            disabled={!idle}
-                            aria-label={`${t("agent.deny")}: ${name.replaceAll("_", " ")}`}
-                            onClick={() => decide(message.id, part.approval.id, false)}
-                          >
-                            {t("agent.deny")}
-                          </button>
-                        </div>
-                      ) : (
-                        <p className="muted">{t("agent.readOnly")}</p>
+            {eventOf(message) ? (
+              <p>{eventInWords(message, trip, t, locale)}</p>
+            ) : (
+              message.parts.map((part, i) => {
+                if (isTextUIPart(part)) return part.text ? <p key={i}>{part.text}</p> : null;
+                if (isToolUIPart(part)) {
+                  const name = getToolName(part);
+                  return (
+                    <ToolCard
+                      key={i}
+                      part={part}
+                      name={name}
+                      trip={trip}
+                      canApprove={mayRun(role, required(name))}
+                      busy={!idle}
+                      onDecide={(approved, reason) => decide(message.id, part.approval?.id ?? "", approved, reason)}
+                    />
+                  );
+                }
+                if (isDataUIPart(part) && part.type === "data-clarify") {
+                  const clarify = part.data as Clarify;
+                  return (
+                    <div key={i} className="clarify" role="group" aria-label={clarify.question}>
+                      {clarify.options.map((o) => (
+                        <button key={o.index} type="button" disabled={!idle} onClick={() => void submit(String(o.index))}>
+                          {o.index}. {o.label}
+                        </button>
                       ))}
-                    {part.state === "approval-responded" && <p className="muted">{part.approval.approved ? t("agent.applying") : t("agent.denying")}</p>}
-                    {part.state === "output-available" && <p className="ok">{describeOutput(part.output)}</p>}
-                    {part.state === "output-denied" && <p className="muted">{t("agent.denied")}</p>}
-                    {part.state === "output-error" && <p className="error">{part.errorText}</p>}
-                  </div>
-                );
-              }
-              if (isDataUIPart(part) && part.type === "data-clarify") {
-                const clarify = part.data as Clarify;
-                return (
-                  <div key={i} className="clarify" role="group" aria-label={clarify.question}>
-                    {clarify.options.map((o) => (
-                      <button key={o.index} type="button" disabled={!idle} onClick={() => void sendMessage({ text: String(o.index) })}>
-                        {o.index}. {o.label}
-                      </button>
-                    ))}
-                  </div>
-                );
-              }
-              return null;
-            })}
+                    </div>
+                  );
+                }
+                return null;
+              })
+            )}
+            {stoppedOf(message) && (
+              <p className="muted" data-testid="stopped">
+                {t(STOPPED[stoppedOf(message) ?? "stop"] ?? "agent.stopped")}
+              </p>
+            )}
           </li>
         ))}
       </ol>
+      {watcher && streaming && (
+        <p role="status" className="muted">
+          {t("agent.watching", { user: watcher.by })}
+        </p>
+      )}
       {status === "submitted" && (
         <p role="status" className="muted">
           {t("agent.thinking")}
@@ -232,11 +318,22 @@ function AgentChat({
         {idle ? lastReply(messages) : ""}
       </p>
       {error && (
-        <p role="alert" className="error">
-          {error.message}
-        </p>
+        <div role="alert" className="error agent-error">
+          <p>{sentenceFor(chatError(error), t)}</p>
+          {lastSent.current && (
+            <button type="button" onClick={() => void submit(text.trim() || lastSent.current)}>
+              {t("agent.retry")}
+            </button>
+          )}
+        </div>
       )}
       {notice && <p role="status">{notice}</p>}
+      {streaming && turnId && mayRun(role, "editor") && (
+        <button type="button" className="stop" onClick={() => void halt()}>
+          <span aria-hidden="true">■ </span>
+          {t("agent.stop")}
+        </button>
+      )}
       <Composer
         id="agent-input"
         label={t("agent.placeholder")}
@@ -245,31 +342,66 @@ function AgentChat({
         disabled={!idle}
         inputRef={input}
         onChange={setText}
-        onSend={() => void submit()}
+        onSend={() => void submit(text.trim())}
       />
     </div>
   );
 }
 
+interface Clarify {
+  question: string;
+  options: { index: number; label: string }[];
+}
+
+const STOPPED: Record<string, "agent.stopped" | "agent.stoppedTimeout" | "agent.stoppedLength"> = {
+  stop: "agent.stopped",
+  timeout: "agent.stoppedTimeout",
+  length: "agent.stoppedLength",
+};
+
+function textOf(message: UIMessage): string {
+  return message.parts.flatMap((p) => (isTextUIPart(p) ? [p.text] : [])).join(" ");
+}
+
 /** The agent's last finished words, for screen readers (announced once, not every streamed piece). */
 function lastReply(messages: UIMessage[]): string {
   const last = [...messages].reverse().find((m) => m.role === "assistant");
-  return last?.parts.flatMap((p) => (isTextUIPart(p) ? [p.text] : [])).join(" ") ?? "";
+  return last ? textOf(last) : "";
 }
+
+interface TurnMetadata {
+  event?: string;
+  actor?: string;
+  stopped?: string;
+  op?: string;
+  args?: Record<string, unknown>;
+  decision?: string;
+  reason?: string;
+}
+
+const metadataOf = (message: UIMessage): TurnMetadata => (message.metadata as TurnMetadata | undefined) ?? {};
 
 /** A turn the trip itself wrote (an operation, a decision), not something a member said. */
 function eventOf(message: UIMessage): string | null {
-  const metadata = message.metadata as { event?: string } | undefined;
-  return metadata?.event ?? null;
+  return metadataOf(message).event ?? null;
 }
 
 function actorOf(message: UIMessage): string | null {
-  const metadata = message.metadata as { actor?: string } | undefined;
-  return metadata?.actor ?? null;
+  return metadataOf(message).actor ?? null;
 }
 
-function describeOutput(output: unknown): string {
-  const o = output as { applied?: boolean; approvedBy?: string | null } | undefined;
-  if (o?.applied) return o.approvedBy ? `Applied, approved by ${o.approvedBy}.` : "Applied.";
-  return "Done.";
+function stoppedOf(message: UIMessage): string | null {
+  return message.role === "assistant" ? metadataOf(message).stopped ?? null : null;
+}
+
+/** An operation or a decision, written in the reader's language from what it was (not the server's words). */
+function eventInWords(message: UIMessage, trip: Trip, t: ReturnType<typeof useI18n>["t"], locale: ReturnType<typeof useI18n>["locale"]): string {
+  const m = metadataOf(message);
+  if (!m.op) return textOf(message);
+  const change = describeOp(m.op, m.args, trip, t, locale);
+  const user = m.actor ?? "?";
+  if (m.event === "decision" && m.decision === "approved") return t("event.approved", { user, change });
+  if (m.event === "decision" && m.reason) return t("event.deniedBecause", { user, change, reason: m.reason });
+  if (m.event === "decision") return t("event.denied", { user, change });
+  return t("event.operation", { user, change });
 }

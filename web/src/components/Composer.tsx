@@ -1,4 +1,5 @@
-// A message box: Enter sends, Shift+Enter breaks the line; labelled for screen readers by its placeholder.
+// A message box: Enter sends, Shift+Enter breaks the line, and Enter that ends an input method's composition
+// (Chinese, Japanese) only ends it; labelled for screen readers by its placeholder.
 import type { Ref } from "react";
 
 export function Composer({
@@ -39,7 +40,8 @@ export function Composer({
         placeholder={label}
         onChange={(e) => onChange(e.target.value)}
         onKeyDown={(e) => {
-          if (e.key === "Enter" && !e.shiftKey) {
+          // keyCode 229: the Enter that ends a composition in browsers that fire keydown after compositionend
+          if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing && e.keyCode !== 229) {
             e.preventDefault();
             onSend();
           }

@@ -6,6 +6,7 @@ import { unwrap, type Trip } from "../api/client";
 import { useServices } from "../context";
 import { useI18n } from "../i18n";
 import { decodePolyline6 } from "../polyline";
+import type { MapPreview } from "./ToolCard";
 import type { RoutePoint } from "./TripDetails";
 
 const DAY_COLOURS = ["#1f5fbf", "#c2410c", "#15803d", "#7e22ce", "#b91c1c", "#0e7490"];
@@ -51,10 +52,13 @@ function nearestDay(trip: Trip, at: L.LatLng): number {
 export function RouteMap({
   trip,
   point = null,
+  preview = null,
   onAddStop,
 }: {
   trip: Trip;
   point?: RoutePoint;
+  /** An open proposal's change (the agent's), drawn until it is answered. */
+  preview?: MapPreview | null;
   onAddStop?: (stop: StopToAdd) => Promise<void>;
 }) {
   const { config, api } = useServices();
@@ -125,6 +129,26 @@ export function RouteMap({
       stopsLayer.remove();
     };
   }, [trip, api, t]);
+  // The change an open proposal would make: an orange ring where it is, brought into view
+  useEffect(() => {
+    const m = map.current;
+    if (!m || !preview) return;
+    const ring = L.circleMarker([preview.lat, preview.lon], {
+      radius: 11,
+      color: "#c2410c",
+      weight: 3,
+      dashArray: "4 3",
+      fillColor: "#fed7aa",
+      fillOpacity: 0.6,
+      className: "preview-marker",
+    })
+      .bindTooltip(textElement(preview.label), { permanent: true, direction: "top" })
+      .addTo(m);
+    if (!m.getBounds().contains(ring.getLatLng())) m.panTo(ring.getLatLng());
+    return () => {
+      ring.remove();
+    };
+  }, [preview]);
   // Click the map (or the route) to add a stop there, named from the places index (members who may edit)
   useEffect(() => {
     const m = map.current;

@@ -1,8 +1,9 @@
 // The reviewer's suggestions as toasts: Approve / Discuss / Deny (labels from the backend's catalogs).
 // Their state is the server's: listed on open, then moved by the trip's pushes; a decision by someone
 // else turns the toast into "approved by X".
-import type { Suggestion } from "../api/client";
+import type { Suggestion, Trip } from "../api/client";
 import { useI18n } from "../i18n";
+import { describeOp } from "../opWords";
 
 export interface ToastState {
   suggestion: Suggestion;
@@ -13,18 +14,20 @@ export interface ToastState {
 
 export function Toasts({
   toasts,
+  trip,
   canApprove,
   onAnswer,
   onDiscuss,
   onDismiss,
 }: {
   toasts: ToastState[];
+  trip: Trip;
   canApprove: boolean;
   onAnswer: (suggestionId: string, approved: boolean) => void;
   onDiscuss: (suggestion: Suggestion) => void;
   onDismiss: (suggestionId: string) => void;
 }) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   return (
     <section className="toasts" aria-label={t("toasts.label")} aria-live="polite">
       {toasts.map(({ suggestion: s, notice, busy }) => {
@@ -35,6 +38,11 @@ export function Toasts({
               <b>{s.reason}</b>
             </p>
             <p>{s.suggestion}</p>
+            {s.pendingPatch && (
+              <p className="toast-change" data-testid="toast-change">
+                {describeOp(s.pendingPatch.op, s.pendingPatch.args as Record<string, unknown>, trip, t, locale)}
+              </p>
+            )}
             {open ? (
               <div className="toast-actions">
                 {canApprove && (

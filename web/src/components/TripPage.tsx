@@ -6,12 +6,13 @@ import { useServices } from "../context";
 import { sentenceFor } from "../errors";
 import { formatDate, formatNumber, useI18n } from "../i18n";
 import { useTripChannel, type Push } from "../live";
-import { AgentPanel } from "./AgentPanel";
+import { AgentPanel, type LiveTurn } from "./AgentPanel";
 import { EffortChart } from "./EffortChart";
 import { Members } from "./Members";
 import { OpsPanel, mayRun } from "./OpsPanel";
 import { RouteMap } from "./RouteMap";
 import { Toasts, type ToastState } from "./Toasts";
+import type { MapPreview } from "./ToolCard";
 import { DaysList, Expenses, type RoutePoint } from "./TripDetails";
 
 type Load = { state: "loading" } | { state: "missing" } | { state: "failed"; message: string } | { state: "ready"; trip: Trip };
@@ -25,6 +26,9 @@ export function TripPage({ tripId }: { tripId: string }) {
   const [agentOpen, setAgentOpen] = useState(false);
   const [agentDraft, setAgentDraft] = useState("");
   const [agentRefresh, setAgentRefresh] = useState(0);
+  const [liveTurn, setLiveTurn] = useState<LiveTurn | null>(null); // a reply being written, for watching
+  const [replying, setReplying] = useState(false);
+  const [preview, setPreview] = useState<MapPreview | null>(null); // an open proposal's change, on the map
   const [notice, setNotice] = useState<string | null>(null);
   const [point, setPoint] = useState<RoutePoint>(null); // where someone points on a day's profile
   const path = { tripId };
@@ -85,6 +89,12 @@ export function TripPage({ tripId }: { tripId: string }) {
         if (Number(push.version) > shownVersion.current) void reload();
       } else if (push.type === "agent.message") {
         setAgentRefresh((n) => n + 1);
+      } else if (push.type === "agent.turn.started") {
+        setReplying(true);
+        // (the panel that asked is streaming it already: it ignores this)
+        setLiveTurn({ turnId: String(push.turnId), by: String(push.by), asked: String(push.asked ?? "") });
+      } else if (push.type === "agent.turn.ended") {
+        setReplying(false);
       } else if (push.type === "suggestion.created") {
         mergeToasts([push.suggestion as Suggestion]);
       } else if (push.type === "suggestion.updated") {
@@ -210,12 +220,19 @@ export function TripPage({ tripId }: { tripId: string }) {
             </button>
             <button type="button" onClick={() => setAgentOpen(!agentOpen)} aria-expanded={agentOpen} aria-controls="agent-panel">
               {agentOpen ? t("agent.close") : t("agent.open")}
+              {replying && !agentOpen && (
+                <span className="replying" role="status">
+                  {" "}
+                  · {t("agent.replying")}
+                </span>
+              )}
             </button>
           </div>
           {notice && <p role="alert">{notice}</p>}
         </header>
         <Toasts
           toasts={toasts}
+          trip={trip}
           canApprove={mayRun(role, "editor")}
           onAnswer={(id, approved) => void answer(id, approved)}
           onDiscuss={(s) => {
@@ -227,7 +244,7 @@ export function TripPage({ tripId }: { tripId: string }) {
         {trip.days?.some((d) => d.stage) && (
           <section className="card" aria-labelledby="map-title">
             <h2 id="map-title">{t("trip.map")}</h2>
-            <RouteMap trip={trip} point={point} onAddStop={mayRun(role, "editor") ? addStop : undefined} />
+            <RouteMap trip={trip} point={point} preview={preview} onAddStop={mayRun(role, "editor") ? addStop : undefined} />
             <h3>{t("trip.effort")}</h3>
             <EffortChart days={trip.days ?? []} />
           </section>
@@ -240,9 +257,11 @@ export function TripPage({ tripId }: { tripId: string }) {
       {agentOpen && (
         <div id="agent-panel">
           <AgentPanel
-            tripId={tripId}
+            trip={trip}
             role={role}
             ops={ops}
+            liveTurn={liveTurn}
+            onPreview={setPreview}
             refreshKey={agentRefresh + trip.version}
             draft={agentDraft}
             onClose={() => setAgentOpen(false)}

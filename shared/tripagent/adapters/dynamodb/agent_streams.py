@@ -46,6 +46,7 @@ class DynamoTurnStreamStore:
             "by": {"S": stream.by},
             "status": {"S": stream.status},
             "startedAt": {"N": repr(stream.started_at)},
+            "asked": {"S": stream.asked},
             "ttl": ttl,
         }
         beat = self._key(stream.trip_id, stream.stream_id, BEAT) | {
@@ -209,6 +210,7 @@ class DynamoTurnStreamStore:
             started_at=float(meta["startedAt"]["N"]),
             beat_at=float(beat["beatAt"]["N"]),
             stop_requested_by=beat.get("stopRequestedBy", {}).get("S"),
+            asked=meta.get("asked", {}).get("S", ""),
         )
 
     def latest(self, trip_id: str) -> TurnStream | None:

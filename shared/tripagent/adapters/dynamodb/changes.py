@@ -35,7 +35,13 @@ def decode_change(record: dict[str, Any]) -> Change | None:
         status = new["status"]["S"]
         if old and old.get("status", {}).get("S") == status:
             return None
-        return AgentTurnChanged(new["tripId"]["S"], new["streamId"]["S"], new["by"]["S"], status)
+        return AgentTurnChanged(
+            new["tripId"]["S"],
+            new["streamId"]["S"],
+            new["by"]["S"],
+            status,
+            new.get("asked", {}).get("S", ""),
+        )
     if kind == "suggestion":
         suggestion = DynamoProposalStore.read_item(new)
         before = set(old.get("deniedBy", {}).get("SS", []))

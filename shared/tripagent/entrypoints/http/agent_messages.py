@@ -14,8 +14,11 @@ def ui_messages(turns: list[Turn], proposals: dict[str, Proposal], now: str) -> 
     messages = []
     for turn in turns:
         metadata: dict[str, Any] = {"seq": turn.seq, **turn.metadata.model_dump()}
-        if turn.role == "event":
+        if turn.role == "event":  # with what a client needs to write it in its reader's language
             metadata["event"] = turn.kind
+            metadata.update(
+                {k: turn.data[k] for k in ("op", "args", "decision", "reason") if turn.data.get(k)}
+            )
         if turn.data.get("stopped"):
             metadata["stopped"] = turn.data["stopped"]  # cut short by a member (or the turn's limit)
         parts: list[dict[str, Any]] = [{"type": "text", "text": turn.text}] if turn.text else []

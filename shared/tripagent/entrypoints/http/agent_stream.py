@@ -29,6 +29,8 @@ from tripagent.entrypoints import ui_stream
 from tripagent.entrypoints.http.agent_models import ChatRequestBody, UIMessage
 from tripagent.errors import AppError, DependencyUnavailable, InvalidJson, ValidationFailed
 
+MAX_REASON = 300  # a denial's reason, as the agent reads it
+
 
 def _new_text(body: ChatRequestBody) -> str:
     last = body.messages[-1]
@@ -75,7 +77,7 @@ def chat_stream(caller: str, trip_id: str, raw_body: str | bytes) -> Iterator[by
     recorder = TurnRecorder(
         agent_turns().store, trip_id, message_id, time.time, deadline_s=agent_settings().turn_limit_s
     )
-    recorder.start(caller)  # a store that cannot take it: a typed 503 before the first byte
+    recorder.start(caller, text)  # a store that cannot take it: a typed 503 before the first byte
     events = agent.chat(
         caller,
         trip,
@@ -220,13 +222,14 @@ def _continuation(caller: str, trip_id: str, message: UIMessage) -> Iterator[byt
                     str(extra.get("toolCallId", "")),
                     dict(extra.get("input") or {}),
                     bool(approval.get("approved")),
+                    " ".join(str(approval.get("reason") or "").split())[:MAX_REASON],
                 )
             )
     if not answers:
         raise ValidationFailed("Nothing to continue: no answered approval in the last message.")
     outcomes = [
-        approvals().answer(caller, trip_id, approval_id, call_id, arguments, approved)
-        for approval_id, call_id, arguments, approved in answers
+        approvals().answer(caller, trip_id, approval_id, call_id, arguments, approved, reason=reason)
+        for approval_id, call_id, arguments, approved, reason in answers
     ]
 
     def produce() -> Iterator[bytes]:

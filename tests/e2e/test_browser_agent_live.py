@@ -1,0 +1,113 @@
+"""The agent's reply as people expect it, in headless Chromium against `tripagent dev` with a model that
+writes slowly (``benchmarks/fake_model.py`` in ``long`` mode), two browsers and a second tab: alice asks;
+bob's panel shows the reply before it is finished; alice reloads mid-reply and sees the whole reply; alice
+stops it - the model call is closed (its word count stops growing) and all three panels say it stopped."""
+
+from __future__ import annotations
+
+import signal
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from tests.e2e.browser import SHOTS, launch, person, sign_in
+from tests.e2e.conftest import DevServer, start_dev, start_model
+from tests.e2e.test_browser_app import assert_clean, open_agent
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[DevServer, str]]:
+    folder = tmp_path_factory.mktemp("live-browser")
+    port, model = start_model(folder, mode="long")
+    env = {"AI_PROVIDER": "openai", "AI_MODEL": "scripted", "AI_BASE_URL": f"http://127.0.0.1:{port}/v1"}
+    server = start_dev(folder / "dev.log", env)
+    yield server, f"http://127.0.0.1:{port}"
+    for process in (server.process, model):
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+            process.wait(20)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = launch(playwright)
+        yield chromium
+        chromium.close()
+    print(f"\nscreenshots of the browser suite: {SHOTS}")
+
+
+def words_sent(model_url: str) -> int:
+    count: int = httpx.get(f"{model_url}/_fake/stats").json()["wordsSent"]
+    return count
+
+
+def reply(page: Page) -> str:
+    """The text of the last assistant message in the panel."""
+    return page.locator(".message.assistant").last.inner_text()
+
+
+def test_members_watch_a_reply_live_a_reload_reattaches_and_a_stop_ends_it_everywhere(
+    live: tuple[DevServer, str], browser: Browser
+) -> None:
+    server, model_url = live
+    created = httpx.post(f"{server.url}/trips", headers=server.auth("alice"), json={"title": "Pyrenees live"})
+    trip_id = created.json()["tripId"]
+    added = httpx.post(
+        f"{server.url}/trips/{trip_id}/members",
+        headers=server.auth("alice"),
+        json={"userId": "bob", "role": "editor"},
+    )
+    assert added.status_code == 201
+    with person(browser, server.url, "alice") as alice, person(browser, server.url, "bob") as bob:
+        second = alice.context.new_page()  # alice's second tab (a tab keeps its own sign-in)
+        sign_in(second, server.url, "alice")
+        for page in (alice.page, bob.page, second):
+            page.goto(f"{server.url}/#/trips/{trip_id}")
+            page.get_by_role("heading", level=1).wait_for()
+            expect(page.locator(".live.on")).to_be_visible()  # the trip's channel is up
+            open_agent(page)
+        ask = alice.page.get_by_label("Ask the agent")
+        ask.fill("Tell me everything about the route")
+        ask.press("Enter")
+        expect(alice.page.get_by_role("button", name="Stop", exact=True)).to_be_visible()
+
+        # Bob and the second tab watch it being written: text before the turn is finished.
+        for page in (bob.page, second):
+            expect(page.locator(".message.user").last).to_contain_text("Tell me everything about the route")
+            expect(page.locator(".message.assistant").last).to_contain_text("Part 2:")
+        expect(bob.page.get_by_text("alice asked the agent")).to_be_visible()
+        assert "Part 30:" not in reply(bob.page)  # (400 words at 10 a second: far from its end)
+        bob.shot("20-agent-watched-live")
+
+        # Alice reloads mid-reply: the panel reattaches and shows the reply from its first word.
+        alice.page.reload()
+        alice.page.get_by_role("heading", level=1).wait_for()
+        open_agent(alice.page)
+        expect(alice.page.locator(".message.assistant").last).to_contain_text("Part 1: word1 word2")
+        before = reply(alice.page)
+        expect(alice.page.locator(".message.assistant").last).not_to_have_text(before)  # still growing
+        alice.shot("21-agent-reattached-after-reload")
+
+        # Alice stops it: the model stops being paid for, and every panel says so.
+        alice.page.get_by_role("button", name="Stop", exact=True).click()
+        for page in (alice.page, bob.page, second):
+            expect(page.get_by_test_id("stopped").last).to_have_text("Stopped before the end.")
+            expect(page.get_by_role("button", name="Stop", exact=True)).to_have_count(0)
+        sent = words_sent(model_url)
+        time.sleep(1.0)
+        assert words_sent(model_url) == sent
+        assert 20 < sent < 400
+        stored = httpx.get(f"{server.url}/trips/{trip_id}/agent/messages", headers=server.auth("bob")).json()
+        last = stored["messages"][-1]
+        assert last["metadata"]["stopped"] == "stop"
+        for page in (alice.page, bob.page, second):  # the same words everywhere, as stored
+            expect(page.locator(".message.assistant").last).to_contain_text(
+                last["parts"][0]["text"].strip()[-40:]
+            )
+        second.screenshot(path=str(SHOTS / "22-agent-stopped-second-tab.png"), full_page=True)
+        bob.shot("23-agent-stopped-bob")
+        assert_clean(alice, bob)

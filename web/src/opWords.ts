@@ -1,0 +1,60 @@
+// An operation of the registry as a sentence in the reader's language ("Add “Lunch in Canillo” (food) to
+// day 1"), for the agent's approval cards, the reviewer's toasts and the history. The sentences are the
+// dictionaries' op.* templates; ids become the names the trip gives them, 0-based days become "day 1".
+import type { Trip } from "./api/client";
+import { formatDate, formatNumber, type Locale, type Translate } from "./i18n";
+
+type Args = Record<string, unknown>;
+
+const TEMPLATES = {
+  add_stop: "op.add_stop",
+  edit_stop: "op.edit_stop",
+  remove_stop: "op.remove_stop",
+  move_stop: "op.move_stop",
+  reorder_stops: "op.reorder_stops",
+  add_day: "op.add_day",
+  remove_day: "op.remove_day",
+  reorder_days: "op.reorder_days",
+  edit_day: "op.edit_day",
+  add_expense: "op.add_expense",
+  edit_expense: "op.edit_expense",
+  remove_expense: "op.remove_expense",
+  add_member: "op.add_member",
+  change_role: "op.change_role",
+  remove_member: "op.remove_member",
+} as const;
+
+export function describeOp(op: string, args: Args | null | undefined, trip: Trip | null, t: Translate, locale: Locale): string {
+  const a = args ?? {};
+  const key = TEMPLATES[op as keyof typeof TEMPLATES];
+  if (!key) return t("op.other", { op: op.replaceAll("_", " ") });
+  const stop = trip?.stops?.find((s) => s.stopId === a.stopId);
+  const expense = trip?.expenses?.find((e) => e.expenseId === a.expenseId);
+  const dayOf = (index: unknown) => (typeof index === "number" ? formatNumber(locale, index + 1, 0) : "?");
+  const kind = typeof a.kind === "string" ? t(`kind.${a.kind}` as Parameters<Translate>[0]) : t("kind.poi");
+  const role = typeof a.role === "string" ? t(`role.${a.role}` as Parameters<Translate>[0]) : "";
+  const names = Array.isArray(a.stopIds)
+    ? a.stopIds.map((id) => trip?.stops?.find((s) => s.stopId === id)?.name ?? "?").join(", ")
+    : "";
+  const amount =
+    typeof a.amount === "string" || typeof a.amount === "number"
+      ? new Intl.NumberFormat(locale, { style: "currency", currency: String(a.currency ?? "EUR") }).format(Number(a.amount))
+      : "";
+  const values: Record<string, string> = {
+    name: String(a.name ?? stop?.name ?? ""),
+    stop: stop?.name ?? String(a.name ?? "?"),
+    kind,
+    day: dayOf(a.dayIndex ?? stop?.dayIndex),
+    from: dayOf(stop?.dayIndex),
+    city: String(a.city ?? trip?.days?.find((d) => d.dayIndex === a.dayIndex)?.city ?? ""),
+    date: typeof a.date === "string" ? formatDate(locale, a.date) : "",
+    names,
+    order: Array.isArray(a.order) ? a.order.map((i) => dayOf(i)).join(", ") : "",
+    label: String(a.label ?? expense?.label ?? "?"),
+    amount,
+    payer: String(a.payer ?? expense?.payer ?? ""),
+    user: String(a.userId ?? ""),
+    role,
+  };
+  return t(key, values);
+}
