@@ -491,3 +491,50 @@ def test_a_days_stops_are_reordered_by_their_names(dev_server: DevServer, browse
         stops = sorted(trip(dev_server, trip_id)["stops"], key=lambda s: s["order"])
         assert [s["name"] for s in stops] == ["Casa de la Vall", "Caldea"]
         assert_clean(alice)
+
+
+def test_a_denial_says_why_a_failed_send_keeps_the_draft_and_ime_enter_does_not_send(
+    dev_server: DevServer, browser: Browser, shared_trip: str
+) -> None:
+    with person(browser, dev_server.url, "alice") as alice:
+        page = alice.page
+        alice.open_trip(dev_server.url, shared_trip)
+        page.get_by_label("Language").select_option(label="Français")
+        page.get_by_role("button", name="Ouvrir l'agent").click()
+        ask = page.get_by_label("Demandez à l'agent")
+
+        # Enter that ends an input method's composition (Chinese, Japanese) only ends it.
+        ask.fill("ajoute un déjeuner à Canillo au jour 1")
+        ask.dispatch_event("keydown", {"key": "Enter", "isComposing": True, "keyCode": 229})
+        expect(ask).to_have_value("ajoute un déjeuner à Canillo au jour 1")
+
+        # A send that fails keeps the draft, says why in the reader's language, and Retry sends it.
+        page.route("**/agent/chat", lambda route: route.abort("connectionrefused"))
+        ask.fill("add a lunch stop in Canillo on day 1")
+        ask.press("Enter")
+        alert = page.locator(".agent-error")
+        expect(alert).to_contain_text("Le serveur est injoignable")
+        expect(ask).to_have_value("add a lunch stop in Canillo on day 1")
+        alice.shot("24-agent-send-failed-draft-kept")
+        page.unroute("**/agent/chat")
+        alert.get_by_role("button", name="Réessayer").click()
+        card = page.get_by_test_id("tool-card").filter(has_text="Lunch in Canillo").last
+        expect(card).to_have_attribute("data-state", "approval-requested")
+        expect(card).to_contain_text("Ajouter « Lunch in Canillo » (repas) au jour 1")
+        expect(ask).to_have_value("")
+
+        # Deny, saying why: the agent reads the reason, and the history says it in words.
+        card.get_by_role("button", name=re.compile("^Refuser…")).click()
+        card.get_by_label("Pourquoi ?").fill("trop loin du parcours")
+        alice.shot("25-agent-deny-with-reason")
+        card.get_by_role("button", name=re.compile("^Refuser:")).click()
+        expect(card).to_have_attribute("data-state", "output-denied")
+        said = "alice a refusé : Ajouter « Lunch in Canillo » (repas) au jour 1. Pourquoi : trop loin du parcours"
+        expect(page.locator(".message.event").last).to_contain_text(said)
+        history = httpx.get(
+            f"{dev_server.url}/trips/{shared_trip}/agent/messages", headers=dev_server.auth("alice")
+        ).json()["messages"]
+        decision = next(m for m in reversed(history) if m["metadata"].get("event") == "decision")
+        assert "answered no: trop loin du parcours" in decision["parts"][0]["text"]  # what the agent reads
+        alice.problems = [p for p in alice.problems if "agent/chat" not in p]  # the refused connection
+        assert_clean(alice)

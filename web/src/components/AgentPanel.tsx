@@ -271,7 +271,7 @@ function AgentChat({
                   const name = getToolName(part);
                   return (
                     <ToolCard
-                      key={i}
+                      key={part.toolCallId} // stable when the streamed message is replaced by the stored one
                       part={part}
                       name={name}
                       trip={trip}
