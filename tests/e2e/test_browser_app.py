@@ -529,7 +529,7 @@ def test_a_denial_says_why_a_failed_send_keeps_the_draft_and_ime_enter_does_not_
         alice.shot("25-agent-deny-with-reason")
         card.get_by_role("button", name=re.compile("^Refuser:")).click()
         expect(card).to_have_attribute("data-state", "output-denied")
-        said = "alice a refusé : Ajouter « Lunch in Canillo » (repas) au jour 1. Pourquoi : trop loin du parcours"
+        said = "alice a refusé : Ajouter « Lunch in Canillo » (repas) au jour 1. Pourquoi : trop loin du"
         expect(page.locator(".message.event").last).to_contain_text(said)
         history = httpx.get(
             f"{dev_server.url}/trips/{shared_trip}/agent/messages", headers=dev_server.auth("alice")
