@@ -143,15 +143,27 @@ class Gateway:
             routes = await self._in_function_thread(functions.asgi_routes, route.function_id)
             streamed = route.route_key in routes
         except FunctionError:  # the function cannot even start (its cold start failed)
-            return self._failed(route, "could not start")
+            return self._failed(route, "could not start", event)
         if streamed:
             await self.serve_asgi(route, event, body, scope, send)
             return None
         return with_cors(await self.invoke(route, event), self.cors, request)
 
-    def _failed(self, route: HttpRoute, what: str) -> Response:
-        logging.getLogger("tripagent.gateway").exception("%s %s", route.function_id, what)
-        return JSONResponse({"message": "Internal Server Error"}, status_code=500)
+    def _failed(self, route: HttpRoute, what: str, event: dict[str, Any]) -> Response:
+        """API Gateway's 500, said in the log with why and the request's correlation id (the function's
+        own log lines carry the same id)."""
+        request_id = event.get("requestContext", {}).get("requestId", "")
+        logging.getLogger("tripagent.gateway").exception(
+            "%s %s (%s %s, correlation id %s)",
+            route.function_id,
+            what,
+            route.route_key,
+            event.get("rawPath"),
+            request_id,
+        )
+        return JSONResponse(
+            {"message": "Internal Server Error"}, status_code=500, headers={"apigw-requestid": request_id}
+        )
 
     async def invoke(self, route: HttpRoute, event: dict[str, Any]) -> Response:
         """One invocation in an execution environment of the route's function; past its timeout the
@@ -163,7 +175,7 @@ class Gateway:
         except FunctionTimeout:
             return _unavailable()
         except FunctionError:
-            return self._failed(route, "failed")
+            return self._failed(route, "failed", event)
         response = lambda_result_to_response(result)
         # Local only: how long the request waited for an execution environment of its function (the
         # soak tells the function's time from the local stack's limit on environments).
@@ -187,7 +199,9 @@ class Gateway:
                 await send(message)
         except FunctionError as exc:  # API Gateway's answers: 503 past the timeout, else 500
             failed = (
-                _unavailable() if isinstance(exc, FunctionTimeout) else self._failed(route, "stream failed")
+                _unavailable()
+                if isinstance(exc, FunctionTimeout)
+                else self._failed(route, "stream failed", event)
             )
             if not started:
                 await failed(scope, _no_body, send)

@@ -95,6 +95,7 @@ export function TripPage({ tripId }: { tripId: string }) {
         setLiveTurn({ turnId: String(push.turnId), by: String(push.by), asked: String(push.asked ?? "") });
       } else if (push.type === "agent.turn.ended") {
         setReplying(false);
+        setLiveTurn((turn) => (turn?.turnId === push.turnId ? null : turn)); // (a panel opened later has nothing to attach to)
       } else if (push.type === "suggestion.created") {
         mergeToasts([push.suggestion as Suggestion]);
       } else if (push.type === "suggestion.updated") {
