@@ -14,7 +14,7 @@ NODE_STAMP := local/node_modules/.installed
 WEB_STAMP := web/node_modules/.installed
 WEB_BUILT := web/dist/index.html
 # The app is rebuilt when its sources change, or the API it is typed against (any module of shared/).
-WEB_SOURCES := $(shell find web/src -type f ! -name schema.d.ts 2>/dev/null) web/index.html web/build.mjs web/tsconfig.json \
+WEB_SOURCES := $(shell find web/src -type f ! -name schema.d.ts 2>/dev/null) web/index.html web/build.mjs web/tsconfig.json web/tsconfig.sw.json \
 	$(shell find shared/tripagent -name '*.py' -o -name '*.json' 2>/dev/null)
 CHROMIUM ?= /usr/bin/chromium
 export SAM_CLI_TELEMETRY := 0
@@ -48,7 +48,7 @@ lint: venv web ## ruff and mypy (strict on shared/), and the web app's type chec
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	cd web && node_modules/.bin/tsc --noEmit
+	cd web && node_modules/.bin/tsc --noEmit && node_modules/.bin/tsc --noEmit -p tsconfig.sw.json
 
 format: venv ## apply ruff's fixes and formatting
 	$(BIN)/ruff check --fix .
@@ -113,7 +113,7 @@ $(WEB_STAMP): web/package.json web/package-lock.json
 $(WEB_BUILT): $(STAMP) $(WEB_STAMP) $(WEB_SOURCES)
 	$(BIN)/python -m tripagent_local.webapp openapi web/openapi.json
 	cd web && node_modules/.bin/openapi-typescript openapi.json -o src/api/schema.d.ts --silent
-	cd web && node_modules/.bin/tsc --noEmit && node build.mjs
+	cd web && node_modules/.bin/tsc --noEmit && node_modules/.bin/tsc --noEmit -p tsconfig.sw.json && node build.mjs
 
 publish-web: web ## after sam deploy: upload web/dist and its config.json to the stack (STACK=tripagent)
 	$(BIN)/tripagent publish-web --stack $(or $(STACK),tripagent)

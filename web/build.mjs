@@ -34,4 +34,17 @@ if (stray.length) throw new Error(`stylesheets of lazily loaded chunks would be 
 const html = readFileSync("index.html", "utf8").replace("APP_JS", js).replace("APP_CSS", css);
 writeFileSync(path.join(dist, "index.html"), html);
 writeFileSync(path.join(dist, "meta.json"), JSON.stringify(result.metafile));
+// The service worker (src/sw.ts) at the root, so that it serves the whole app, with this build's shell:
+// every script, stylesheet and file the app loads (not the source maps, nor the licences).
+const shell = outputs.filter((n) => !n.endsWith(".map") && !n.endsWith(".LEGAL.txt")).map((n) => `/assets/${n}`);
+await build({
+  entryPoints: { sw: "src/sw.ts" },
+  bundle: true,
+  format: "iife",
+  minify: process.env.WEB_MINIFY !== "0",
+  target: ["es2022"],
+  outdir: dist,
+  define: { __SHELL__: JSON.stringify(shell), __VERSION__: JSON.stringify(js.replace(/^app-|\.js$/g, "")) },
+  logLevel: "warning",
+});
 console.log(`web/dist: ${js}, ${css}`);

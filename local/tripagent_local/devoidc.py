@@ -5,6 +5,11 @@ discovery, an authorize page where you type a user name (no password: anyone is 
 token endpoint that checks the PKCE verifier, and the JWKS the gateway already serves. The tokens are the
 ones ``make token`` mints (``iss`` = ``devauth.ISSUER``, ``aud`` = the client id), so the gateway's JWT
 check is the same for both.
+
+As Cognito does, the code exchange also gives a refresh token, valid for 30 days and not rotated (every
+tab of a browser renews with the same one), so that the app renews its session silently.
+``DEV_TOKEN_TTL_S`` shortens the tokens' life (the browser suite signs in with tokens that expire in
+seconds, to see the renewal at work).
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
+import os
 import re
 import secrets
 import threading
@@ -27,6 +33,7 @@ from tripagent_local import devauth
 
 CLIENT_ID = devauth.AUDIENCE
 CODE_TTL_S = 60
+REFRESH_TTL_S = 30 * 24 * 3600  # Cognito's default for a refresh token
 USER_NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")  # as urlsplit().hostname gives them
 
@@ -41,6 +48,17 @@ class PendingCode:
     expires: float
 
 
+@dataclass(frozen=True)
+class Refresh:
+    user: str
+    client_id: str
+    expires: float
+
+
+def token_ttl_s() -> int:
+    return int(os.environ.get("DEV_TOKEN_TTL_S") or devauth.TOKEN_TTL_S)
+
+
 class DevOpenIdProvider:
     """One per gateway. Codes live in memory for a minute and are single use."""
 
@@ -48,6 +66,7 @@ class DevOpenIdProvider:
         self.base_url = base_url
         self.state_dir = state_dir
         self._codes: dict[str, PendingCode] = {}
+        self._refresh: dict[str, Refresh] = {}
         self._lock = threading.Lock()
 
     def routes(self) -> dict[tuple[str, str], object]:
@@ -69,7 +88,7 @@ class DevOpenIdProvider:
             "jwks_uri": f"{base}/.well-known/jwks.json",
             "end_session_endpoint": f"{base}/oauth2/logout",
             "response_types_supported": ["code"],
-            "grant_types_supported": ["authorization_code"],
+            "grant_types_supported": ["authorization_code", "refresh_token"],
             "subject_types_supported": ["public"],
             "id_token_signing_alg_values_supported": ["RS256"],
             "code_challenge_methods_supported": ["S256"],
@@ -126,8 +145,12 @@ class DevOpenIdProvider:
     # ------------------------------------------------------------------ token
     async def token(self, request: Request) -> Response:
         form = dict(parse_qsl((await request.body()).decode("utf-8", "replace")))
+        if form.get("grant_type") == "refresh_token":
+            return self._refreshed(form)
         if form.get("grant_type") != "authorization_code":
-            return _token_error("unsupported_grant_type", "Only authorization_code is supported.")
+            return _token_error(
+                "unsupported_grant_type", "Only authorization_code and refresh_token are supported."
+            )
         with self._lock:
             pending = self._codes.pop(form.get("code", ""), None)  # single use, even when refused
         if pending is None or pending.expires < time.monotonic():
@@ -139,21 +162,32 @@ class DevOpenIdProvider:
         if not secrets.compare_digest(digest, pending.challenge):
             return _token_error("invalid_grant", "The code_verifier does not match the code_challenge.")
         extra = {"nonce": pending.nonce} if pending.nonce else {}
-        ttl = devauth.TOKEN_TTL_S
-        access = devauth.mint_token(pending.user, ttl_s=ttl, state_dir=self.state_dir)
-        identity = devauth.mint_token(
-            pending.user, ttl_s=ttl, state_dir=self.state_dir, name=pending.user, **extra
-        )
-        return JSONResponse(
-            {
-                "access_token": access,
-                "id_token": identity,
-                "token_type": "Bearer",
-                "expires_in": ttl,
-                "scope": "openid profile",
-            },
-            headers={"cache-control": "no-store", "access-control-allow-origin": "*"},
-        )
+        return self._tokens(pending.user, pending.client_id, extra)
+
+    def _refreshed(self, form: dict[str, str]) -> Response:
+        with self._lock:
+            known = self._refresh.get(form.get("refresh_token", ""))
+        if known is None or known.expires < time.monotonic() or form.get("client_id") != known.client_id:
+            return _token_error("invalid_grant", "The refresh token is unknown or expired.")
+        return self._tokens(known.user, known.client_id, {}, refresh=False)  # Cognito keeps the same one
+
+    def _tokens(self, user: str, client_id: str, extra: dict[str, str], *, refresh: bool = True) -> Response:
+        ttl = token_ttl_s()
+        answer = {
+            "access_token": devauth.mint_token(user, ttl_s=ttl, state_dir=self.state_dir),
+            "id_token": devauth.mint_token(user, ttl_s=ttl, state_dir=self.state_dir, name=user, **extra),
+            "token_type": "Bearer",
+            "expires_in": ttl,
+            "scope": "openid profile",
+        }
+        if refresh:
+            token = secrets.token_urlsafe(32)
+            with self._lock:
+                now = time.monotonic()
+                self._refresh = {k: v for k, v in self._refresh.items() if v.expires > now}
+                self._refresh[token] = Refresh(user, client_id, now + REFRESH_TTL_S)
+            answer["refresh_token"] = token
+        return JSONResponse(answer, headers={"cache-control": "no-store", "access-control-allow-origin": "*"})
 
     async def logout(self, request: Request) -> Response:
         target = request.query_params.get("post_logout_redirect_uri", "")

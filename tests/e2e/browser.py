@@ -90,8 +90,18 @@ def sign_in(page: Page, base_url: str, user: str) -> None:
 
 
 @contextmanager
-def person(browser: Browser, base_url: str, user: str, *, signed_in: bool = True) -> Iterator[Person]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+def person(
+    browser: Browser, base_url: str, user: str, *, signed_in: bool = True, width: int = 1280
+) -> Iterator[Person]:
+    """Someone in a browser of their own: at 1280 px a desktop's window, at 390 px a phone's (844 high, a
+    touch screen)."""
+    phone = width < 600
+    context = browser.new_context(
+        viewport={"width": width, "height": 844 if phone else 900},
+        accept_downloads=True,
+        has_touch=phone,
+        is_mobile=phone,
+    )
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
     someone = Person(user, context, page)

@@ -11,18 +11,25 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
 
-from tests.e2e.browser import SHOTS, launch, person, sign_in
+from tests.e2e.browser import SHOTS, launch, person
 from tests.e2e.conftest import DevServer, start_dev, start_model
 from tests.e2e.test_browser_app import assert_clean, open_agent
+
+TOKEN_TTL_S = 20
 
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[DevServer, str]]:
     folder = tmp_path_factory.mktemp("live-browser")
     port, model = start_model(folder, mode="long")
-    env = {"AI_PROVIDER": "openai", "AI_MODEL": "scripted", "AI_BASE_URL": f"http://127.0.0.1:{port}/v1"}
+    env = {
+        "AI_PROVIDER": "openai",
+        "AI_MODEL": "scripted",
+        "AI_BASE_URL": f"http://127.0.0.1:{port}/v1",
+        "DEV_TOKEN_TTL_S": str(TOKEN_TTL_S),  # sessions here outlive their tokens: renewed silently
+    }
     server = start_dev(folder / "dev.log", env)
     yield server, f"http://127.0.0.1:{port}"
     for process in (server.process, model):
@@ -63,8 +70,7 @@ def test_members_watch_a_reply_live_a_reload_reattaches_and_a_stop_ends_it_every
     )
     assert added.status_code == 201
     with person(browser, server.url, "alice") as alice, person(browser, server.url, "bob") as bob:
-        second = alice.context.new_page()  # alice's second tab (a tab keeps its own sign-in)
-        sign_in(second, server.url, "alice")
+        second = alice.context.new_page()  # alice's second tab: signed in already, as the first
         for page in (alice.page, bob.page, second):
             page.goto(f"{server.url}/#/trips/{trip_id}")
             page.get_by_role("heading", level=1).wait_for()
@@ -111,3 +117,73 @@ def test_members_watch_a_reply_live_a_reload_reattaches_and_a_stop_ends_it_every
         second.screenshot(path=str(SHOTS / "22-agent-stopped-second-tab.png"), full_page=True)
         bob.shot("23-agent-stopped-bob")
         assert_clean(alice, bob)
+
+
+def test_a_session_outlives_its_tokens_and_a_sign_in_again_keeps_the_draft(
+    live: tuple[DevServer, str], browser: Browser
+) -> None:
+    server, _ = live
+    created = httpx.post(f"{server.url}/trips", headers=server.auth("alice"), json={"title": "Long day"})
+    trip_id = created.json()["tripId"]
+    with person(browser, server.url, "alice") as alice:
+        page = alice.page
+        renewals: list[str] = []
+        page.on(
+            "request",
+            lambda r: (
+                renewals.append(r.url)
+                if "/oauth2/token" in r.url and "refresh_token" in (r.post_data or "")
+                else None
+            ),
+        )
+        alice.open_trip(server.url, trip_id)
+        expect(page.locator(".live.on")).to_be_visible()
+        page.wait_for_timeout((TOKEN_TTL_S + 5) * 1000)  # past the first token's expiry
+        assert renewals, "the access token was not renewed"
+        # Every path still works on the renewed token: the API (an invitation), and the channel.
+        page.get_by_label("User name").fill("carol")
+        page.get_by_role("button", name="Invite").click()
+        expect(page.locator(".members li", has_text="carol")).to_be_visible()
+        expect(page.locator(".live.on")).to_be_visible()
+
+        # A 401 anyway (a revoked token): the one handler renews and tries again, unseen.
+        refused: list[str] = []
+
+        def once_unauthorized(route: Route) -> None:
+            if not refused:
+                refused.append(route.request.url)
+                route.fulfill(status=401, json={"message": "Unauthorized"})
+            else:
+                route.continue_()
+
+        page.route(f"**/trips/{trip_id}/members", once_unauthorized)
+        page.get_by_label("User name").fill("dave")
+        page.get_by_role("button", name="Invite").click()
+        expect(page.locator(".members li", has_text="dave")).to_be_visible()
+        assert refused
+        page.unroute(f"**/trips/{trip_id}/members")
+
+        # A session that cannot be renewed any more: sign in again, back on the trip, the draft kept.
+        page.get_by_role("button", name="Open the agent").click()
+        ask = page.get_by_label("Ask the agent")
+        ask.fill("A draft I do not want to lose")
+        page.route(
+            "**/oauth2/token", lambda route: route.fulfill(status=400, json={"error": "invalid_grant"})
+        )
+        page.route(
+            f"**/trips/{trip_id}/ops",
+            lambda route: route.fulfill(status=401, json={"message": "Unauthorized"}),
+        )
+        page.get_by_label("Operation", exact=True).select_option(label="Add a day")
+        page.get_by_role("button", name="Add a day").click()
+        page.get_by_label("User name").wait_for()  # the provider's sign-in page
+        page.unroute("**/oauth2/token")
+        page.unroute(f"**/trips/{trip_id}/ops")
+        page.get_by_label("User name").fill("alice")
+        page.get_by_role("button", name="Sign in").click()
+        page.get_by_role("heading", name="Long day").wait_for()
+        page.get_by_role("button", name="Open the agent").click()
+        expect(page.get_by_label("Ask the agent")).to_have_value("A draft I do not want to lose")
+        alice.shot("28-signed-in-again-draft-kept")
+        alice.problems = [p for p in alice.problems if "401" not in p and "oauth2/token" not in p]
+        assert_clean(alice)

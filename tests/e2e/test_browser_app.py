@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -431,6 +432,51 @@ def test_a_stop_is_added_by_clicking_the_map_and_named_from_the_places_index(
         expect(vic.page.locator(".add-stop")).to_have_count(0)
 
 
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_click_on_the_route_adds_the_stop_there_in_the_days_order_along_it(
+    dev_server: DevServer, browser: Browser, width: int
+) -> None:
+    from tripagent.domain.geo import decode_polyline
+
+    trip_id = routed_trip(dev_server, "alice", {})
+    planned = trip(dev_server, trip_id)
+    end = decode_polyline(planned["days"][1]["stage"]["polyline6"])[-5]  # a stop near day 2's end
+    added = httpx.post(
+        f"{dev_server.url}/trips/{trip_id}/ops",
+        headers=dev_server.auth("alice"),
+        json={
+            "op": "add_stop",
+            "args": {"dayIndex": 1, "name": "Café at the end", "kind": "food", "lat": end[0], "lon": end[1]},
+            "expectedVersion": planned["version"],
+        },
+    )
+    assert added.status_code == 200, added.text
+    with person(browser, dev_server.url, "alice", width=width) as alice:
+        page = alice.page
+        alice.open_trip(dev_server.url, trip_id)
+        line = page.locator("path.route-line").nth(1)  # day 2's route
+        line.scroll_into_view_if_needed()
+        line.wait_for()
+        page.wait_for_timeout(300)
+        at = line.evaluate(
+            """path => { const p = path.getPointAtLength(path.getTotalLength() / 3);
+                         const m = path.getScreenCTM(); return {x: m.a * p.x + m.c * p.y + m.e,
+                         y: m.b * p.x + m.d * p.y + m.f}; }"""
+        )
+        page.mouse.click(at["x"], at["y"])
+        question = page.locator(".add-stop p")
+        expect(question).to_contain_text(re.compile(r"to day 2, at km [\d.]+ of its route"))
+        name = re.search(r"“(.+)”", question.inner_text())
+        assert name is not None
+        alice.shot(f"26-add-a-stop-on-the-route-{width}")
+        page.locator(".add-stop").get_by_role("button", name="Add").click()
+        expect(page.get_by_role("alert").filter(has_text="added to day")).to_be_visible()
+        day_two = [s for s in trip(dev_server, trip_id)["stops"] if s["dayIndex"] == 1]
+        ordered = [s["name"] for s in sorted(day_two, key=lambda s: s["order"])]
+        assert ordered == [name.group(1), "Café at the end"]  # before the stop further along the route
+        assert_clean(alice)
+
+
 def test_a_stop_is_renamed_in_place_and_removed_with_undo(dev_server: DevServer, browser: Browser) -> None:
     trip_id = routed_trip(dev_server, "alice", {})
     created = trip(dev_server, trip_id)
@@ -491,6 +537,83 @@ def test_a_days_stops_are_reordered_by_their_names(dev_server: DevServer, browse
         stops = sorted(trip(dev_server, trip_id)["stops"], key=lambda s: s["order"])
         assert [s["name"] for s in stops] == ["Casa de la Vall", "Caldea"]
         assert_clean(alice)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_days_stops_are_reordered_by_dragging_or_by_the_arrow_keys_or_a_tap(
+    dev_server: DevServer, browser: Browser, width: int
+) -> None:
+    trip_id = routed_trip(dev_server, "alice", {})
+    version = trip(dev_server, trip_id)["version"]
+    for name in ("Caldea", "Casa de la Vall", "Museu del Tabac"):
+        added = httpx.post(
+            f"{dev_server.url}/trips/{trip_id}/ops",
+            headers=dev_server.auth("alice"),
+            json={
+                "op": "add_stop",
+                "args": {"dayIndex": 0, "name": name, "kind": "activity"},
+                "expectedVersion": version,
+            },
+        )
+        version = added.json()["trip"]["version"]
+
+    def order() -> list[str]:
+        stops = sorted(trip(dev_server, trip_id)["stops"], key=lambda s: s["order"])
+        return [s["name"] for s in stops]
+
+    with person(browser, dev_server.url, "alice", width=width) as alice:
+        page = alice.page
+        alice.open_trip(dev_server.url, trip_id)
+        day_one = page.locator(".day").first.locator(".stops")
+        stops = day_one.get_by_test_id("stop")
+        if width >= 600:  # a mouse: drag it where it goes
+            stops.filter(has_text="Museu del Tabac").drag_to(stops.filter(has_text="Caldea"))
+        else:  # a finger: a tap moves it one place
+            day_one.get_by_role("button", name="Move Museu del Tabac up").tap()
+            expect(stops.nth(1)).to_contain_text("Museu del Tabac")
+            expect(day_one).to_have_attribute("aria-busy", "false")
+            day_one.get_by_role("button", name="Move Museu del Tabac up").tap()
+        expect(stops.first).to_contain_text("Museu del Tabac")
+        expect(day_one).to_have_attribute("aria-busy", "false")
+        assert order() == ["Museu del Tabac", "Caldea", "Casa de la Vall"]
+        alice.shot(f"27-stops-reordered-{width}")
+        if width >= 600:  # without a mouse: the handle's arrow keys move a stop one place
+            day_one.get_by_role("button", name="Move Casa de la Vall:").press("ArrowUp")
+            expect(stops.nth(1)).to_contain_text("Casa de la Vall")
+            expect(day_one).to_have_attribute("aria-busy", "false")
+            assert order() == ["Museu del Tabac", "Casa de la Vall", "Caldea"]
+        assert_clean(alice)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_trip_opened_once_opens_again_with_no_network_with_its_gpx(
+    dev_server: DevServer, browser: Browser, shared_trip: str, width: int
+) -> None:
+    title = trip(dev_server, shared_trip)["title"]
+    with person(browser, dev_server.url, "alice", width=width) as alice:
+        page = alice.page
+        alice.open_trip(dev_server.url, shared_trip)
+        page.wait_for_function("navigator.serviceWorker?.controller != null")  # its first visit installs it
+        kept = "caches.open('trips').then((c) => c.keys()).then((keys) => keys.map((r) => r.url))"
+        page.wait_for_function(f"{kept}.then((urls) => urls.some((u) => u.endsWith('/gpx')))")
+        alice.context.set_offline(True)
+        page.reload()
+        expect(page.get_by_role("heading", level=1)).to_have_text(title)
+        expect(page.locator(".offline-notice")).to_contain_text(
+            "Offline: this is the trip as this device last saw it"
+        )
+        expect(page.locator(".day").first).to_contain_text("km")
+        with page.expect_download() as download:
+            page.get_by_role("button", name="Download GPX").click()
+        gpx = Path(download.value.path()).read_text()
+        assert "<trkpt" in gpx
+        assert "<ele>" in gpx
+        alice.shot(f"29-offline-trip-{width}")
+        alice.context.set_offline(False)
+        expect(page.locator(".offline-notice")).to_have_count(0)
+        # What failed while offline was the network, as it should: nothing else.
+        alice.problems = [p for p in alice.problems if "INTERNET_DISCONNECTED" not in p and "/live" not in p]
+        assert alice.problems == []
 
 
 def test_a_denial_says_why_a_failed_send_keeps_the_draft_and_ime_enter_does_not_send(

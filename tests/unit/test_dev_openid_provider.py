@@ -133,3 +133,27 @@ def test_sign_out_returns_only_to_this_machine(client: TestClient, target: str, 
     response = client.get("/oauth2/logout", params={"post_logout_redirect_uri": target})
     assert response.status_code == 302
     assert response.headers["location"] == location
+
+
+def refresh(client: TestClient, token: str, client_id: str = CLIENT_ID) -> Any:
+    return client.post(
+        "/oauth2/token", data={"grant_type": "refresh_token", "refresh_token": token, "client_id": client_id}
+    )
+
+
+def test_a_refresh_token_renews_the_session_from_any_tab_until_it_expires(
+    client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DEV_TOKEN_TTL_S", "30")  # as the browser suite shortens them
+    first = exchange(client, code_of(authorize(client))).json()
+    assert first["expires_in"] == 30
+    renewed = refresh(client, first["refresh_token"])
+    assert renewed.status_code == 200
+    tokens = renewed.json()
+    claims = devauth.verifier(tmp_path).verify_header(f"Bearer {tokens['access_token']}")
+    assert claims["sub"] == "alice"
+    assert claims["exp"] - claims["iat"] == 30
+    assert "refresh_token" not in tokens  # as Cognito: the same one goes on serving
+    assert refresh(client, first["refresh_token"]).status_code == 200  # another tab, the same token
+    assert refresh(client, first["refresh_token"], "someone-else").status_code == 400
+    assert refresh(client, "made-up").status_code == 400

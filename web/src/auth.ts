@@ -1,16 +1,26 @@
 // Sign-in: OpenID Connect, authorization code with PKCE, through oidc-client-ts. The same code signs in
 // against the local development provider and against Cognito; only the runtime configuration differs.
+//
+// A session lasts: the access token is renewed silently before it expires (the refresh token), every
+// request path (the API, the agent's stream, the GPX, the WebSocket) goes through one handler that renews
+// once on a 401 and tries again, and only when that fails does the app sign in again, keeping the drafts
+// (they live in sessionStorage, see drafts.ts) and coming back to the same page.
 import { UserManager, WebStorageStateStore, type User } from "oidc-client-ts";
 import type { OidcConfig } from "./config";
 
 export interface Session {
   userId: string;
-  /** A valid access token, for the API, the agent stream and the WebSocket. */
+  /** The current access token. */
   token: () => string;
+  /** fetch with the access token: a 401 renews the session once and tries again, then signs in again. */
+  fetch: typeof fetch;
+  /** A token for a path that cannot retry itself (the WebSocket's connect): renewed first if expiring. */
+  freshToken: () => Promise<string>;
   signOut: () => Promise<void>;
 }
 
 const CALLBACK_PATH = "/";
+const RENEW_BEFORE_S = 10; // renew this long before expiry (Cognito's tokens last an hour; the suite's seconds)
 
 export function userManager(config: OidcConfig): UserManager {
   const origin = window.location.origin;
@@ -22,10 +32,22 @@ export function userManager(config: OidcConfig): UserManager {
     post_logout_redirect_uri: `${origin}/`,
     response_type: "code",
     scope: config.scope ?? "openid profile",
-    // Tokens in sessionStorage: a tab keeps its sign-in across reloads, another browser is another person.
-    userStore: new WebStorageStateStore({ store: window.sessionStorage }),
-    automaticSilentRenew: false,
+    // Tokens in localStorage: every tab of this browser is the same person, signed in once.
+    userStore: new WebStorageStateStore({ store: window.localStorage }),
+    automaticSilentRenew: true, // with the refresh token, before the access token expires
+    accessTokenExpiringNotificationTimeInSeconds: RENEW_BEFORE_S,
   });
+}
+
+function withToken(input: RequestInfo | URL, init: RequestInit | undefined, token: string): [RequestInfo | URL, RequestInit | undefined] {
+  if (input instanceof Request) {
+    const request = new Request(input, init);
+    request.headers.set("Authorization", `Bearer ${token}`);
+    return [request, undefined];
+  }
+  const headers = new Headers(init?.headers);
+  headers.set("Authorization", `Bearer ${token}`);
+  return [input, { ...init, headers }];
 }
 
 function sessionOf(manager: UserManager, user: User): Session {
@@ -33,10 +55,46 @@ function sessionOf(manager: UserManager, user: User): Session {
   manager.events.addUserLoaded((loaded) => {
     current = loaded;
   });
+  let renewing: Promise<boolean> | null = null;
+  /** One silent renewal at a time, however many requests were refused at once. */
+  const renew = (): Promise<boolean> =>
+    (renewing ??= manager
+      .signinSilent()
+      .then((renewed) => {
+        if (renewed) current = renewed;
+        return !!renewed;
+      })
+      .catch(() => false)
+      .finally(() => {
+        renewing = null;
+      }));
+  let leaving = false;
+  /** The session cannot be renewed: sign in again, back to this page (the drafts are in sessionStorage). */
+  const signInAgain = () => {
+    if (leaving) return;
+    leaving = true;
+    void manager.removeUser().then(() => signIn(manager));
+  };
+  const authorizedFetch: typeof fetch = async (input, init) => {
+    const again = input instanceof Request ? input.clone() : input; // a request's body is read once
+    const response = await fetch(...withToken(input, init, current.access_token));
+    if (response.status !== 401) return response;
+    if (!(await renew())) {
+      signInAgain();
+      return response;
+    }
+    return fetch(...withToken(again, init, current.access_token));
+  };
   return {
     userId: user.profile.sub,
     token: () => current.access_token,
+    fetch: authorizedFetch,
+    freshToken: async () => {
+      if ((current.expires_in ?? 0) <= RENEW_BEFORE_S && !(await renew())) signInAgain();
+      return current.access_token;
+    },
     signOut: async () => {
+      navigator.serviceWorker?.controller?.postMessage({ type: "signed-out" }); // its copies of the trips go
       // signoutRedirect forgets the user itself, after reading the id_token_hint it needs. A provider
       // without an end-session endpoint: forget the user here and start again.
       await manager.signoutRedirect().catch(async () => {
@@ -66,6 +124,13 @@ export async function restoreSession(manager: UserManager): Promise<Session | nu
   }
   const user = await manager.getUser();
   if (user && !user.expired) return sessionOf(manager, user);
+  // On the road with no network: the trips kept on this device open with the session they were kept in.
+  if (user && !navigator.onLine) return sessionOf(manager, user);
+  if (user?.refresh_token) {
+    // Back after the access token expired (a closed laptop): renew it silently rather than ask again.
+    const renewed = await manager.signinSilent().catch(() => null);
+    if (renewed) return sessionOf(manager, renewed);
+  }
   return null;
 }
 

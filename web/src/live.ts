@@ -1,5 +1,6 @@
 // The trip's realtime channel: one WebSocket per open trip, subscribed on open, reconnecting with
-// exponential backoff (and jitter) when it drops.
+// exponential backoff (and jitter) when it drops, each time with a token renewed first if it was expiring
+// (a socket refused for an expired token does not retry it for ever).
 import { useEffect, useRef, useState } from "react";
 
 export type Push = { type: string; tripId?: string; [key: string]: unknown };
@@ -9,7 +10,7 @@ const MAX_BACKOFF_MS = 15_000;
 export function useTripChannel(
   url: string | null,
   tripId: string,
-  token: () => string,
+  token: () => Promise<string>,
   onPush: (push: Push) => void,
 ): boolean {
   const [connected, setConnected] = useState(false);
@@ -21,8 +22,10 @@ export function useTripChannel(
     let attempt = 0;
     let timer: number | undefined;
     let stopped = false;
-    const connect = () => {
-      socket = new WebSocket(url, ["tripagent", token()]);
+    const connect = async () => {
+      const fresh = await token();
+      if (stopped) return;
+      socket = new WebSocket(url, ["tripagent", fresh]);
       socket.onopen = () => {
         attempt = 0;
         socket?.send(JSON.stringify({ action: "subscribe", tripId }));
@@ -37,10 +40,10 @@ export function useTripChannel(
         setConnected(false);
         if (stopped) return;
         const delay = Math.min(MAX_BACKOFF_MS, 500 * 2 ** attempt++) * (0.5 + Math.random() / 2);
-        timer = window.setTimeout(connect, delay);
+        timer = window.setTimeout(() => void connect(), delay);
       };
     };
-    connect();
+    void connect();
     return () => {
       stopped = true;
       window.clearTimeout(timer);

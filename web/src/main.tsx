@@ -1,7 +1,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { createApi } from "./api/client";
-import { restoreSession, signIn, userManager } from "./auth";
+import { restoreSession, userManager } from "./auth";
 import { App, SignedOut } from "./components/App";
 import { loadConfig } from "./config";
 // (Leaflet's styles with the app's: a chunk loaded on demand gets its script, not its stylesheet)
@@ -20,7 +20,7 @@ async function start(): Promise<void> {
           services={{
             config,
             session,
-            api: createApi(config.apiUrl, session.token, () => void manager.removeUser().then(() => signIn(manager))),
+            api: createApi(config.apiUrl, session.fetch),
           }}
         />
       ) : (
@@ -29,5 +29,8 @@ async function start(): Promise<void> {
     </StrictMode>,
   );
 }
+
+// The app on the road (src/sw.ts): the shell and the trips opened, kept for when there is no network.
+if ("serviceWorker" in navigator) void navigator.serviceWorker.register("/sw.js").catch(() => undefined);
 
 void start();

@@ -1,7 +1,7 @@
 // The one API client: typed from the API's own OpenAPI document (schema.d.ts is generated from
 // /openapi.json by `make web`; a test fails when it is not current), so a route or a shape that the
 // server does not have is a type error here.
-import createClient, { type Middleware } from "openapi-fetch";
+import createClient from "openapi-fetch";
 import type { components, paths } from "./schema";
 
 export type Schemas = components["schemas"];
@@ -29,21 +29,9 @@ export class ApiError extends Error {
 
 export type ApiClient = ReturnType<typeof createApi>;
 
-export function createApi(baseUrl: string, token: () => string, onUnauthorized: () => void) {
-  const client = createClient<paths>({ baseUrl });
-  const auth: Middleware = {
-    onRequest({ request }) {
-      request.headers.set("Authorization", `Bearer ${token()}`);
-      return request;
-    },
-    onResponse({ response }) {
-      // The authorizer refused the token (expired, revoked): sign in again rather than fail every call.
-      if (response.status === 401) onUnauthorized();
-      return response;
-    },
-  };
-  client.use(auth);
-  return client;
+/** The API, through the session's fetch: the token on every call, one renewal and a retry on a 401. */
+export function createApi(baseUrl: string, authorizedFetch: typeof fetch) {
+  return createClient<paths>({ baseUrl, fetch: authorizedFetch });
 }
 
 /** The data of an openapi-fetch answer, or an ApiError with the server's code and sentence. */

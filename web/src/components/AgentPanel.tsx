@@ -21,6 +21,7 @@ import { unwrap, type Operation, type Role, type Trip } from "../api/client";
 import { useServices } from "../context";
 import { chatError, sentenceFor } from "../errors";
 import { useI18n } from "../i18n";
+import { useDraft } from "../drafts";
 import { describeOp } from "../opWords";
 import { Composer } from "./Composer";
 import { ToolCard, type MapPreview, previewOf } from "./ToolCard";
@@ -118,7 +119,7 @@ function AgentChat({
     () =>
       new DefaultChatTransport({
         api: `${config.agentUrl}/trips/${tripId}/agent/chat`,
-        headers: () => ({ Authorization: `Bearer ${session.token()}` }),
+        fetch: session.fetch, // the token, and the one 401 handler
         // The server reads only the new message (the history is its own): send nothing else.
         prepareSendMessagesRequest: ({ messages, id, trigger, messageId, body, headers }) => ({
           body: { ...body, id, trigger, messageId, messages: messages.slice(-1) },
@@ -139,7 +140,7 @@ function AgentChat({
   // meanwhile), and whenever the trip's channel says something landed, once no stream is running.
   const reloadRef = useRef<() => void>(() => undefined);
   const lastSent = useRef("");
-  const [text, setText] = useState(draft);
+  const [text, setText] = useDraft(`agent.${tripId}`, draft);
   const { messages, setMessages, sendMessage, resumeStream, addToolApprovalResponse, status, error, clearError, stop } = useChat({
     id: `trip-${tripId}`,
     messages: initial,
@@ -155,8 +156,8 @@ function AgentChat({
   const [notice, setNotice] = useState<string | null>(null);
   const [watcher, setWatcher] = useState<LiveTurn | null>(null);
   useEffect(() => {
-    setText(draft);
-  }, [draft]);
+    if (draft) setText(draft); // "Discuss" on a suggestion (an empty one would wipe a kept draft)
+  }, [draft, setText]);
   const idle = status === "ready" || status === "error";
   const reload = useCallback(async () => {
     const answer = await unwrap(api.GET("/trips/{tripId}/agent/messages", { params: { path: { tripId } } }));

@@ -1,6 +1,7 @@
 // The brief chat: the conversation is the client's (the endpoint is stateless), kept in sessionStorage
 // so a reload does not lose it; what has been collected is the server's last answer.
 import { useEffect, useRef, useState } from "react";
+import { useDraft } from "../drafts";
 import { unwrap, type BriefReply, type Schemas } from "../api/client";
 import { useServices } from "../context";
 import { sentenceFor } from "../errors";
@@ -49,7 +50,7 @@ export function BriefChat() {
   // "tomorrow" is the rider's: the server dates the brief in this zone
   const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
   const [conversation, setConversation] = useState<Conversation>(loadConversation);
-  const [draft, setDraft] = useState("");
+  const [draft, setDraft] = useDraft("brief");
   const [busy, setBusy] = useState<"chat" | "generate" | null>(null);
   const [error, setError] = useState<string | null>(null);
   const input = useRef<HTMLTextAreaElement>(null);

@@ -4,7 +4,7 @@ import { useEffect, useRef } from "react";
 import L from "leaflet";
 import { unwrap, type Trip } from "../api/client";
 import { useServices } from "../context";
-import { useI18n } from "../i18n";
+import { formatNumber, useI18n } from "../i18n";
 import { decodePolyline6 } from "../polyline";
 import type { MapPreview } from "./ToolCard";
 import type { RoutePoint } from "./TripDetails";
@@ -33,8 +33,44 @@ function pointAlong(points: [number, number][], km: number, lengthKm: number): [
   return [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])];
 }
 
-/** A stop someone adds by clicking the map: the place the click names, on the day whose route passes nearest. */
-export type StopToAdd = { dayIndex: number; name: string; kind: string; lat: number; lon: number };
+/** A stop someone adds by clicking the map: the place the click names, on the day whose route passes
+ * nearest; clicked on the route itself, at that point of it and in the day's order along it. */
+export type StopToAdd = { dayIndex: number; name: string; kind: string; lat: number; lon: number; position?: number };
+
+/** Where a point falls on a day's route: the nearest vertex, and how far along the route it is. */
+interface OnRoute {
+  dayIndex: number;
+  km: number;
+  point: [number, number];
+}
+
+function alongRoute(points: [number, number][], at: L.LatLng): { km: number; point: [number, number]; metres: number } {
+  let walked = 0;
+  let best = { km: 0, point: points[0], metres: Infinity };
+  points.forEach((p, i) => {
+    if (i) walked += L.latLng(points[i - 1]).distanceTo(L.latLng(p));
+    const metres = at.distanceTo(L.latLng(p));
+    if (metres < best.metres) best = { km: walked / 1000, point: p, metres };
+  });
+  return best;
+}
+
+function onRoute(trip: Trip, at: L.LatLng, dayIndex: number): OnRoute | null {
+  const day = trip.days?.find((d) => d.dayIndex === dayIndex);
+  if (!day?.stage?.polyline6) return null;
+  const found = alongRoute(decodePolyline6(day.stage.polyline6), at);
+  return { dayIndex, km: found.km, point: found.point };
+}
+
+/** The place in a day's order for a stop ``km`` along its route: before the first stop further along. */
+function positionAlong(trip: Trip, where: OnRoute): number {
+  const day = trip.days?.find((d) => d.dayIndex === where.dayIndex);
+  const stops = (trip.stops ?? []).filter((s) => s.dayIndex === where.dayIndex).sort((a, b) => a.order - b.order);
+  if (!day?.stage?.polyline6) return stops.length;
+  const points = decodePolyline6(day.stage.polyline6);
+  const later = stops.findIndex((s) => s.lat != null && s.lon != null && alongRoute(points, L.latLng(s.lat, s.lon)).km > where.km);
+  return later === -1 ? stops.length : later;
+}
 
 /** The day whose route passes nearest a point (its line's vertices are dense enough to judge by). */
 function nearestDay(trip: Trip, at: L.LatLng): number {
@@ -62,7 +98,7 @@ export function RouteMap({
   onAddStop?: (stop: StopToAdd) => Promise<void>;
 }) {
   const { config, api } = useServices();
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const element = useRef<HTMLDivElement>(null);
   const map = useRef<L.Map | null>(null);
   const fitted = useRef<string | null>(null); // the route the view was last fitted to
@@ -163,17 +199,25 @@ export function RouteMap({
         return;
       }
       const dayIndex = nearestDay(trip, event.latlng);
+      // Clicked on the route itself: the stop goes at that point of it, in the day's order along it.
+      const target = event.originalEvent?.target as Element | null;
+      const picked = target?.classList?.contains("route-line") ? onRoute(trip, event.latlng, dayIndex) : null;
       const box = document.createElement("div");
       box.className = "add-stop";
       const question = document.createElement("p");
-      question.textContent = t("map.add", { name: named.name, day: dayIndex + 1 });
+      question.textContent = picked
+        ? t("map.addOnRoute", { name: named.name, day: dayIndex + 1, km: formatNumber(locale, picked.km) })
+        : t("map.add", { name: named.name, day: dayIndex + 1 });
       const button = document.createElement("button");
       button.type = "button";
       button.className = "primary";
       button.textContent = t("map.addButton");
       button.onclick = () => {
         button.disabled = true;
-        void onAddStop({ dayIndex, name: named.name, kind: named.stopKind, lat: named.lat, lon: named.lon }).finally(() => m.closePopup(popup));
+        const stop: StopToAdd = picked
+          ? { dayIndex, name: named.name, kind: named.stopKind, lat: picked.point[0], lon: picked.point[1], position: positionAlong(trip, picked) }
+          : { dayIndex, name: named.name, kind: named.stopKind, lat: named.lat, lon: named.lon };
+        void onAddStop(stop).finally(() => m.closePopup(popup));
       };
       box.append(question, button);
       popup.setContent(box).openOn(m);
@@ -183,7 +227,7 @@ export function RouteMap({
     return () => {
       m.off("click", handler);
     };
-  }, [api, trip, onAddStop, t]);
+  }, [api, trip, onAddStop, t, locale]);
 
   useEffect(() => {
     const m = map.current;

@@ -1,14 +1,36 @@
 // One stop in a day's list: its name and kind, and for members who may edit, rename in place (Enter saves,
 // Escape keeps the name) and remove. Each change is one operation of the registry (the page runs it on the
 // version shown); a removal offers Undo, which adds the same stop back where it was.
-import { useRef, useState } from "react";
+import { useRef, useState, type DragEvent } from "react";
 import type { Stop } from "../api/client";
 import { useI18n } from "../i18n";
 
 /** Runs an operation on the version shown; resolves when it is applied, rejects (and says why) when not. */
 export type RunOp = (op: string, args: Record<string, unknown>) => Promise<void>;
 
-export function StopItem({ stop, runOp, onRemoved }: { stop: Stop; runOp?: RunOp; onRemoved: (stop: Stop) => void }) {
+/** How a stop is moved in its day's list (``DayStops``): dragged, or by its handle's arrow keys. */
+export interface StopDrag {
+  draggable: boolean;
+  onDragStart: (e: DragEvent<HTMLLIElement>) => void;
+  onDragOver: (e: DragEvent<HTMLLIElement>) => void;
+  onDragEnd: () => void;
+  onDrop: (e: DragEvent<HTMLLIElement>) => void;
+  onMove: (delta: number) => void;
+  moveLabel: string;
+  target: boolean;
+}
+
+export function StopItem({
+  stop,
+  runOp,
+  onRemoved,
+  drag,
+}: {
+  stop: Stop;
+  runOp?: RunOp;
+  onRemoved: (stop: Stop) => void;
+  drag?: StopDrag;
+}) {
   const { t } = useI18n();
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(stop.name);
@@ -66,9 +88,37 @@ export function StopItem({ stop, runOp, onRemoved }: { stop: Stop; runOp?: RunOp
       </li>
     );
   }
+  const { onMove, moveLabel, target, ...dragging } = drag ?? { onMove: undefined, moveLabel: "", target: false };
   return (
-    <li className="stop">
+    <li className={`stop${target ? " drop-target" : ""}`} {...dragging} data-testid="stop">
+      {onMove && (
+        <button
+          type="button"
+          className="drag-handle"
+          aria-label={moveLabel}
+          title={moveLabel}
+          onKeyDown={(e) => {
+            if (e.key === "ArrowUp" || e.key === "ArrowDown") {
+              e.preventDefault();
+              onMove(e.key === "ArrowUp" ? -1 : 1);
+            }
+          }}
+        >
+          ⠿
+        </button>
+      )}
       {stop.name} <span className="muted">({kind}{stop.startTime ? `, ${stop.startTime}` : ""})</span>
+      {onMove && (
+        // On a touch screen there is no drag and drop to rely on, nor arrow keys: a stop moves by a tap
+        <span className="move-buttons">
+          <button type="button" className="link" aria-label={t("stop.up", { name: stop.name })} onClick={() => onMove(-1)}>
+            ▲
+          </button>
+          <button type="button" className="link" aria-label={t("stop.down", { name: stop.name })} onClick={() => onMove(1)}>
+            ▼
+          </button>
+        </span>
+      )}
       {runOp && (
         <span className="stop-actions">
           <button

@@ -2,7 +2,8 @@ import { useState } from "react";
 import type { Stop, Trip } from "../api/client";
 import { formatDate, formatNumber, useI18n } from "../i18n";
 import { ElevationProfile } from "./ElevationProfile";
-import { StopItem, type RunOp } from "./StopItem";
+import { DayStops } from "./DayStops";
+import type { RunOp } from "./StopItem";
 
 /** The point of the route someone points at on a day's profile: its day and distance from the day's start. */
 export type RoutePoint = { dayIndex: number; km: number } | null;
@@ -71,14 +72,12 @@ export function DaysList({ trip, onPoint, runOp }: { trip: Trip; onPoint?: (poin
             {day.stage?.elevation && (
               <ElevationProfile day={day} onHover={(km) => onPoint?.(km === null ? null : { dayIndex: day.dayIndex, km })} />
             )}
-            <ul className="stops">
-              {(trip.stops ?? [])
-                .filter((s) => s.dayIndex === day.dayIndex)
-                .sort((a, b) => a.order - b.order)
-                .map((stop) => (
-                  <StopItem key={stop.stopId} stop={stop} runOp={runOp} onRemoved={setRemoved} />
-                ))}
-            </ul>
+            <DayStops
+              dayIndex={day.dayIndex}
+              stops={(trip.stops ?? []).filter((s) => s.dayIndex === day.dayIndex)}
+              runOp={runOp}
+              onRemoved={setRemoved}
+            />
           </li>
         ))}
       </ol>

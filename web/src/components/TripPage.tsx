@@ -6,11 +6,12 @@ import { useServices } from "../context";
 import { sentenceFor } from "../errors";
 import { formatDate, formatNumber, useI18n } from "../i18n";
 import { useTripChannel, type Push } from "../live";
+import { useOnline } from "../online";
 import { AgentPanel, type LiveTurn } from "./AgentPanel";
 import { EffortChart } from "./EffortChart";
 import { Members } from "./Members";
 import { OpsPanel, mayRun } from "./OpsPanel";
-import { RouteMap } from "./RouteMap";
+import { RouteMap, type StopToAdd } from "./RouteMap";
 import { Toasts, type ToastState } from "./Toasts";
 import type { MapPreview } from "./ToolCard";
 import { DaysList, Expenses, type RoutePoint } from "./TripDetails";
@@ -44,7 +45,14 @@ export function TripPage({ tripId }: { tripId: string }) {
   // Reloads may land out of order: the newest version wins. A failed reload keeps the trip on screen
   // (and the agent panel and forms with it); only a first load that fails shows the failure.
   const showTrip = useCallback((trip: Trip) => {
-    setLoad((current) => (current.state === "ready" && current.trip.version > trip.version ? current : { state: "ready", trip }));
+    // An older answer, or the same version read again (a reconnect, the service worker taking over),
+    // changes nothing: the map and the forms keep what they show.
+    setLoad((current) =>
+      current.state === "ready" &&
+      (current.trip.version > trip.version || (current.trip.version === trip.version && current.trip.updatedAt === trip.updatedAt))
+        ? current
+        : { state: "ready", trip },
+    );
   }, []);
   const reload = useCallback(async () => {
     try {
@@ -54,6 +62,24 @@ export function TripPage({ tripId }: { tripId: string }) {
       else setLoad((current) => (current.state === "ready" ? current : { state: "failed", message: sentenceFor(e, t) }));
     }
   }, [api, tripId, showTrip]);
+  // On the road: the service worker keeps the trips opened and their GPX. Once it serves this page (its
+  // first visit installs it), the trip is read again through it, and its GPX is fetched to be kept.
+  const online = useOnline();
+  const routed = load.state === "ready" && !!load.trip.days?.some((d) => d.stage);
+  useEffect(() => {
+    const workers = navigator.serviceWorker;
+    if (!workers) return;
+    const keepGpx = () => {
+      if (routed && navigator.onLine) void session.fetch(`${config.apiUrl}/trips/${tripId}/gpx`).catch(() => undefined);
+    };
+    if (workers.controller) keepGpx(); // (the trip itself went through it already)
+    const keep = () => {
+      void reload();
+      keepGpx();
+    };
+    workers.addEventListener("controllerchange", keep);
+    return () => workers.removeEventListener("controllerchange", keep);
+  }, [reload, routed, session, config.apiUrl, tripId]);
   const mergeToasts = useCallback((suggestions: Suggestion[]) => {
     setToasts((all) => {
       const known = new Set(all.map((x) => x.suggestion.suggestionId));
@@ -117,7 +143,7 @@ export function TripPage({ tripId }: { tripId: string }) {
     },
     [tripId, reload, loadSuggestions, mergeToasts],
   );
-  const live = useTripChannel(config.webSocketUrl, tripId, session.token, onPush);
+  const live = useTripChannel(config.webSocketUrl, tripId, session.freshToken, onPush);
 
   const answer = async (suggestionId: string, approved: boolean) => {
     updateToast(suggestionId, (toast) => ({ ...toast, busy: true, notice: undefined }));
@@ -163,7 +189,7 @@ export function TripPage({ tripId }: { tripId: string }) {
       throw e;
     }
   };
-  const addStop = async (stop: { dayIndex: number; name: string; kind: string; lat: number; lon: number }) => {
+  const addStop = async (stop: StopToAdd) => {
     await runOp("add_stop", stop)
       .then(() => setNotice(t("map.added", { name: stop.name, day: stop.dayIndex + 1 })))
       .catch(() => undefined);
@@ -171,9 +197,7 @@ export function TripPage({ tripId }: { tripId: string }) {
 
   const downloadGpx = async (trip: Trip) => {
     setNotice(null);
-    const response = await fetch(`${config.apiUrl}/trips/${trip.tripId}/gpx`, {
-      headers: { Authorization: `Bearer ${session.token()}` },
-    }).catch(() => null);
+    const response = await session.fetch(`${config.apiUrl}/trips/${trip.tripId}/gpx`).catch(() => null);
     if (!response?.ok) {
       setNotice(t("trip.gpxFailed"));
       return;
@@ -230,6 +254,11 @@ export function TripPage({ tripId }: { tripId: string }) {
             </button>
           </div>
           {notice && <p role="alert">{notice}</p>}
+          {!online && (
+            <p role="status" className="offline-notice">
+              {t("trip.offlineCopy")}
+            </p>
+          )}
         </header>
         <Toasts
           toasts={toasts}
