@@ -15,7 +15,7 @@ from tripagent_local.webapp import WEB_DIST, runtime_config
 # Hashed names never change content; the entry points must be read again on every visit.
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
-ENTRY_POINTS = ("/index.html", "/config.json")
+ENTRY_POINTS = ("/index.html", "/config.json", "/sw.js")
 
 
 def stack_outputs(cloudformation: Any, stack_name: str) -> dict[str, str]:
@@ -48,7 +48,9 @@ def publish(
     bucket = outputs["WebBucketName"]
     files = sorted(
         (p for p in dist.rglob("*") if p.is_file() and p.name != "meta.json" and p.suffix != ".map"),
-        key=lambda p: p.name == "index.html",
+        # the files that name the assets go up after them: a page or a service worker never names a
+        # file that is not there yet
+        key=lambda p: p.name in ("index.html", "sw.js"),
     )
     keys = []
     for path in files:
