@@ -35,6 +35,7 @@ CLIENT_ID = devauth.AUDIENCE
 CODE_TTL_S = 60
 REFRESH_TTL_S = 30 * 24 * 3600  # Cognito's default for a refresh token
 USER_NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
+EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]{1,189}\.[a-z]{2,}$")
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")  # as urlsplit().hostname gives them
 
 
@@ -46,6 +47,7 @@ class PendingCode:
     challenge: str
     nonce: str | None
     expires: float
+    email: str = ""
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,7 @@ class Refresh:
     user: str
     client_id: str
     expires: float
+    email: str = ""
 
 
 def token_ttl_s() -> int:
@@ -130,13 +133,17 @@ class DevOpenIdProvider:
         if not USER_NAME.match(user):
             error = "A user name is 1 to 64 lowercase letters, digits, dots, dashes or underscores."
             return HTMLResponse(_sign_in_form(params, error=error), 400)
+        # The address the ID token vouches for (invitations by e-mail find it); anyone's own by default.
+        email = params.get("email", "").strip().lower() or f"{user}@example.com"
+        if not EMAIL.match(email):
+            return HTMLResponse(_sign_in_form(params, error="That is not an e-mail address."), 400)
         code = secrets.token_urlsafe(24)
         with self._lock:
             now = time.monotonic()
             self._codes = {k: v for k, v in self._codes.items() if v.expires > now}
             self._codes[code] = PendingCode(
                 user, params["client_id"], params["redirect_uri"], params["code_challenge"],
-                params.get("nonce"), now + CODE_TTL_S,
+                params.get("nonce"), now + CODE_TTL_S, email,
             )  # fmt: skip
         answer = {"code": code} | ({"state": params["state"]} if params.get("state") else {})
         separator = "&" if "?" in params["redirect_uri"] else "?"
@@ -162,20 +169,24 @@ class DevOpenIdProvider:
         if not secrets.compare_digest(digest, pending.challenge):
             return _token_error("invalid_grant", "The code_verifier does not match the code_challenge.")
         extra = {"nonce": pending.nonce} if pending.nonce else {}
-        return self._tokens(pending.user, pending.client_id, extra)
+        return self._tokens(pending.user, pending.client_id, extra, email=pending.email)
 
     def _refreshed(self, form: dict[str, str]) -> Response:
         with self._lock:
             known = self._refresh.get(form.get("refresh_token", ""))
         if known is None or known.expires < time.monotonic() or form.get("client_id") != known.client_id:
             return _token_error("invalid_grant", "The refresh token is unknown or expired.")
-        return self._tokens(known.user, known.client_id, {}, refresh=False)  # Cognito keeps the same one
+        # Cognito keeps the same refresh token
+        return self._tokens(known.user, known.client_id, {}, email=known.email, refresh=False)
 
-    def _tokens(self, user: str, client_id: str, extra: dict[str, str], *, refresh: bool = True) -> Response:
+    def _tokens(
+        self, user: str, client_id: str, extra: dict[str, str], *, email: str, refresh: bool = True
+    ) -> Response:
         ttl = token_ttl_s()
+        identity = {"name": user, "email": email, "email_verified": True} if email else {"name": user}
         answer = {
             "access_token": devauth.mint_token(user, ttl_s=ttl, state_dir=self.state_dir),
-            "id_token": devauth.mint_token(user, ttl_s=ttl, state_dir=self.state_dir, name=user, **extra),
+            "id_token": devauth.mint_token(user, ttl_s=ttl, state_dir=self.state_dir, **identity, **extra),
             "token_type": "Bearer",
             "expires_in": ttl,
             "scope": "openid profile",
@@ -185,7 +196,7 @@ class DevOpenIdProvider:
             with self._lock:
                 now = time.monotonic()
                 self._refresh = {k: v for k, v in self._refresh.items() if v.expires > now}
-                self._refresh[token] = Refresh(user, client_id, now + REFRESH_TTL_S)
+                self._refresh[token] = Refresh(user, client_id, now + REFRESH_TTL_S, email)
             answer["refresh_token"] = token
         return JSONResponse(answer, headers={"cache-control": "no-store", "access-control-allow-origin": "*"})
 
@@ -234,7 +245,7 @@ def _sign_in_form(params: dict[str, str], *, error: str | None) -> str:
     hidden = "".join(
         f'<input type="hidden" name="{html.escape(k)}" value="{html.escape(v)}">'
         for k, v in params.items()
-        if k != "username"
+        if k not in ("username", "email")
     )
     alert = f'<p role="alert" id="error">{html.escape(error)}</p>' if error else ""
     described = ' aria-describedby="error"' if error else ""
@@ -246,5 +257,8 @@ alice or bob) to sign in as that user.</small></p>{alert}
 <label for="username">User name</label>
 <input type="text" id="username" name="username" autocomplete="username" required autofocus
  pattern="[a-z0-9][a-z0-9._\\-]{{0,63}}"{described} value="{html.escape(params.get("username", ""))}">
+<label for="email">E-mail address <small>(optional: <i>name</i>@example.com when empty)</small></label>
+<input type="email" id="email" name="email" autocomplete="email"
+ value="{html.escape(params.get("email", ""))}">
 <button type="submit">Sign in</button></form>""",
     )

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from tripagent.application.brief_chat import BriefChat
     from tripagent.application.generate import Generator
     from tripagent.application.llm import ModelProvider
+    from tripagent.application.people import People
     from tripagent.application.places import PlaceFinder
     from tripagent.application.ports import EventPublisher
     from tripagent.application.proposals import ProposalDecider, ProposalStore
@@ -269,6 +270,21 @@ def trip_agent() -> TripAgent:
             rate_window_s=s.rate_window_s,
             daily_tokens=s.daily_token_budget,
         ),
+    )
+
+
+@cache
+def people() -> People:
+    from tripagent.adapters.aws import dynamodb_client
+    from tripagent.adapters.dynamodb.people import DynamoPeopleStore
+    from tripagent.application.people import People
+    from tripagent.settings import table_settings
+
+    s = table_settings()
+    store = DynamoPeopleStore(dynamodb_client(s.region, s.dynamodb_endpoint_url), s.table_name)
+    # An ID token is checked as an access token is: the issuer's signature, its issuer and audience.
+    return People(
+        workspace=trip_workspace(), store=store, verify_identity=lambda t: token_verifier().verify(t)
     )
 
 

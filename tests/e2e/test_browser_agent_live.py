@@ -141,9 +141,9 @@ def test_a_session_outlives_its_tokens_and_a_sign_in_again_keeps_the_draft(
         page.wait_for_timeout((TOKEN_TTL_S + 5) * 1000)  # past the first token's expiry
         assert renewals, "the access token was not renewed"
         # Every path still works on the renewed token: the API (an invitation), and the channel.
-        page.get_by_label("User name").fill("carol")
+        page.get_by_label("E-mail address").fill("carol@example.com")
         page.get_by_role("button", name="Invite").click()
-        expect(page.locator(".members li", has_text="carol")).to_be_visible()
+        expect(page.get_by_test_id("invitation").filter(has_text="carol@example.com")).to_be_visible()
         expect(page.locator(".live.on")).to_be_visible()
 
         # A 401 anyway (a revoked token): the one handler renews and tries again, unseen.
@@ -156,12 +156,12 @@ def test_a_session_outlives_its_tokens_and_a_sign_in_again_keeps_the_draft(
             else:
                 route.continue_()
 
-        page.route(f"**/trips/{trip_id}/members", once_unauthorized)
-        page.get_by_label("User name").fill("dave")
+        page.route(f"**/trips/{trip_id}/invitations", once_unauthorized)
+        page.get_by_label("E-mail address").fill("dave@example.com")
         page.get_by_role("button", name="Invite").click()
-        expect(page.locator(".members li", has_text="dave")).to_be_visible()
+        expect(page.get_by_test_id("invitation").filter(has_text="dave@example.com")).to_be_visible()
         assert refused
-        page.unroute(f"**/trips/{trip_id}/members")
+        page.unroute(f"**/trips/{trip_id}/invitations")
 
         # A session that cannot be renewed any more: sign in again, back on the trip, the draft kept.
         page.get_by_role("button", name="Open the agent").click()

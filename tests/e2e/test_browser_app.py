@@ -34,8 +34,8 @@ def shared_trip(dev_server: DevServer) -> str:
     return routed_trip(dev_server, "alice", {"bob": "editor", "vic": "viewer"})
 
 
-def trip(dev_server: DevServer, trip_id: str) -> dict[str, Any]:
-    response = httpx.get(f"{dev_server.url}/trips/{trip_id}", headers=dev_server.auth("alice"))
+def trip(dev_server: DevServer, trip_id: str, user: str = "alice") -> dict[str, Any]:
+    response = httpx.get(f"{dev_server.url}/trips/{trip_id}", headers=dev_server.auth(user))
     assert response.status_code == 200
     body: dict[str, Any] = response.json()
     return body
@@ -531,7 +531,7 @@ def test_a_days_stops_are_reordered_by_their_names(dev_server: DevServer, browse
             label="Put the stops of a day in a new order"
         )
         page.get_by_label("Day", exact=True).select_option("0")
-        page.get_by_label("Stop Ids", exact=True).fill("Casa de la Vall, Caldea")
+        page.get_by_label("Stops in their new order", exact=True).fill("Casa de la Vall, Caldea")
         page.get_by_role("button", name="Put the stops of a day in a new order").click()
         expect(page.locator(".stops li").first).to_contain_text("Casa de la Vall")
         stops = sorted(trip(dev_server, trip_id)["stops"], key=lambda s: s["order"])
@@ -614,6 +614,58 @@ def test_a_trip_opened_once_opens_again_with_no_network_with_its_gpx(
         # What failed while offline was the network, as it should: nothing else.
         alice.problems = [p for p in alice.problems if "INTERNET_DISCONNECTED" not in p and "/live" not in p]
         assert alice.problems == []
+
+
+def test_people_are_invited_by_address_or_a_revocable_link_and_shown_by_their_names(
+    dev_server: DevServer, browser: Browser
+) -> None:
+    created = httpx.post(f"{dev_server.url}/trips", headers=dev_server.auth("olga"), json={"title": "Names"})
+    trip_id = created.json()["tripId"]
+    with person(browser, dev_server.url, "olga") as olga:
+        page = olga.page
+        olga.open_trip(dev_server.url, trip_id)
+        members = page.locator(".members")
+        # By address: someone who never signed in is invited, and joins when they sign in with it
+        page.get_by_label("E-mail address").fill("Pat.Rider@Example.com")
+        page.get_by_label("Role", exact=True).select_option("viewer")
+        page.get_by_role("button", name="Invite").click()
+        expect(page.get_by_test_id("invitation")).to_contain_text("pat.rider@example.com")
+        # By a link: whoever opens it joins as an editor, until it is revoked
+        page.get_by_label("Joins as").select_option("editor")
+        page.get_by_role("button", name="Create a link").click()
+        link = page.get_by_test_id("share-link").locator("input")
+        expect(link).to_have_value(re.compile(r"/#/join/shr_"))
+        url = link.input_value()
+        olga.shot("30-members-invitations-and-links")
+
+        with person(browser, dev_server.url, "pat", signed_in=False) as pat:
+            pat.page.goto(f"{dev_server.url}/")
+            pat.page.get_by_role("button", name="Sign in").click()
+            pat.page.get_by_label("User name").fill("pat")
+            pat.page.get_by_label("E-mail address").fill("pat.rider@example.com")
+            pat.page.get_by_role("button", name="Sign in").click()
+            expect(pat.page.get_by_role("link", name="Names")).to_be_visible()  # the invitation, accepted
+
+        with person(browser, dev_server.url, "quinn") as quinn:
+            quinn.page.goto(url)
+            expect(quinn.page.get_by_role("heading", level=1)).to_have_text("Names")
+            expect(quinn.page.get_by_text("editor", exact=True).first).to_be_visible()
+            quinn.shot("31-joined-by-a-link")
+
+        page.reload()
+        expect(members).to_contain_text("pat")
+        expect(members).to_contain_text("quinn")
+        expect(page.get_by_test_id("invitation")).to_have_count(0)
+        roles = {m["userId"]: m["role"] for m in trip(dev_server, trip_id, "olga")["members"]}
+        assert roles == {"olga": "owner", "pat": "viewer", "quinn": "editor"}
+        page.get_by_test_id("share-link").get_by_role("button", name="Revoke").click()
+        expect(page.get_by_test_id("share-link")).to_have_count(0)
+        with person(browser, dev_server.url, "rosa") as rosa:
+            rosa.page.goto(url)
+            expect(rosa.page.get_by_role("alert")).to_contain_text("This link is not valid any more")
+            rosa.problems = [p for p in rosa.problems if "404" not in p]
+        assert "rosa" not in {m["userId"] for m in trip(dev_server, trip_id, "olga")["members"]}
+        assert_clean(olga)
 
 
 def test_a_denial_says_why_a_failed_send_keeps_the_draft_and_ime_enter_does_not_send(

@@ -10,6 +10,10 @@ import type { OidcConfig } from "./config";
 
 export interface Session {
   userId: string;
+  /** The name the provider gives (the ID token's), for the page's own "signed in as". */
+  displayName: string;
+  /** The provider's ID token, which the server verifies to learn who this is (PUT /me/profile). */
+  idToken: () => string | undefined;
   /** The current access token. */
   token: () => string;
   /** fetch with the access token: a 401 renews the session once and tries again, then signs in again. */
@@ -85,8 +89,11 @@ function sessionOf(manager: UserManager, user: User): Session {
     }
     return fetch(...withToken(again, init, current.access_token));
   };
+  const profile = user.profile;
   return {
-    userId: user.profile.sub,
+    userId: profile.sub,
+    displayName: String(profile.name ?? profile.preferred_username ?? profile.email ?? profile.sub),
+    idToken: () => current.id_token,
     token: () => current.access_token,
     fetch: authorizedFetch,
     freshToken: async () => {

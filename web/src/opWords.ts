@@ -5,6 +5,34 @@ import type { Trip } from "./api/client";
 import { formatDate, formatNumber, type Locale, type Translate } from "./i18n";
 
 type Args = Record<string, unknown>;
+type Key = Parameters<Translate>[0];
+
+/** An operation's name in the reader's language ("Add a stop to a day"), for the forms. */
+export function opName(op: string, t: Translate, fallback: string): string {
+  const key = `opName.${op}` as Key;
+  const name = t(key);
+  return name === key ? fallback : name;
+}
+
+/** A form field's label and help in the reader's language (the registry's schemas are in English). */
+export function fieldLabel(field: string, t: Translate): string | undefined {
+  const key = `field.${field}` as Key;
+  const label = t(key);
+  return label === key ? undefined : label;
+}
+
+export function fieldHelp(op: string, field: string, t: Translate): string | undefined {
+  if (field === "position") return t(op === "add_day" ? "fieldHelp.dayPosition" : "fieldHelp.stopPosition");
+  if (field === "order") return t("fieldHelp.order");
+  return undefined;
+}
+
+/** A value of a field's list (a stop's kind, a member's role) in words. */
+export function optionLabel(field: string, value: string, t: Translate): string {
+  if (field === "kind") return t(`kind.${value}` as Key);
+  if (field === "role") return t(`role.${value}` as Key);
+  return value;
+}
 
 const TEMPLATES = {
   add_stop: "op.add_stop",
@@ -24,7 +52,14 @@ const TEMPLATES = {
   remove_member: "op.remove_member",
 } as const;
 
-export function describeOp(op: string, args: Args | null | undefined, trip: Trip | null, t: Translate, locale: Locale): string {
+export function describeOp(
+  op: string,
+  args: Args | null | undefined,
+  trip: Trip | null,
+  t: Translate,
+  locale: Locale,
+  nameOf: (userId: string) => string = (userId) => userId,
+): string {
   const a = args ?? {};
   const key = TEMPLATES[op as keyof typeof TEMPLATES];
   if (!key) return t("op.other", { op: op.replaceAll("_", " ") });
@@ -52,8 +87,8 @@ export function describeOp(op: string, args: Args | null | undefined, trip: Trip
     order: Array.isArray(a.order) ? a.order.map((i) => dayOf(i)).join(", ") : "",
     label: String(a.label ?? expense?.label ?? "?"),
     amount,
-    payer: String(a.payer ?? expense?.payer ?? ""),
-    user: String(a.userId ?? ""),
+    payer: nameOf(String(a.payer ?? expense?.payer ?? "")),
+    user: nameOf(String(a.userId ?? "")),
     role,
   };
   return t(key, values);

@@ -23,6 +23,7 @@ import { chatError, sentenceFor } from "../errors";
 import { useI18n } from "../i18n";
 import { useDraft } from "../drafts";
 import { describeOp } from "../opWords";
+import { useNameOf, type NameOf } from "../people";
 import { Composer } from "./Composer";
 import { ToolCard, type MapPreview, previewOf } from "./ToolCard";
 import { mayRun } from "./OpsPanel";
@@ -113,6 +114,7 @@ function AgentChat({
 }) {
   const { api, config, session } = useServices();
   const { t, locale } = useI18n();
+  const nameOf = useNameOf();
   const tripId = trip.tripId;
   const watching = useRef<LiveTurn | null>(null); // the other member's reply this panel is attached to
   const transport = useMemo(
@@ -261,10 +263,10 @@ function AgentChat({
         {messages.map((message) => (
           <li key={message.id} className={`message ${message.role}${eventOf(message) ? " event" : ""}`} data-testid="agent-message">
             <span className="speaker">
-              {message.role === "user" ? actorOf(message) ?? t("brief.you") : t("agent.title")}
+              {message.role === "user" ? (actorOf(message) ? nameOf(actorOf(message)!) : t("brief.you")) : t("agent.title")}
             </span>
             {eventOf(message) ? (
-              <p>{eventInWords(message, trip, t, locale)}</p>
+              <p>{eventInWords(message, trip, t, locale, nameOf)}</p>
             ) : (
               message.parts.map((part, i) => {
                 if (isTextUIPart(part)) return part.text ? <p key={i}>{part.text}</p> : null;
@@ -307,7 +309,7 @@ function AgentChat({
       </ol>
       {watcher && streaming && (
         <p role="status" className="muted">
-          {t("agent.watching", { user: watcher.by })}
+          {t("agent.watching", { user: nameOf(watcher.by) })}
         </p>
       )}
       {status === "submitted" && (
@@ -396,11 +398,17 @@ function stoppedOf(message: UIMessage): string | null {
 }
 
 /** An operation or a decision, written in the reader's language from what it was (not the server's words). */
-function eventInWords(message: UIMessage, trip: Trip, t: ReturnType<typeof useI18n>["t"], locale: ReturnType<typeof useI18n>["locale"]): string {
+function eventInWords(
+  message: UIMessage,
+  trip: Trip,
+  t: ReturnType<typeof useI18n>["t"],
+  locale: ReturnType<typeof useI18n>["locale"],
+  nameOf: NameOf,
+): string {
   const m = metadataOf(message);
   if (!m.op) return textOf(message);
-  const change = describeOp(m.op, m.args, trip, t, locale);
-  const user = m.actor ?? "?";
+  const change = describeOp(m.op, m.args, trip, t, locale, nameOf);
+  const user = nameOf(m.actor ?? "?");
   if (m.event === "decision" && m.decision === "approved") return t("event.approved", { user, change });
   if (m.event === "decision" && m.reason) return t("event.deniedBecause", { user, change, reason: m.reason });
   if (m.event === "decision") return t("event.denied", { user, change });

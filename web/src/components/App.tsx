@@ -4,7 +4,9 @@ import { signIn } from "../auth";
 import { ServicesContext, type AppServices } from "../context";
 import { I18nContext, LOCALES, translator, useI18n, type Locale } from "../i18n";
 import { usePlace } from "../route";
+import { unwrap } from "../api/client";
 import { Home } from "./Home";
+import { JoinPage } from "./JoinPage";
 // The trip page brings the map (Leaflet) and the agent (the AI SDK): loaded with the first trip opened,
 // not with the sign-in page and the list of trips
 // (Not React.lazy: Suspense holds revealed content back ~300 ms after a fallback, which every opening of a
@@ -72,6 +74,18 @@ export function App({ services }: { services: AppServices }) {
   const place = usePlace();
   const TripPage = useTripPage(place.page === "trip");
   const { t } = i18n;
+  // Say who this is (the provider's ID token, verified by the server): names on every screen, and the
+  // invitations waiting for this address accepted; the list of trips is read again if any was.
+  const [joined, setJoined] = useState(0);
+  useEffect(() => {
+    const idToken = services.session.idToken();
+    if (!idToken) return;
+    unwrap(services.api.PUT("/me/profile", { body: { idToken } }))
+      .then((profile) => {
+        if (profile.joined.length) setJoined((n) => n + 1);
+      })
+      .catch(() => undefined);
+  }, [services]);
   return (
     <I18nContext.Provider value={i18n}>
       <ServicesContext.Provider value={services}>
@@ -81,7 +95,7 @@ export function App({ services }: { services: AppServices }) {
           </a>
           <div className="topbar-end">
             <LanguageSwitch />
-            <span className="who">{t("app.signedInAs", { user: services.session.userId })}</span>
+            <span className="who">{t("app.signedInAs", { user: services.session.displayName })}</span>
             <button type="button" onClick={() => void services.session.signOut()}>
               {t("app.signOut")}
             </button>
@@ -94,8 +108,10 @@ export function App({ services }: { services: AppServices }) {
             ) : (
               <p role="status">{t("trip.loading")}</p>
             )
+          ) : place.page === "join" ? (
+            <JoinPage token={place.token} />
           ) : (
-            <Home />
+            <Home key={joined} />
           )}
         </main>
       </ServicesContext.Provider>

@@ -5,6 +5,8 @@ import { ApiError, unwrap, type Operation, type Role, type Trip } from "../api/c
 import { useServices } from "../context";
 import { sentenceFor } from "../errors";
 import { useI18n } from "../i18n";
+import { fieldHelp, fieldLabel, opName, optionLabel } from "../opWords";
+import { useNameOf } from "../people";
 import { SchemaForm, type Choices, type JsonSchema } from "./SchemaForm";
 
 const RANK: Record<Role, number> = { viewer: 0, editor: 1, owner: 2 };
@@ -28,6 +30,7 @@ export function OpsPanel({
 }) {
   const { api } = useServices();
   const { t } = useI18n();
+  const personName = useNameOf();
   const allowed = ops.filter((op) => mayRun(role, op.requiredRole));
   const [name, setName] = useState(allowed[0]?.name ?? "");
   const [busy, setBusy] = useState(false);
@@ -47,10 +50,19 @@ export function OpsPanel({
       .sort((a, b) => a.dayIndex - b.dayIndex || a.order - b.order)
       .map((s) => ({ value: s.stopId, label: s.name })),
   };
-  const members = (trip.members ?? []).map((m) => ({ value: m.userId, label: m.userId }));
+  const members = (trip.members ?? []).map((m) => ({ value: m.userId, label: personName(m.userId) }));
   if (op.name !== "add_member") choices.userId = members; // (add_member names someone not a member yet: typed)
   choices.payer = members;
-  const labels = { dayIndex: t("form.day"), stopId: t("form.stop"), expenseId: t("form.expense"), userId: t("form.member") };
+  const names = Object.keys((op.argsSchema as JsonSchema).properties ?? {});
+  const labels: Record<string, string> = {
+    ...Object.fromEntries(names.flatMap((f) => (fieldLabel(f, t) ? [[f, fieldLabel(f, t)!]] : []))),
+    dayIndex: t("form.day"),
+    stopId: t("form.stop"),
+    expenseId: t("form.expense"),
+    userId: t("form.member"),
+  };
+  const help = Object.fromEntries(names.map((f) => [f, fieldHelp(op.name, f, t)]));
+  const nameOf = (o: Operation) => opName(o.name, t, o.summary);
   const apply = async (args: Record<string, unknown>) => {
     setBusy(true);
     setNotice(null);
@@ -62,7 +74,7 @@ export function OpsPanel({
         }),
       );
       onTrip(answer.trip);
-      setNotice({ kind: "ok", text: t("ops.done", { op: op.summary, version: answer.trip.version }) });
+      setNotice({ kind: "ok", text: t("ops.done", { op: nameOf(op), version: answer.trip.version }) });
     } catch (e) {
       if (e instanceof ApiError && (e.code === "version_conflict" || e.code === "write_conflict")) await reload();
       setNotice({ kind: "error", text: sentenceFor(e, t) });
@@ -77,18 +89,20 @@ export function OpsPanel({
       <select id="op-choice" value={op.name} onChange={(e) => setName(e.target.value)}>
         {allowed.map((o) => (
           <option key={o.name} value={o.name}>
-            {o.summary}
+            {nameOf(o)}
           </option>
         ))}
       </select>
       <SchemaForm
         key={op.name}
         schema={op.argsSchema as JsonSchema}
-        submitLabel={op.summary}
+        submitLabel={nameOf(op)}
         busy={busy}
         onSubmit={(a) => void apply(a)}
         choices={choices}
         labels={labels}
+        help={help}
+        optionLabel={(field, value) => optionLabel(field, value, t)}
       />
       {notice && (
         <p role={notice.kind === "error" ? "alert" : "status"} className={notice.kind === "error" ? "error" : "ok"}>

@@ -93,6 +93,8 @@ export function SchemaForm({
   onSubmit,
   choices = {},
   labels = {},
+  help = {},
+  optionLabel = (_field, value) => value,
 }: {
   schema: JsonSchema;
   submitLabel: string;
@@ -101,6 +103,10 @@ export function SchemaForm({
   onSubmit: (args: Record<string, unknown>) => void;
   choices?: Choices;
   labels?: Record<string, string>;
+  /** A field's help in the reader's language, in place of its schema's (English) description. */
+  help?: Record<string, string | undefined>;
+  /** A value of a field's list in words (its schema's enum holds codes). */
+  optionLabel?: (field: string, value: string) => string;
 }) {
   const { t } = useI18n();
   const fields = fieldsOf(schema);
@@ -152,7 +158,7 @@ export function SchemaForm({
               <option value="">{field.required ? t("form.choose") : "—"}</option>
               {s.enum.map((v) => (
                 <option key={v} value={v}>
-                  {v}
+                  {optionLabel(field.name, v)}
                 </option>
               ))}
             </select>
@@ -191,7 +197,7 @@ export function SchemaForm({
             {control}
             {field.description && (
               <small id={`${inputId}-help`} className="muted">
-                {field.description}
+                {help[field.name] ?? field.description}
               </small>
             )}
           </div>

@@ -4,6 +4,7 @@
 import type { Suggestion, Trip } from "../api/client";
 import { useI18n } from "../i18n";
 import { describeOp } from "../opWords";
+import { useNameOf } from "../people";
 
 export interface ToastState {
   suggestion: Suggestion;
@@ -28,6 +29,7 @@ export function Toasts({
   onDismiss: (suggestionId: string) => void;
 }) {
   const { t, locale } = useI18n();
+  const nameOf = useNameOf();
   return (
     <section className="toasts" aria-label={t("toasts.label")} aria-live="polite">
       {toasts.map(({ suggestion: s, notice, busy }) => {
@@ -40,7 +42,7 @@ export function Toasts({
             <p>{s.suggestion}</p>
             {s.pendingPatch && (
               <p className="toast-change" data-testid="toast-change">
-                {describeOp(s.pendingPatch.op, s.pendingPatch.args as Record<string, unknown>, trip, t, locale)}
+                {describeOp(s.pendingPatch.op, s.pendingPatch.args as Record<string, unknown>, trip, t, locale, nameOf)}
               </p>
             )}
             {open ? (
@@ -62,8 +64,8 @@ export function Toasts({
             ) : (
               <p className="toast-decided" role="status">
                 {s.status === "applied"
-                  ? t("toast.approvedBy", { user: s.decidedBy ?? "?" })
-                  : t("toast.decided", { status: s.status, user: s.decidedBy ?? "system" })}
+                  ? t("toast.approvedBy", { user: nameOf(s.decidedBy ?? "?") })
+                  : t("toast.decided", { status: s.status, user: s.decidedBy ? nameOf(s.decidedBy) : "system" })}
               </p>
             )}
             {notice && <p className="toast-notice">{notice}</p>}

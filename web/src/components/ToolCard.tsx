@@ -6,6 +6,7 @@ import { useState } from "react";
 import type { Trip } from "../api/client";
 import { useI18n } from "../i18n";
 import { describeOp } from "../opWords";
+import { useNameOf, type NameOf } from "../people";
 
 type ToolPart = Extract<UIMessage["parts"][number], { toolCallId: string }>;
 
@@ -41,10 +42,11 @@ export function ToolCard({
   onDecide: (approved: boolean, reason?: string) => void;
 }) {
   const { t, locale } = useI18n();
+  const nameOf = useNameOf();
   const [denying, setDenying] = useState(false);
   const [reason, setReason] = useState("");
   const input = ("input" in part ? part.input : undefined) as Record<string, unknown> | undefined;
-  const sentence = describeOp(name || getToolName(part), input, trip, t, locale);
+  const sentence = describeOp(name || getToolName(part), input, trip, t, locale, nameOf);
   const onMap = part.state === "approval-requested" && previewOf(name, input, trip) !== null;
   return (
     <div className={`tool-card ${part.state}`} data-testid="tool-card" data-state={part.state} data-tool={name}>
@@ -89,15 +91,15 @@ export function ToolCard({
           </div>
         ))}
       {part.state === "approval-responded" && <p className="muted">{part.approval.approved ? t("agent.applying") : t("agent.denying")}</p>}
-      {part.state === "output-available" && <p className="ok">{outputInWords(part.output, t)}</p>}
+      {part.state === "output-available" && <p className="ok">{outputInWords(part.output, t, nameOf)}</p>}
       {part.state === "output-denied" && <p className="muted">{t("agent.denied")}</p>}
       {part.state === "output-error" && <p className="error">{part.errorText}</p>}
     </div>
   );
 }
 
-function outputInWords(output: unknown, t: ReturnType<typeof useI18n>["t"]): string {
+function outputInWords(output: unknown, t: ReturnType<typeof useI18n>["t"], nameOf: NameOf): string {
   const o = output as { applied?: boolean; approvedBy?: string | null } | undefined;
-  if (o?.applied) return o.approvedBy ? t("agent.appliedBy", { user: o.approvedBy }) : t("agent.applied");
+  if (o?.applied) return o.approvedBy ? t("agent.appliedBy", { user: nameOf(o.approvedBy) }) : t("agent.applied");
   return t("agent.done");
 }

@@ -7,6 +7,7 @@ import { sentenceFor } from "../errors";
 import { formatDate, formatNumber, useI18n } from "../i18n";
 import { useTripChannel, type Push } from "../live";
 import { useOnline } from "../online";
+import { PeopleContext, usePeople } from "../people";
 import { AgentPanel, type LiveTurn } from "./AgentPanel";
 import { EffortChart } from "./EffortChart";
 import { Members } from "./Members";
@@ -65,6 +66,7 @@ export function TripPage({ tripId }: { tripId: string }) {
   // On the road: the service worker keeps the trips opened and their GPX. Once it serves this page (its
   // first visit installs it), the trip is read again through it, and its GPX is fetched to be kept.
   const online = useOnline();
+  const nameOf = usePeople(api, tripId, load.state === "ready" ? load.trip.version : undefined);
   const routed = load.state === "ready" && !!load.trip.days?.some((d) => d.stage);
   useEffect(() => {
     const workers = navigator.serviceWorker;
@@ -223,6 +225,7 @@ export function TripPage({ tripId }: { tripId: string }) {
   const role = trip.members.find((m) => m.userId === session.userId)?.role ?? "viewer";
   const km = trip.route?.distanceKm;
   return (
+    <PeopleContext.Provider value={nameOf}>
     <div className={`trip-page ${agentOpen ? "with-agent" : ""}`}>
       <div className="trip-main">
         <nav>
@@ -299,5 +302,6 @@ export function TripPage({ tripId }: { tripId: string }) {
         </div>
       )}
     </div>
+    </PeopleContext.Provider>
   );
 }

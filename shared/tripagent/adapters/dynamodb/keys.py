@@ -87,3 +87,18 @@ def turn_stream_sk(stream_id: str, part: str) -> str:
 
 def turn_chunk_part(first: int) -> str:
     return f"2C#{first:07d}"
+
+
+PROFILE = "PROFILE"  # SK of a user's profile (a name, a verified address), under user_pk
+
+
+def email_pk(email: str) -> str:
+    return f"EMAIL#{email}"  # an address: who has it (SK USER), the invitations waiting for it
+
+
+def trip_people_pk(trip_id: str) -> str:
+    return f"TRIPPEOPLE#{trip_id}"  # a trip's pending invitations and share links, for its owners
+
+
+def share_pk(token: str) -> str:
+    return f"SHARE#{token}"

@@ -12,22 +12,32 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 PUBLIC_ROUTES: frozenset[tuple[str, str]] = frozenset({("GET", "/health"), ("GET", "/openapi.json")})
 
 
-def routers_by_function() -> dict[str, Router]:
-    """Function logical id in template.yaml → its router. Imported here, when asked (the OpenAPI function
+def routers_by_function() -> dict[str, tuple[Router, ...]]:
+    """Function logical id in template.yaml → its routers. Imported here, when asked (the OpenAPI function
     describes them all; ``docs`` itself imports this module)."""
-    from tripagent.entrypoints.http import agent, brief, docs, generate, health, me, suggestions, trips
+    from tripagent.entrypoints.http import (
+        agent,
+        brief,
+        docs,
+        generate,
+        health,
+        me,
+        people,
+        suggestions,
+        trips,
+    )
 
     return {
-        "HealthFunction": health.router,
-        "MeFunction": me.router,
-        "OpenApiFunction": docs.router,
-        "TripsFunction": trips.router,
-        "BriefChatFunction": brief.router,
-        "GenerateFunction": generate.router,
-        "AgentChatFunction": agent.router,
-        "SuggestionsFunction": suggestions.router,
+        "HealthFunction": (health.router,),
+        "MeFunction": (me.router,),
+        "OpenApiFunction": (docs.router,),
+        "TripsFunction": (trips.router, people.router),
+        "BriefChatFunction": (brief.router,),
+        "GenerateFunction": (generate.router,),
+        "AgentChatFunction": (agent.router,),
+        "SuggestionsFunction": (suggestions.router,),
     }
 
 
 def all_routers() -> list[Router]:
-    return list(routers_by_function().values())
+    return [router for routers in routers_by_function().values() for router in routers]
