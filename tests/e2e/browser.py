@@ -91,10 +91,12 @@ def sign_in(page: Page, base_url: str, user: str) -> None:
 
 @contextmanager
 def person(
-    browser: Browser, base_url: str, user: str, *, signed_in: bool = True, width: int = 1280
+    browser: Browser, base_url: str, user: str, *, signed_in: bool = True, width: int | None = None
 ) -> Iterator[Person]:
     """Someone in a browser of their own: at 1280 px a desktop's window, at 390 px a phone's (844 high, a
-    touch screen)."""
+    touch screen). ``BROWSER_WIDTH`` is the width of the scenarios that do not choose one (the suite runs
+    them at 1280, then again at 390)."""
+    width = width or int(os.environ.get("BROWSER_WIDTH", "1280"))
     phone = width < 600
     context = browser.new_context(
         viewport={"width": width, "height": 844 if phone else 900},

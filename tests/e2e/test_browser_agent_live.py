@@ -119,13 +119,14 @@ def test_members_watch_a_reply_live_a_reload_reattaches_and_a_stop_ends_it_every
         assert_clean(alice, bob)
 
 
+@pytest.mark.parametrize("width", [1280, 390])
 def test_a_session_outlives_its_tokens_and_a_sign_in_again_keeps_the_draft(
-    live: tuple[DevServer, str], browser: Browser
+    live: tuple[DevServer, str], browser: Browser, width: int
 ) -> None:
     server, _ = live
     created = httpx.post(f"{server.url}/trips", headers=server.auth("alice"), json={"title": "Long day"})
     trip_id = created.json()["tripId"]
-    with person(browser, server.url, "alice") as alice:
+    with person(browser, server.url, "alice", width=width) as alice:
         page = alice.page
         renewals: list[str] = []
         page.on(
@@ -184,6 +185,6 @@ def test_a_session_outlives_its_tokens_and_a_sign_in_again_keeps_the_draft(
         page.get_by_role("heading", name="Long day").wait_for()
         page.get_by_role("button", name="Open the agent").click()
         expect(page.get_by_label("Ask the agent")).to_have_value("A draft I do not want to lose")
-        alice.shot("28-signed-in-again-draft-kept")
+        alice.shot(f"28-signed-in-again-draft-kept-{width}")
         alice.problems = [p for p in alice.problems if "401" not in p and "oauth2/token" not in p]
         assert_clean(alice)

@@ -76,6 +76,10 @@ def _errors_of(method: str, path: str, operation: dict[str, Any]) -> dict[str, s
         errors["404"] = "No such trip, or not one of the caller's (`not_found`, the same for both)"
     if path == "/me/ai-provider":
         errors["404"] = "No provider of the caller's own (`not_found`)"
+    if path == "/join/{token}":
+        errors["404"] = "No such share link, or one revoked (`not_found`)"
+    if path.endswith(("/invitations", "/share-links")):
+        errors["403"] = "Only the trip's owners (`forbidden`)"
     if "{tripId}" in path and method != "get":
         errors["403"] = "The caller's role does not allow it (`forbidden`)"
         errors["409"] = "Decided or changed meanwhile (`version_conflict`, `already_decided`, ...)"
