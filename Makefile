@@ -29,8 +29,10 @@ help: ## list the targets
 dev: venv engines tiles gazetteer web ## run the whole system locally on http://127.0.0.1:$${PORT:-3000} (PERSIST=1 keeps data; REGIONS=name serves a built region)
 	$(BIN)/tripagent dev $(if $(filter-out 0 false,$(PERSIST)),--persist,)
 
-test: venv tools engines tiles gazetteer build web browser ## unit, infra, integration, e2e and browser suites
+test: venv tools engines tiles gazetteer build web browser ## unit, infra, integration, e2e and browser suites (desktop, then phone)
 	$(BIN)/pytest tests
+	# The browser scenarios again on a phone (390 x 844, touch); those that choose their width ran at both
+	BROWSER_WIDTH=390 $(BIN)/pytest tests/e2e/test_browser_app.py tests/e2e/test_browser_agent_live.py -k "not 390 and not 1280"
 
 test-unit: venv gazetteer ## the fast suite (no engines)
 	$(BIN)/pytest tests/unit

@@ -168,6 +168,7 @@ def test_a_session_outlives_its_tokens_and_a_sign_in_again_keeps_the_draft(
         page.get_by_role("button", name="Open the agent").click()
         ask = page.get_by_label("Ask the agent")
         ask.fill("A draft I do not want to lose")
+        page.get_by_role("button", name="Close the agent").first.click()  # (on a phone it covers the page)
         page.route(
             "**/oauth2/token", lambda route: route.fulfill(status=400, json={"error": "invalid_grant"})
         )

@@ -333,7 +333,8 @@ def test_the_map_keeps_the_view_a_person_chose_when_another_member_edits(
         zoomed = line.bounding_box()
         assert fitted is not None
         assert zoomed is not None
-        assert zoomed["width"] > 1.5 * fitted["width"]
+        # (zoomed in by one level; on a phone's narrow map the line is clipped to what the map shows)
+        assert zoomed["width"] > 1.3 * fitted["width"]
         version = trip(dev_server, shared_trip)["version"]
         edited = httpx.post(
             f"{dev_server.url}/trips/{shared_trip}/ops",
