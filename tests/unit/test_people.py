@@ -100,16 +100,30 @@ def test_an_unverified_address_accepts_nothing_and_a_token_for_someone_else_is_r
         "eve", "eve"
     )
     assert joined == []
-    with pytest.raises(Unauthorized):
+    with pytest.raises(Forbidden):
         with_identity(people, email="x@example.com", email_verified=True).register("eve", "someone-else")
 
 
-def test_a_known_address_is_a_member_at_once(world: Any) -> None:
+def test_a_known_address_is_invited_as_any_other_and_joins_when_it_next_opens_the_app(world: Any) -> None:
     people, _, trip_id = world
-    with_identity(people, name="Bob", email="bob@example.com", email_verified=True).register("bob", "bob")
+    bob = with_identity(people, name="Bob", email="bob@example.com", email_verified=True)
+    bob.register("bob", "bob")
     invited = people.invite("ana", trip_id, "bob@example.com", Role.viewer)
-    assert (invited.status, invited.userId) == ("added", "bob")
+    assert invited.status == "pending"  # the answer does not tell whether the address is someone's
+    with pytest.raises(NotFound):
+        people.workspace.get_trip("bob", trip_id)  # nobody is added unseen
+    assert bob.register("bob", "bob")[1] == [trip_id]
     assert people.workspace.get_trip("bob", trip_id).role_of("bob") == Role.viewer
+
+
+def test_an_identity_token_that_is_not_valid_is_a_403_not_a_401(world: Any) -> None:
+    people, _, _ = world
+
+    def refuse(_: str) -> dict[str, Any]:
+        raise Unauthorized("expired")
+
+    with pytest.raises(Forbidden):
+        People(people.workspace, people.store, verify_identity=refuse).register("bob", "bob")
 
 
 def test_only_owners_invite_or_link_and_never_as_owner(world: Any) -> None:

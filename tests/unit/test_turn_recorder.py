@@ -75,7 +75,7 @@ class Clock:
 
 
 def recorder(store: MemoryStreams, clock: Clock, **limits: float) -> TurnRecorder:
-    turn = TurnRecorder(store, "trp_1", "msg_1", clock, beat_s=3600, **limits)  # type: ignore[arg-type]
+    turn = TurnRecorder(store, "trp_1", "msg_1", clock, background=False, **limits)  # type: ignore[arg-type]
     turn.start("ana", "how far?")
     return turn
 
@@ -141,3 +141,22 @@ def test_a_store_that_fails_mid_turn_leaves_readers_to_see_it_lost_not_a_gap() -
     )
     assert copy == [b"1", b"!"]
     assert store.streams["msg_1"].status == "lost"
+
+
+def test_what_waits_while_the_model_is_silent_is_stored_by_the_beat_thread() -> None:
+    """The turn's start waited for the model's first word: a reader attaching meanwhile got nothing."""
+    import time
+
+    store = MemoryStreams()
+    turn = TurnRecorder(store, "trp_1", "msg_1", time.time, flush_s=0.05, beat_s=3600)
+    turn.start("ana")
+    turn.write(b"start")  # within the batch's window: pending
+    assert store.stored["msg_1"] == []
+    deadline = time.monotonic() + 5
+    while not store.stored["msg_1"] and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert store.stored["msg_1"] == [StoredBatch(0, 1, b"start")]  # with no further write
+    turn.finish("finished")
+    assert store.streams["msg_1"].status == "finished"
+    assert turn._beater is not None
+    assert not turn._beater.is_alive()

@@ -71,10 +71,7 @@ export function describeOp(
   const names = Array.isArray(a.stopIds)
     ? a.stopIds.map((id) => trip?.stops?.find((s) => s.stopId === id)?.name ?? "?").join(", ")
     : "";
-  const amount =
-    typeof a.amount === "string" || typeof a.amount === "number"
-      ? new Intl.NumberFormat(locale, { style: "currency", currency: String(a.currency ?? "EUR") }).format(Number(a.amount))
-      : "";
+  const amount = typeof a.amount === "string" || typeof a.amount === "number" ? money(locale, a.amount, a.currency) : "";
   const values: Record<string, string> = {
     name: String(a.name ?? stop?.name ?? ""),
     stop: stop?.name ?? String(a.name ?? "?"),
@@ -82,7 +79,7 @@ export function describeOp(
     day: dayOf(a.dayIndex ?? stop?.dayIndex),
     from: dayOf(stop?.dayIndex),
     city: String(a.city ?? trip?.days?.find((d) => d.dayIndex === a.dayIndex)?.city ?? ""),
-    date: typeof a.date === "string" ? formatDate(locale, a.date) : "",
+    date: typeof a.date === "string" && /^\d{4}-\d{2}-\d{2}$/.test(a.date) ? formatDate(locale, a.date) : String(a.date ?? ""),
     names,
     order: Array.isArray(a.order) ? a.order.map((i) => dayOf(i)).join(", ") : "",
     label: String(a.label ?? expense?.label ?? "?"),
@@ -92,4 +89,14 @@ export function describeOp(
     role,
   };
   return t(key, values);
+}
+
+/** An amount in its currency, as the reader's language writes it; the model's own words when they are not
+ * an amount and a currency code (a card is drawn from what the model said, before any check). */
+function money(locale: Locale, amount: string | number, currency: unknown): string {
+  try {
+    return new Intl.NumberFormat(locale, { style: "currency", currency: String(currency ?? "EUR") }).format(Number(amount));
+  } catch {
+    return `${amount} ${String(currency ?? "")}`.trim();
+  }
 }

@@ -110,6 +110,7 @@ class TurnRecorder:
     beat_s: float = BEAT_S
     max_bytes: int = MAX_TURN_BYTES
     deadline_s: float | None = None  # the turn's own limit, below the function's timeout
+    background: bool = True  # the beat thread (tests of the batching alone go without it)
     stop_reason: str | None = None  # "stop" (a member), "length" (too big), "timeout", "lost"
     stopped_by: str | None = None
     _pending: list[bytes] = field(default_factory=list)
@@ -119,17 +120,19 @@ class TurnRecorder:
     _flushed_at: float = 0.0
     _started: float = 0.0
     _done: threading.Event = field(default_factory=threading.Event)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _lock: threading.RLock = field(default_factory=threading.RLock)
     _beater: threading.Thread | None = None
     _broken: bool = False
+    finished: bool = False
 
     def start(self, by: str, asked: str = "") -> None:
         now = self.now()
         self._started = self._flushed_at = now
         stream = TurnStream(self.trip_id, self.stream_id, by, "active", now, now, asked=asked[:MAX_ASKED])
         self.store.open(stream, int(now) + RETENTION_S)
-        self._beater = threading.Thread(target=self._beat, name=f"beat-{self.stream_id}", daemon=True)
-        self._beater.start()
+        if self.background:
+            self._beater = threading.Thread(target=self._beat, name=f"beat-{self.stream_id}", daemon=True)
+            self._beater.start()
 
     @property
     def must_stop(self) -> bool:
@@ -139,40 +142,48 @@ class TurnRecorder:
         return self.stop_reason is not None
 
     def write(self, chunk: bytes) -> None:
-        self._pending.append(chunk)
-        self._pending_bytes += len(chunk)
-        if self._pending_bytes >= MAX_BATCH_BYTES or self.now() - self._flushed_at >= self.flush_s:
+        with self._lock:
+            self._pending.append(chunk)
+            self._pending_bytes += len(chunk)
+            due = self._pending_bytes >= MAX_BATCH_BYTES or self.now() - self._flushed_at >= self.flush_s
+        if due:
             self.flush()
 
     def flush(self) -> None:
-        if not self._pending:
-            return
-        data = b"".join(self._pending)
-        batch = StoredBatch(self._written, len(self._pending), data)
-        self._pending, self._pending_bytes = [], 0
-        self._written += batch.count
-        self._bytes += len(data)
-        self._flushed_at = self.now()
-        if self.stop_reason == "lost" or self._broken:
-            return
-        try:
-            with self._lock:
+        """Store what is pending, in order (the writer and the beat thread both call it, one at a time)."""
+        with self._lock:
+            if not self._pending:
+                return
+            data = b"".join(self._pending)
+            batch = StoredBatch(self._written, len(self._pending), data)
+            self._pending, self._pending_bytes = [], 0
+            self._written += batch.count
+            self._bytes += len(data)
+            self._flushed_at = self.now()
+            if self.stop_reason == "lost" or self._broken:
+                return
+            try:
                 self._heard(self.store.append(self.trip_id, self.stream_id, batch, self._flushed_at))
-        except Exception:
-            # A batch the store did not take leaves a gap no reader can fill: stop storing and beating,
-            # so that readers end the turn as lost, while the asker's own copy goes on.
-            self._broken = True
-            self._done.set()
-            raise
+            except Exception:
+                # A batch the store did not take leaves a gap no reader can fill: stop storing and
+                # beating, so that readers end the turn as lost, while the asker's own copy goes on.
+                self._broken = True
+                self._done.set()
+                raise
         if self._bytes > self.max_bytes and self.stop_reason is None:
             self.stop_reason = "length"
 
     def finish(self, status: TurnStatus) -> None:
-        """Store what is left and end the turn (unless a reader already ended it as failed)."""
+        """Store what is left and end the turn (unless a reader already ended it as lost); once."""
+        if self.finished:
+            return
+        self.finished = True
         self._done.set()
         try:
             self.flush()
         finally:
+            if self._beater is not None and self._beater is not threading.current_thread():
+                self._beater.join(5)
             if self.stop_reason != "lost" and not self._broken:
                 self.store.end(self.trip_id, self.stream_id, status, self.now())
 
@@ -183,10 +194,23 @@ class TurnRecorder:
             self.stop_reason, self.stopped_by = "stop", stream.stop_requested_by
 
     def _beat(self) -> None:
-        while not self._done.wait(self.beat_s):
+        """Store what waits past ``flush_s`` (the model may be silent for a while: a reader attaching then
+        still gets the turn's start), and beat every ``beat_s``. A turn never ended by its writer (a bug,
+        a generator never run) stops beating past its limit, so that readers see it lost."""
+        last_beat = self.now()
+        give_up = (self.deadline_s or 900.0) + 2 * STALE_S
+        while not self._done.wait(min(self.flush_s, self.beat_s) or self.beat_s):
+            now = self.now()
+            if now - self._started > give_up:
+                return
             try:
-                with self._lock:
-                    self._heard(self.store.beat(self.trip_id, self.stream_id, self.now()))
+                if self._pending and now - self._flushed_at >= self.flush_s:
+                    self.flush()
+                    last_beat = now
+                elif now - last_beat >= self.beat_s:
+                    with self._lock:
+                        self._heard(self.store.beat(self.trip_id, self.stream_id, now))
+                    last_beat = now
             except Exception:  # a missed beat is only a beat: the next one tries again
                 logger.warning("a turn's beat failed", extra={"streamId": self.stream_id})
 
@@ -201,6 +225,7 @@ def follow(
     stale_s: float = STALE_S,
     poll_s: float = POLL_S,
     until: float | None = None,
+    gone: Callable[[], bool] = lambda: False,
 ) -> Iterator[bytes]:
     """The reader's side: every stored chunk in order, then the rest as it is written, to the end. A
     writer gone quiet for ``stale_s`` ends the turn as lost, and the copy ends with ``interrupted()``.
@@ -229,10 +254,11 @@ def follow(
             return
         moment = now()
         if moment - current.beat_at > stale_s:
-            store.end_if_stale(stream.trip_id, stream.stream_id, current.beat_at, moment)
+            if not store.end_if_stale(stream.trip_id, stream.stream_id, current.beat_at, moment):
+                sleep(poll_s)  # it moved meanwhile (a beat, or another reader): look again shortly
             continue  # ended now, by this reader or another: the next round says how
-        if until is not None and moment > until:
-            return
+        if (until is not None and moment > until) or gone():
+            return  # past the reader's own limit, or the reader went away
         sleep(poll_s)
 
 

@@ -55,9 +55,8 @@ class Person:
 
 @dataclass(frozen=True, slots=True)
 class Invited:
-    status: Literal["added", "pending"]
+    status: Literal["pending"]
     email: str
-    userId: str | None = None
 
 
 @dataclass(frozen=True)
@@ -70,9 +69,12 @@ class People:
     def register(self, caller: str, id_token: str) -> tuple[Profile, list[str]]:
         """Record who the caller is from their provider's ID token, then accept the invitations waiting
         for its verified address; returns the profile and the trips joined."""
-        claims = self.verify_identity(id_token)
+        try:
+            claims = self.verify_identity(id_token)
+        except Unauthorized as exc:  # (a 403, not a 401: the caller's own token is fine)
+            raise Forbidden("The identity token is not valid: sign in again.") from exc
         if claims.get("sub") != caller:
-            raise Unauthorized("The identity token is not the caller's.")
+            raise Forbidden("The identity token is not the caller's.")
         verified = claims.get("email_verified") in (True, "true")
         email = normal_email(str(claims["email"])) if claims.get("email") and verified else None
         name = str(
@@ -101,22 +103,13 @@ class People:
 
     # ------------------------------------------------------------------ invitations
     def invite(self, caller: str, trip_id: str, email: str, role: Role) -> Invited:
-        trip = self._owned(caller, trip_id)
+        """Always an invitation waiting for the address to open the app (which says who it is on every
+        start): the answer never tells whether an address is someone's, and nobody is added unseen."""
+        self._owned(caller, trip_id)
         address = normal_email(email)
         if "@" not in address or len(address) > 254:
             raise ValidationFailed("That is not an e-mail address.", details=[{"loc": ["body", "email"]}])
         _joinable(role)
-        known = self.store.user_with_email(address)
-        if known is not None:
-            if trip.role_of(known) is None:
-                self.workspace.apply_operation(
-                    caller,
-                    trip,
-                    "add_member",
-                    {"userId": known, "role": role.value},
-                    metadata={"via": "email"},
-                )
-            return Invited("added", address, known)
         now = self.workspace.clock.now_iso()
         self.store.invite(Invitation(trip_id, address, role, caller, now), self._expiry(INVITATION_TTL_S))
         return Invited("pending", address)

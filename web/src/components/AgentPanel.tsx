@@ -142,6 +142,7 @@ function AgentChat({
   // meanwhile), and whenever the trip's channel says something landed, once no stream is running.
   const reloadRef = useRef<() => void>(() => undefined);
   const lastSent = useRef("");
+  const asking = useRef(false); // the stream running is this panel's own send (not a watched reply)
   const [text, setText] = useDraft(`agent.${tripId}`, draft);
   const { messages, setMessages, sendMessage, resumeStream, addToolApprovalResponse, status, error, clearError, stop } = useChat({
     id: `trip-${tripId}`,
@@ -149,9 +150,13 @@ function AgentChat({
     transport,
     resume: true, // a reload mid-reply reattaches to it
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
-    onFinish: () => reloadRef.current(),
+    onFinish: () => {
+      asking.current = false;
+      reloadRef.current();
+    },
     onError: () => {
-      setText((current) => current || lastSent.current); // a failed send keeps the draft
+      if (asking.current) setText((current) => current || lastSent.current); // a failed send keeps the draft
+      asking.current = false;
       reloadRef.current();
     },
   });
@@ -239,6 +244,7 @@ function AgentChat({
       }
       return;
     }
+    asking.current = true;
     await sendMessage({ text: message });
   };
 
@@ -246,11 +252,17 @@ function AgentChat({
   const streaming = status === "streaming" || status === "submitted";
   const current = streaming ? messages.at(-1) : undefined;
   const turnId = current?.role === "assistant" ? (current.metadata as { streamId?: string } | undefined)?.streamId ?? current.id : watcher?.turnId;
+  const streamingTurn = useRef<string | undefined>(undefined);
+  streamingTurn.current = streaming ? turnId : undefined;
   const halt = async () => {
     if (!turnId) return;
     try {
       await unwrap(api.POST("/trips/{tripId}/agent/turns/{turnId}/stop", { params: { path: { tripId, turnId } } }));
-      window.setTimeout(() => void stop(), LOCAL_STOP_AFTER_MS); // (a no-op once the stream has ended)
+      // The server ends it at the model's next word; should that never reach us, let go of this turn
+      // only (not of a later one this panel started or attached to meanwhile).
+      window.setTimeout(() => {
+        if (streamingTurn.current === turnId) void stop();
+      }, LOCAL_STOP_AFTER_MS);
     } catch (e) {
       setNotice(sentenceFor(e, t));
       void stop();
@@ -323,7 +335,7 @@ function AgentChat({
       {error && (
         <div role="alert" className="error agent-error">
           <p>{sentenceFor(chatError(error), t)}</p>
-          {lastSent.current && (
+          {lastSent.current && text.trim() === lastSent.current && (
             <button type="button" onClick={() => void submit(text.trim() || lastSent.current)}>
               {t("agent.retry")}
             </button>

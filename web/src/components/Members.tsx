@@ -50,9 +50,9 @@ export function Members({ trip, role, onChanged }: { trip: Trip; role: Role; onC
     event.preventDefault();
     const address = email.trim();
     void run(
-      unwrap(api.POST("/trips/{tripId}/invitations", { params: { path }, body: { email: address, role: newRole } })).then((answer) => {
-        if (answer.status === "pending") setNotice(t("members.invited", { email: answer.email }));
-      }),
+      unwrap(api.POST("/trips/{tripId}/invitations", { params: { path }, body: { email: address, role: newRole } })).then((answer) =>
+        setNotice(t("members.invited", { email: answer.email })),
+      ),
     );
     setEmail("");
   };
@@ -86,7 +86,7 @@ export function Members({ trip, role, onChanged }: { trip: Trip; role: Role; onC
             )}
           </li>
         ))}
-        {invitations.map((i) => (
+        {(owner ? invitations : []).map((i) => (
           <li key={i.email} className="pending" data-testid="invitation">
             <span>{i.email}</span> <span className="muted">{t("members.pending")} · {t(`role.${i.role}`)}</span>{" "}
             <button

@@ -31,6 +31,14 @@ export function TripPage({ tripId }: { tripId: string }) {
   const [liveTurn, setLiveTurn] = useState<LiveTurn | null>(null); // a reply being written, for watching
   const [replying, setReplying] = useState(false);
   const [preview, setPreview] = useState<MapPreview | null>(null); // an open proposal's change, on the map
+  // (the same place again, as every streamed chunk recomputes it, leaves the map as it is)
+  const showPreview = useCallback(
+    (next: MapPreview | null) =>
+      setPreview((shown) =>
+        shown && next && shown.lat === next.lat && shown.lon === next.lon && shown.label === next.label ? shown : next,
+      ),
+    [],
+  );
   const [notice, setNotice] = useState<string | null>(null);
   const [point, setPoint] = useState<RoutePoint>(null); // where someone points on a day's profile
   const path = { tripId };
@@ -294,7 +302,7 @@ export function TripPage({ tripId }: { tripId: string }) {
             role={role}
             ops={ops}
             liveTurn={liveTurn}
-            onPreview={setPreview}
+            onPreview={showPreview}
             refreshKey={agentRefresh + trip.version}
             draft={agentDraft}
             onClose={() => setAgentOpen(false)}

@@ -9,11 +9,12 @@ transaction, each conditional: a turn ends once, and a reader can end it only on
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import ClientError
 
-from tripagent.adapters.dynamodb.failures import condition_failed, transaction_cancelled
+from tripagent.adapters.dynamodb.failures import after_transactions, condition_failed, transaction_cancelled
 from tripagent.adapters.dynamodb.keys import (
     LATEST_TURN_STREAM,
     turn_chunk_part,
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
 
 META, BEAT = "0META", "1BEAT"
+END_ATTEMPTS = 5
 LAST_CHUNK = 9_999_999
 
 
@@ -125,39 +127,60 @@ class DynamoTurnStreamStore:
         beat_condition: str,
         values: dict[str, Any],
     ) -> bool:
-        try:
-            self._db.transact_write_items(
-                TransactItems=[
-                    {
-                        "Update": {
-                            "TableName": self._table,
-                            "Key": self._key(trip_id, stream_id, META),
-                            "UpdateExpression": "SET #status = :status, endedAt = :now",
-                            "ConditionExpression": "#status = :active",
-                            "ExpressionAttributeNames": {"#status": "status"},
-                            "ExpressionAttributeValues": {
-                                ":status": {"S": status},
-                                ":now": {"N": repr(now)},
-                                ":active": {"S": "active"},
-                            },
-                        }
+        for attempt in range(END_ATTEMPTS):
+            try:
+                self._db.transact_write_items(
+                    TransactItems=self._end_items(trip_id, stream_id, status, now, beat_condition, values)
+                )
+            except ClientError as exc:
+                reasons = {r.get("Code") for r in exc.response.get("CancellationReasons") or []}
+                if transaction_cancelled(exc) and "ConditionalCheckFailed" in reasons:
+                    return False  # ended already (or, for a reader, the writer beat meanwhile)
+                if (
+                    transaction_cancelled(exc)
+                    and "TransactionConflict" in reasons
+                    and attempt < END_ATTEMPTS - 1
+                ):
+                    time.sleep(0.02 * (attempt + 1))  # a batch or a stop in flight on the same items
+                    continue
+                raise
+            return True
+        return False
+
+    def _end_items(  # noqa: PLR0917
+        self,
+        trip_id: str,
+        stream_id: str,
+        status: TurnStatus,
+        now: float,
+        beat_condition: str,
+        values: dict[str, Any],
+    ) -> list[Any]:
+        return [
+            {
+                "Update": {
+                    "TableName": self._table,
+                    "Key": self._key(trip_id, stream_id, META),
+                    "UpdateExpression": "SET #status = :status, endedAt = :now",
+                    "ConditionExpression": "#status = :active",
+                    "ExpressionAttributeNames": {"#status": "status"},
+                    "ExpressionAttributeValues": {
+                        ":status": {"S": status},
+                        ":now": {"N": repr(now)},
+                        ":active": {"S": "active"},
                     },
-                    {
-                        "Update": {
-                            "TableName": self._table,
-                            "Key": self._key(trip_id, stream_id, BEAT),
-                            "UpdateExpression": "SET ended = :yes",
-                            "ConditionExpression": beat_condition,
-                            "ExpressionAttributeValues": {":yes": {"BOOL": True}, **values},
-                        }
-                    },
-                ]
-            )
-        except ClientError as exc:
-            if transaction_cancelled(exc):
-                return False
-            raise
-        return True
+                }
+            },
+            {
+                "Update": {
+                    "TableName": self._table,
+                    "Key": self._key(trip_id, stream_id, BEAT),
+                    "UpdateExpression": "SET ended = :yes",
+                    "ConditionExpression": beat_condition,
+                    "ExpressionAttributeValues": {":yes": {"BOOL": True}, **values},
+                }
+            },
+        ]
 
     def end(self, trip_id: str, stream_id: str, status: TurnStatus, now: float) -> bool:
         return self._end(trip_id, stream_id, status, now, "attribute_not_exists(ended)", {})
@@ -174,14 +197,16 @@ class DynamoTurnStreamStore:
 
     def request_stop(self, trip_id: str, stream_id: str, by: str) -> TurnStream | None:
         try:
-            self._db.update_item(
-                TableName=self._table,
-                Key=self._key(trip_id, stream_id, BEAT),
-                UpdateExpression="SET stopRequestedBy = :by",
-                ConditionExpression="attribute_exists(PK) AND attribute_not_exists(ended) "
-                "AND attribute_not_exists(stopRequestedBy)",
-                ExpressionAttributeValues={":by": {"S": by}},
-            )
+            after_transactions(
+                lambda: self._db.update_item(
+                    TableName=self._table,
+                    Key=self._key(trip_id, stream_id, BEAT),
+                    UpdateExpression="SET stopRequestedBy = :by",
+                    ConditionExpression="attribute_exists(PK) AND attribute_not_exists(ended) "
+                    "AND attribute_not_exists(stopRequestedBy)",
+                    ExpressionAttributeValues={":by": {"S": by}},
+                )
+            )  # (an end in flight on the item: a moment later the answer is clear)
         except ClientError as exc:
             if not condition_failed(exc):
                 raise

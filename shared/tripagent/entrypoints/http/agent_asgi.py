@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -52,11 +53,11 @@ def _stream_id(scope: dict[str, Any]) -> str | None:
     return value if re.fullmatch(r"[A-Za-z0-9_\-]{1,64}", value) else None
 
 
-def _open(scope: dict[str, Any], body: bytes) -> Iterator[bytes] | None:
+def _open(scope: dict[str, Any], body: bytes, gone: threading.Event) -> Iterator[bytes] | None:
     """Every check, then the stream (``None``: nothing to reattach to)."""
     caller, trip_id = _caller_and_trip(scope)
     if scope.get("method") == "GET":
-        return resume_stream(caller, trip_id, _stream_id(scope), time.time() + RESUME_LIMIT_S)
+        return resume_stream(caller, trip_id, _stream_id(scope), time.time() + RESUME_LIMIT_S, gone.is_set)
     content_type = next(
         (v.decode("latin-1") for k, v in scope.get("headers", []) if k.lower() == b"content-type"), None
     )
@@ -75,8 +76,26 @@ async def asgi_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
         if not message.get("more_body"):
             break
     loop = asyncio.get_running_loop()
+    gone = threading.Event()  # a reader that went away stops following (a turn goes on without its asker)
+    watcher = asyncio.create_task(_disconnect(receive, gone)) if scope.get("method") == "GET" else None
     try:
-        stream = await loop.run_in_executor(None, _open, scope, body)
+        await _answer(loop, scope, body, send, gone)
+    finally:
+        if watcher is not None:
+            watcher.cancel()
+
+
+async def _disconnect(receive: Any, gone: threading.Event) -> None:
+    while (await receive()).get("type") != "http.disconnect":
+        pass
+    gone.set()
+
+
+async def _answer(
+    loop: asyncio.AbstractEventLoop, scope: dict[str, Any], body: bytes, send: Any, gone: threading.Event
+) -> None:
+    try:
+        stream = await loop.run_in_executor(None, _open, scope, body, gone)
     except Exception as exc:  # before the first byte: answered as JSON, as the buffered route does
         error = _typed(exc)
         payload = json.dumps(error.body()).encode()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from pydantic import ValidationError
@@ -151,7 +151,8 @@ def _recorded(chunks: Iterator[bytes], recorder: TurnRecorder, outcome: list[Tur
         _quietly(recorder.finish, "failed")
         yield tail
         return
-    _quietly(recorder.finish, outcome[-1] if outcome else "failed")
+    finally:  # (closed before its end, or never run: the turn still ends, and its beat stops)
+        _quietly(recorder.finish, outcome[-1] if outcome else "failed")
 
 
 def _fault(exc: Exception) -> tuple[str, str]:
@@ -176,7 +177,11 @@ def _quietly(write: Any, *args: Any) -> None:
 
 
 def resume_stream(
-    caller: str, trip_id: str, stream_id: str | None, until: float | None
+    caller: str,
+    trip_id: str,
+    stream_id: str | None,
+    until: float | None,
+    gone: Callable[[], bool] = lambda: False,
 ) -> Iterator[bytes] | None:
     """A turn being written, from its first chunk and then as it is written (``None``: nothing is, 204).
     A writer that died ends the copy with a typed error chunk."""
@@ -192,7 +197,7 @@ def resume_stream(
         message = "The reply was interrupted before it was finished. Ask again."
         return [ui_stream.error("reply_interrupted", message), ui_stream.DONE]
 
-    return follow(
+    copy = follow(
         turns.store,
         stream,
         now=time.time,
@@ -200,7 +205,20 @@ def resume_stream(
         interrupted=interrupted,
         stale_s=agent_settings().stream_stale_s,
         until=until,
+        gone=gone,
     )
+    return _ended_in_words(copy)
+
+
+def _ended_in_words(copy: Iterator[bytes]) -> Iterator[bytes]:
+    """A reader's copy that cannot go on (the store failing) ends with a typed error chunk, not a cut."""
+    from tripagent.observability import logger
+
+    try:
+        yield from copy
+    except Exception as exc:
+        logger.exception("a reader's copy of a turn failed")
+        yield ui_stream.error(*_fault(exc)) + ui_stream.DONE
 
 
 def _continuation(caller: str, trip_id: str, message: UIMessage) -> Iterator[bytes]:

@@ -40,9 +40,7 @@ class InvitationView(BaseModel):
 
 
 class Invited(BaseModel):
-    status: str = Field(
-        description="added (the address is someone's: a member now) or pending (when it signs in)"
-    )
+    status: str = Field(description="pending: they join when that address next opens the app")
     email: str
     userId: str | None = None
 
@@ -114,16 +112,13 @@ def get_people(tripId: str) -> PeopleResponse:  # noqa: N803
     summary="Invite someone by e-mail address (owners)",
     tags=["members"],
     responses={
-        201: {"description": "A member now"},
-        202: {"description": "Waiting for the address to sign in"},
+        202: {"description": "Waiting for the address to open the app (whether it is someone's, unsaid)"}
     },
 )
 def post_invitation(tripId: str, body: InvitationRequest) -> Response[Invited]:  # noqa: N803
     invited = _people().invite(current_caller(router).user_id, tripId, body.email, body.role)
     return Response(
-        status_code=201 if invited.status == "added" else 202,
-        content_type=JSON,
-        body=Invited(status=invited.status, email=invited.email, userId=invited.userId),
+        status_code=202, content_type=JSON, body=Invited(status=invited.status, email=invited.email)
     )
 
 
