@@ -76,6 +76,8 @@ def _errors_of(method: str, path: str, operation: dict[str, Any]) -> dict[str, s
         errors["404"] = "No such trip, or not one of the caller's (`not_found`, the same for both)"
     if path == "/me/ai-provider":
         errors["404"] = "No provider of the caller's own (`not_found`)"
+    if path == "/me/profile":
+        errors["403"] = "The identity token is not valid, or not the caller's (`forbidden`)"
     if path == "/join/{token}":
         errors["404"] = "No such share link, or one revoked (`not_found`)"
     if path.endswith(("/invitations", "/share-links")):
