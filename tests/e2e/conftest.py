@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,6 +83,27 @@ def start_model(
                 model.kill()
                 pytest.fail((folder / "model.log").read_text())
             time.sleep(0.2)
+
+
+@contextmanager
+def slow_model_stack(folder: Path, **extra_env: str) -> Iterator[tuple[DevServer, str]]:
+    """`tripagent dev` whose model is the fake in ``long`` mode (a long reply, a word every 0.1 s):
+    the server and the fake's own URL (``/_fake/stats``)."""
+    port, model = start_model(folder, mode="long")
+    env = {
+        "AI_PROVIDER": "openai",
+        "AI_MODEL": "scripted",
+        "AI_BASE_URL": f"http://127.0.0.1:{port}/v1",
+        **extra_env,
+    }
+    server = start_dev(folder / "dev.log", env)
+    try:
+        yield server, f"http://127.0.0.1:{port}"
+    finally:
+        for process in (server.process, model):
+            if process.poll() is None:
+                process.send_signal(signal.SIGINT)
+                process.wait(20)
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,6 @@ the call upstream and is stored; strangers learn nothing, viewers cannot stop.""
 from __future__ import annotations
 
 import json
-import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -17,7 +16,7 @@ import httpx
 import pytest
 from tripagent_local.paths import REPO_ROOT
 
-from tests.e2e.conftest import DevServer, start_dev, start_model
+from tests.e2e.conftest import DevServer, slow_model_stack
 from tests.e2e.test_agent_http import node
 
 RESUME_CLIENT = REPO_ROOT / "tests" / "e2e" / "js" / "resume_client.mjs"
@@ -25,15 +24,8 @@ RESUME_CLIENT = REPO_ROOT / "tests" / "e2e" / "js" / "resume_client.mjs"
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[DevServer, str]]:
-    folder = tmp_path_factory.mktemp("live")
-    port, model = start_model(folder, mode="long")
-    env = {"AI_PROVIDER": "openai", "AI_MODEL": "scripted", "AI_BASE_URL": f"http://127.0.0.1:{port}/v1"}
-    server = start_dev(folder / "dev.log", env)
-    yield server, f"http://127.0.0.1:{port}"
-    for process in (server.process, model):
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
-            process.wait(20)
+    with slow_model_stack(tmp_path_factory.mktemp("live")) as stack:
+        yield stack
 
 
 def new_trip(server: DevServer) -> str:

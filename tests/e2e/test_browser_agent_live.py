@@ -5,7 +5,6 @@ stops it - the model call is closed (its word count stops growing) and all three
 
 from __future__ import annotations
 
-import signal
 import time
 from collections.abc import Iterator
 
@@ -14,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
 
 from tests.e2e.browser import SHOTS, launch, person
-from tests.e2e.conftest import DevServer, start_dev, start_model
+from tests.e2e.conftest import DevServer, slow_model_stack
 from tests.e2e.test_browser_app import assert_clean, open_agent
 
 TOKEN_TTL_S = 20
@@ -22,20 +21,9 @@ TOKEN_TTL_S = 20
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[DevServer, str]]:
-    folder = tmp_path_factory.mktemp("live-browser")
-    port, model = start_model(folder, mode="long")
-    env = {
-        "AI_PROVIDER": "openai",
-        "AI_MODEL": "scripted",
-        "AI_BASE_URL": f"http://127.0.0.1:{port}/v1",
-        "DEV_TOKEN_TTL_S": str(TOKEN_TTL_S),  # sessions here outlive their tokens: renewed silently
-    }
-    server = start_dev(folder / "dev.log", env)
-    yield server, f"http://127.0.0.1:{port}"
-    for process in (server.process, model):
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
-            process.wait(20)
+    # sessions here outlive their tokens: renewed silently
+    with slow_model_stack(tmp_path_factory.mktemp("live-browser"), DEV_TOKEN_TTL_S=str(TOKEN_TTL_S)) as stack:
+        yield stack
 
 
 @pytest.fixture(scope="module")

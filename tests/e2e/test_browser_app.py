@@ -510,11 +510,11 @@ def test_a_stop_is_renamed_in_place_and_removed_with_undo(dev_server: DevServer,
         assert_clean(alice)
 
 
-def test_a_days_stops_are_reordered_by_their_names(dev_server: DevServer, browser: Browser) -> None:
-    """The page prints no ids: the reorder form takes the stops' names, in their new order."""
+def trip_with_stops(dev_server: DevServer, *names: str) -> str:
+    """A routed trip of alice's with these stops on day 1, in this order."""
     trip_id = routed_trip(dev_server, "alice", {})
     version = trip(dev_server, trip_id)["version"]
-    for name in ("Caldea", "Casa de la Vall"):
+    for name in names:
         added = httpx.post(
             f"{dev_server.url}/trips/{trip_id}/ops",
             headers=dev_server.auth("alice"),
@@ -525,6 +525,12 @@ def test_a_days_stops_are_reordered_by_their_names(dev_server: DevServer, browse
             },
         )
         version = added.json()["trip"]["version"]
+    return trip_id
+
+
+def test_a_days_stops_are_reordered_by_their_names(dev_server: DevServer, browser: Browser) -> None:
+    """The page prints no ids: the reorder form takes the stops' names, in their new order."""
+    trip_id = trip_with_stops(dev_server, "Caldea", "Casa de la Vall")
     with person(browser, dev_server.url, "alice") as alice:
         page = alice.page
         alice.open_trip(dev_server.url, trip_id)
@@ -544,19 +550,7 @@ def test_a_days_stops_are_reordered_by_their_names(dev_server: DevServer, browse
 def test_a_days_stops_are_reordered_by_dragging_or_by_the_arrow_keys_or_a_tap(
     dev_server: DevServer, browser: Browser, width: int
 ) -> None:
-    trip_id = routed_trip(dev_server, "alice", {})
-    version = trip(dev_server, trip_id)["version"]
-    for name in ("Caldea", "Casa de la Vall", "Museu del Tabac"):
-        added = httpx.post(
-            f"{dev_server.url}/trips/{trip_id}/ops",
-            headers=dev_server.auth("alice"),
-            json={
-                "op": "add_stop",
-                "args": {"dayIndex": 0, "name": name, "kind": "activity"},
-                "expectedVersion": version,
-            },
-        )
-        version = added.json()["trip"]["version"]
+    trip_id = trip_with_stops(dev_server, "Caldea", "Casa de la Vall", "Museu del Tabac")
 
     def order() -> list[str]:
         stops = sorted(trip(dev_server, trip_id)["stops"], key=lambda s: s["order"])
