@@ -14,9 +14,12 @@ from pathlib import Path
 
 import httpx
 import pytest
+from playwright.sync_api import Browser, sync_playwright
 from tripagent_local import devauth
 from tripagent_local.engines import free_port
 from tripagent_local.paths import REPO_ROOT
+
+from tests.e2e.browser import SHOTS, launch
 
 TRIPAGENT = Path(sys.executable).with_name("tripagent")
 
@@ -104,6 +107,16 @@ def slow_model_stack(folder: Path, **extra_env: str) -> Iterator[tuple[DevServer
             if process.poll() is None:
                 process.send_signal(signal.SIGINT)
                 process.wait(20)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, driven by Playwright, for one module of the browser suite."""
+    with sync_playwright() as playwright:
+        chromium = launch(playwright)
+        yield chromium
+        chromium.close()
+    print(f"\nscreenshots of the browser suite: {SHOTS}")
 
 
 @pytest.fixture(scope="session")

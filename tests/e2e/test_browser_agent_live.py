@@ -10,9 +10,9 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Route, expect
 
-from tests.e2e.browser import SHOTS, launch, person
+from tests.e2e.browser import SHOTS, person
 from tests.e2e.conftest import DevServer, slow_model_stack
 from tests.e2e.test_browser_app import assert_clean, open_agent
 
@@ -24,15 +24,6 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[DevServer, 
     # sessions here outlive their tokens: renewed silently
     with slow_model_stack(tmp_path_factory.mktemp("live-browser"), DEV_TOKEN_TTL_S=str(TOKEN_TTL_S)) as stack:
         yield stack
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = launch(playwright)
-        yield chromium
-        chromium.close()
-    print(f"\nscreenshots of the browser suite: {SHOTS}")
 
 
 def words_sent(model_url: str) -> int:

@@ -7,25 +7,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, Route, WebSocketRoute, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Route, WebSocketRoute, expect
 
-from tests.e2e.browser import SHOTS, Person, launch, person, trip_id_of
+from tests.e2e.browser import Person, person, trip_id_of
 from tests.e2e.conftest import DevServer, routed_trip
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = launch(playwright)
-        yield chromium
-        chromium.close()
-    print(f"\nscreenshots of the browser suite: {SHOTS}")
 
 
 @pytest.fixture(scope="module")
