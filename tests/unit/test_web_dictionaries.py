@@ -48,3 +48,13 @@ def test_the_components_write_no_sentence_of_their_own() -> None:
         for path in (ROOT / "web" / "src" / "components").glob("*.tsx")
     }
     assert {k: v for k, v in found.items() if v} == {}
+
+
+def test_every_operation_of_the_registry_has_its_name_and_its_sentence() -> None:
+    """The cards, toasts and forms write an operation from ``op.<name>`` and ``opName.<name>``: a new
+    operation without them would read as its code."""
+    from tripagent.domain.ops import REGISTRY
+
+    english = dictionary("en")
+    missing = [k for name in REGISTRY for k in (f"op.{name}", f"opName.{name}") if k not in english]
+    assert missing == []

@@ -34,23 +34,6 @@ export function optionLabel(field: string, value: string, t: Translate): string 
   return value;
 }
 
-const TEMPLATES = {
-  add_stop: "op.add_stop",
-  edit_stop: "op.edit_stop",
-  remove_stop: "op.remove_stop",
-  move_stop: "op.move_stop",
-  reorder_stops: "op.reorder_stops",
-  add_day: "op.add_day",
-  remove_day: "op.remove_day",
-  reorder_days: "op.reorder_days",
-  edit_day: "op.edit_day",
-  add_expense: "op.add_expense",
-  edit_expense: "op.edit_expense",
-  remove_expense: "op.remove_expense",
-  add_member: "op.add_member",
-  change_role: "op.change_role",
-  remove_member: "op.remove_member",
-} as const;
 
 export function describeOp(
   op: string,
@@ -61,8 +44,7 @@ export function describeOp(
   nameOf: (userId: string) => string = (userId) => userId,
 ): string {
   const a = args ?? {};
-  const key = TEMPLATES[op as keyof typeof TEMPLATES];
-  if (!key) return t("op.other", { op: op.replaceAll("_", " ") });
+  const key = `op.${op}` as Key; // every operation of the registry has its sentence (a test checks it)
   const stop = trip?.stops?.find((s) => s.stopId === a.stopId);
   const expense = trip?.expenses?.find((e) => e.expenseId === a.expenseId);
   const dayOf = (index: unknown) => (typeof index === "number" ? formatNumber(locale, index + 1, 0) : "?");
@@ -88,7 +70,8 @@ export function describeOp(
     user: nameOf(String(a.userId ?? "")),
     role,
   };
-  return t(key, values);
+  const sentence = t(key, values);
+  return sentence === key ? t("op.other", { op: op.replaceAll("_", " ") }) : sentence;
 }
 
 /** An amount in its currency, as the reader's language writes it; the model's own words when they are not

@@ -13,12 +13,14 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
-from tripagent.application.trips import TripWorkspace
 from tripagent.domain.trip import Role
 from tripagent.errors import Forbidden, NotFound
 from tripagent.observability import logger
+
+if TYPE_CHECKING:
+    from tripagent.application.trips import TripWorkspace
 
 # ``failed``: the writer ended the reply with an error chunk; ``lost``: the writer is gone (a reader said).
 TurnStatus = Literal["active", "finished", "stopped", "failed", "lost"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 from tripagent.application.trips import TripWorkspace
 from tripagent.domain.people import JOINABLE_ROLES, Invitation, Profile, ShareLink, normal_email
@@ -51,12 +51,6 @@ class Person:
     userId: str
     role: Role
     displayName: str
-
-
-@dataclass(frozen=True, slots=True)
-class Invited:
-    status: Literal["pending"]
-    email: str
 
 
 @dataclass(frozen=True)
@@ -102,7 +96,7 @@ class People:
         ]
 
     # ------------------------------------------------------------------ invitations
-    def invite(self, caller: str, trip_id: str, email: str, role: Role) -> Invited:
+    def invite(self, caller: str, trip_id: str, email: str, role: Role) -> Invitation:
         """Always an invitation waiting for the address to open the app (which says who it is on every
         start): the answer never tells whether an address is someone's, and nobody is added unseen."""
         self._owned(caller, trip_id)
@@ -111,8 +105,9 @@ class People:
             raise ValidationFailed("That is not an e-mail address.", details=[{"loc": ["body", "email"]}])
         _joinable(role)
         now = self.workspace.clock.now_iso()
-        self.store.invite(Invitation(trip_id, address, role, caller, now), self._expiry(INVITATION_TTL_S))
-        return Invited("pending", address)
+        invitation = Invitation(trip_id, address, role, caller, now)
+        self.store.invite(invitation, self._expiry(INVITATION_TTL_S))
+        return invitation
 
     def invitations(self, caller: str, trip_id: str) -> list[Invitation]:
         self._owned(caller, trip_id)

@@ -118,24 +118,16 @@ class DynamoTurnStreamStore:
         )
         return stream
 
-    def _end(  # noqa: PLR0917
-        self,
-        trip_id: str,
-        stream_id: str,
-        status: TurnStatus,
-        now: float,
-        beat_condition: str,
-        values: dict[str, Any],
-    ) -> bool:
+    def _end(self, items: list[Any]) -> bool:
+        """The turn's two status items ended together; ``False`` when a condition failed (it had ended,
+        or, for a reader, the writer beat meanwhile)."""
         for attempt in range(END_ATTEMPTS):
             try:
-                self._db.transact_write_items(
-                    TransactItems=self._end_items(trip_id, stream_id, status, now, beat_condition, values)
-                )
+                self._db.transact_write_items(TransactItems=items)
             except ClientError as exc:
                 reasons = {r.get("Code") for r in exc.response.get("CancellationReasons") or []}
                 if transaction_cancelled(exc) and "ConditionalCheckFailed" in reasons:
-                    return False  # ended already (or, for a reader, the writer beat meanwhile)
+                    return False
                 if (
                     transaction_cancelled(exc)
                     and "TransactionConflict" in reasons
@@ -183,16 +175,18 @@ class DynamoTurnStreamStore:
         ]
 
     def end(self, trip_id: str, stream_id: str, status: TurnStatus, now: float) -> bool:
-        return self._end(trip_id, stream_id, status, now, "attribute_not_exists(ended)", {})
+        return self._end(self._end_items(trip_id, stream_id, status, now, "attribute_not_exists(ended)", {}))
 
     def end_if_stale(self, trip_id: str, stream_id: str, beat_at: float, now: float) -> bool:
         return self._end(
-            trip_id,
-            stream_id,
-            "lost",
-            now,
-            "attribute_not_exists(ended) AND beatAt = :seen",
-            {":seen": {"N": repr(beat_at)}},
+            self._end_items(
+                trip_id,
+                stream_id,
+                "lost",
+                now,
+                "attribute_not_exists(ended) AND beatAt = :seen",
+                {":seen": {"N": repr(beat_at)}},
+            )
         )
 
     def request_stop(self, trip_id: str, stream_id: str, by: str) -> TurnStream | None:

@@ -117,9 +117,7 @@ def get_people(tripId: str) -> PeopleResponse:  # noqa: N803
 )
 def post_invitation(tripId: str, body: InvitationRequest) -> Response[Invited]:  # noqa: N803
     invited = _people().invite(current_caller(router).user_id, tripId, body.email, body.role)
-    return Response(
-        status_code=202, content_type=JSON, body=Invited(status=invited.status, email=invited.email)
-    )
+    return Response(status_code=202, content_type=JSON, body=Invited(status="pending", email=invited.email))
 
 
 @router.get("/trips/<tripId>/invitations", summary="The invitations waiting (owners)", tags=["members"])
