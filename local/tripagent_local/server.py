@@ -16,6 +16,7 @@ from tripagent_local.stack import LocalStack
 # nothing answered: with 5 s, the soak's second editor (its own pooled connection, idle between two
 # suggestions) lost about one approval in 150 that way. Clients keep connections idle far longer.
 KEEP_ALIVE_S = 75
+SHUTDOWN_GRACE_S = 5
 
 
 def gateway_config(stack: LocalStack, port: int) -> uvicorn.Config:
@@ -27,6 +28,8 @@ def gateway_config(stack: LocalStack, port: int) -> uvicorn.Config:
         log_level="warning",
         access_log=False,
         timeout_keep_alive=KEEP_ALIVE_S,
+        # Ctrl-C waits this long for open requests, not for a streamed reply to end (up to 110 s).
+        timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
     )
 
 

@@ -65,6 +65,9 @@ def ask_and_leave(server: DevServer, trip_id: str, words: int) -> str:
             if chunk["type"] == "start":
                 turn_id = chunk["messageMetadata"]["streamId"]
                 assert turn_id == chunk["messageId"]
+                # who asked what, for the members who attach to it
+                assert chunk["messageMetadata"]["askedBy"] == "ana"
+                assert chunk["messageMetadata"]["asked"] == "Tell me all"
             seen += chunk["type"] == "text-delta"
             if seen >= words:
                 return turn_id

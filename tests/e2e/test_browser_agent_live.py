@@ -5,12 +5,14 @@ stops it - the model call is closed (its word count stops growing) and all three
 
 from __future__ import annotations
 
+import json
+import re
 import time
 from collections.abc import Iterator
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Browser, Page, Route, WebSocketRoute, expect
 
 from tests.e2e.browser import SHOTS, person
 from tests.e2e.conftest import DevServer, slow_model_stack
@@ -96,6 +98,78 @@ def test_members_watch_a_reply_live_a_reload_reattaches_and_a_stop_ends_it_every
         second.screenshot(path=str(SHOTS / "22-agent-stopped-second-tab.png"), full_page=True)
         bob.shot("23-agent-stopped-bob")
         assert_clean(alice, bob)
+
+
+def test_a_panel_that_finds_a_reply_on_its_own_shows_its_question(
+    live: tuple[DevServer, str], browser: Browser
+) -> None:
+    """The race CI met: bob's panel read the history before alice's question was stored, and its resume on
+    opening found her reply before the channel's news of it came (here: the resume held, the news lost).
+    The reply's own metadata says who asked what, so the question is shown above it all the same."""
+    server, _ = live
+    created = httpx.post(f"{server.url}/trips", headers=server.auth("alice"), json={"title": "Raced"})
+    trip_id = created.json()["tripId"]
+    added = httpx.post(
+        f"{server.url}/trips/{trip_id}/members",
+        headers=server.auth("alice"),
+        json={"userId": "bob", "role": "editor"},
+    )
+    assert added.status_code == 201
+    with person(browser, server.url, "bob") as bob:
+        page = bob.page
+        held: list[Route] = []
+
+        def hold(route: Route) -> None:  # (Playwright takes a handler it can inspect, not a bound builtin)
+            held.append(route)
+
+        page.route(lambda url: url.endswith(f"/trips/{trip_id}/agent/chat/stream"), hold)
+
+        # The channel's news of her turn reaches bob too late to matter: here, never.
+        lost = r'"type": "agent\.(turn\.started|message)"'
+
+        def announcements_lost(ws: WebSocketRoute) -> None:
+            upstream = ws.connect_to_server()
+            upstream.on_message(lambda m: None if re.search(lost, str(m)) else ws.send(m))
+
+        page.route_web_socket(re.compile(r"/live"), announcements_lost)
+        bob.open_trip(server.url, trip_id)
+        expect(page.locator(".live.on")).to_be_visible()
+        open_agent(page)
+        expect(page.get_by_label("Ask the agent")).to_be_enabled()  # the history is read: empty
+        for _ in range(100):  # the resume on opening, held
+            if held:
+                break
+            page.wait_for_timeout(50)
+        assert held, "the panel did not try to reattach on opening"
+
+        with httpx.stream(  # alice asks, reads a little, and goes away; her reply goes on
+            "POST",
+            f"{server.url}/trips/{trip_id}/agent/chat",
+            headers=server.auth("alice"),
+            json={
+                "messages": [
+                    {"id": "u1", "role": "user", "parts": [{"type": "text", "text": "Which pass first?"}]}
+                ]
+            },
+            timeout=30,
+        ) as response:
+            assert response.status_code == 200
+            lines = response.iter_lines()
+            start = json.loads(next(line for line in lines if '"start"' in line).removeprefix("data: "))
+            next(line for line in lines if '"text-delta"' in line)
+        held[0].continue_()  # bob's resume reaches the server now: it finds her reply
+
+        expect(page.locator(".message.assistant").last).to_contain_text("Part 1:")
+        expect(page.locator(".message.user").last).to_contain_text("Which pass first?")
+        expect(page.get_by_text("alice asked the agent")).to_be_visible()
+        stop = httpx.post(
+            f"{server.url}/trips/{trip_id}/agent/turns/{start['messageId']}/stop",
+            headers=server.auth("alice"),
+        )
+        assert stop.status_code == 202
+        expect(page.get_by_test_id("stopped").last).to_be_visible()
+        expect(page.locator(".message.user")).to_have_count(1)  # the stored question replaced the shown one
+        assert_clean(bob)
 
 
 @pytest.mark.parametrize("width", [1280, 390])

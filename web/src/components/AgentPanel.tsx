@@ -251,7 +251,11 @@ function AgentChat({
   // The reply being written (asked here or watched): its id is the stream's, known from its first chunk.
   const streaming = status === "streaming" || status === "submitted";
   const current = streaming ? messages.at(-1) : undefined;
-  const turnId = current?.role === "assistant" ? (current.metadata as { streamId?: string } | undefined)?.streamId ?? current.id : watcher?.turnId;
+  const replying = current?.role === "assistant" ? metadataOf(current) : undefined;
+  const turnId = replying ? replying.streamId ?? current?.id : watcher?.turnId;
+  // Watching another member's reply: announced by the trip's channel, or found by a resume on its own.
+  const watched = watcher?.by ?? (replying?.askedBy && replying.askedBy !== session.userId ? replying.askedBy : undefined);
+  const listed = useMemo(() => withQuestions(messages), [messages]);
   const streamingTurn = useRef<string | undefined>(undefined);
   streamingTurn.current = streaming ? turnId : undefined;
   const halt = async () => {
@@ -272,7 +276,7 @@ function AgentChat({
   return (
     <div className="agent-chat">
       <ol className="messages" ref={list} aria-label={t("agent.conversation")} tabIndex={0}>
-        {messages.map((message) => (
+        {listed.map((message) => (
           <li key={message.id} className={`message ${message.role}${eventOf(message) ? " event" : ""}`} data-testid="agent-message">
             <span className="speaker">
               {message.role === "user" ? (actorOf(message) ? nameOf(actorOf(message)!) : t("brief.you")) : t("agent.title")}
@@ -319,9 +323,9 @@ function AgentChat({
           </li>
         ))}
       </ol>
-      {watcher && streaming && (
+      {watched && streaming && (
         <p role="status" className="muted">
-          {t("agent.watching", { user: nameOf(watcher.by) })}
+          {t("agent.watching", { user: nameOf(watched) })}
         </p>
       )}
       {status === "submitted" && (
@@ -385,6 +389,10 @@ function lastReply(messages: UIMessage[]): string {
 }
 
 interface TurnMetadata {
+  /** A reply being written: its stream, and who asked what (readers attached to it show the question). */
+  streamId?: string;
+  askedBy?: string;
+  asked?: string;
   event?: string;
   actor?: string;
   stopped?: string;
@@ -395,6 +403,28 @@ interface TurnMetadata {
 }
 
 const metadataOf = (message: UIMessage): TurnMetadata => (message.metadata as TurnMetadata | undefined) ?? {};
+
+/** The messages with each reply being written preceded by its question. A panel that attached to a reply
+ * (a reload, a second tab, a watcher) may have read the history before the question was stored; the
+ * reply's own metadata says it, and the history read at the reply's end replaces this copy. */
+export function withQuestions(messages: UIMessage[]): UIMessage[] {
+  const out: UIMessage[] = [];
+  for (const message of messages) {
+    const { asked, askedBy } = message.role === "assistant" ? metadataOf(message) : {};
+    const before = out.at(-1);
+    if (asked && !(before?.role === "user" && sameQuestion(textOf(before), asked))) {
+      out.push({ id: `asked-${message.id}`, role: "user", parts: [{ type: "text", text: asked }], metadata: { actor: askedBy } });
+    }
+    out.push(message);
+  }
+  return out;
+}
+
+/** The same question, though one copy may be cut (the channel's push carries its first 2,000 characters). */
+function sameQuestion(a: string, b: string): boolean {
+  const [x, y] = [a.trim(), b.trim()];
+  return x.startsWith(y) || y.startsWith(x);
+}
 
 /** A turn the trip itself wrote (an operation, a decision), not something a member said. */
 function eventOf(message: UIMessage): string | null {

@@ -87,7 +87,9 @@ def chat_stream(caller: str, trip_id: str, raw_body: str | bytes) -> Iterator[by
         message_id=message_id,
         must_stop=lambda: recorder.stop_reason if recorder.must_stop else None,
     )
-    metadata = {"tripVersion": trip.version, "streamId": message_id}
+    # Who asked what travels with the reply: a member who attaches to it (a reload, a second device, a
+    # watcher) shows the question above it, however the attaching raced the question's storing.
+    metadata = {"tripVersion": trip.version, "streamId": message_id, "askedBy": caller, "asked": text}
     outcome: list[TurnStatus] = []
     return _recorded(_ui_chunks(events, message_id, metadata, outcome), recorder, outcome)
 
