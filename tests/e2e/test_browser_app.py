@@ -696,5 +696,23 @@ def test_a_denial_says_why_a_failed_send_keeps_the_draft_and_ime_enter_does_not_
         ).json()["messages"]
         decision = next(m for m in reversed(history) if m["metadata"].get("event") == "decision")
         assert "answered no: trop loin du parcours" in decision["parts"][0]["text"]  # what the agent reads
+        # A reply that fails after it began: the message was stored before the stream's first byte, so
+        # the composer stays empty and there is nothing to retry (the history shows the message).
+        began = {"type": "start", "messageId": "msg_failed", "messageMetadata": {"streamId": "msg_failed"}}
+        failed = {"type": "error", "errorText": json.dumps({"error": "ai_unavailable", "message": "down"})}
+        page.route(
+            "**/agent/chat",
+            lambda route: route.fulfill(
+                status=200,
+                headers={"content-type": "text/event-stream", "x-vercel-ai-ui-message-stream": "v1"},
+                body="".join(f"data: {json.dumps(c)}\n\n" for c in (began, failed)),
+            ),
+        )
+        ask.fill("how long is day 1?")
+        ask.press("Enter")
+        expect(alert).to_contain_text("Le modèle de l'agent n'a pas répondu")
+        expect(ask).to_have_value("")
+        expect(alert.get_by_role("button", name="Réessayer")).to_have_count(0)
+        page.unroute("**/agent/chat")
         alice.problems = [p for p in alice.problems if "agent/chat" not in p]  # the refused connection
         assert_clean(alice)

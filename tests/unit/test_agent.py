@@ -14,7 +14,7 @@ from tripagent.application.llm import ChatRequest
 from tripagent.application.llm_stream import StreamEvent, TextDelta
 from tripagent.application.trips import TripWorkspace
 from tripagent.entrypoints import ui_stream
-from tripagent.errors import AiUnavailable, NotFound
+from tripagent.errors import AiUnavailable, DependencyUnavailable, NotFound
 
 from tests.fixtures.fakes import FakeClock, FakeSessionStore, FakeTripRepository, SequentialIds
 
@@ -57,6 +57,26 @@ def test_a_provider_failure_mid_stream_ends_with_an_error_and_keeps_the_user_tur
     # the next turn does not reuse the failed turn's number
     list(agent.chat("ana", trip, "distance?", RulesProvider(), "rules"))
     assert [t.seq for t in sessions.turns(trip_id)] == [1, 2, 3]
+
+
+def test_the_message_is_stored_before_a_reply_is_promised(
+    setup: tuple[TripAgent, FakeSessionStore, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``chat`` stores the member's message before it returns the reply: the stream's 200 then means the
+    message is kept, and a store that cannot take it fails the request itself (a typed 503), not the reply
+    after its first byte (CI's soak saw a 200 whose message was never stored)."""
+    agent, sessions, trip_id = setup
+    trip = agent.open("ana", trip_id)
+    reply = agent.chat("ana", trip, "is day 2 hard?", RulesProvider(), "rules")
+    assert [(t.role, t.text) for t in sessions.turns(trip_id)] == [("user", "is day 2 hard?")]
+    assert isinstance(list(reply)[-1], AgentDone)
+
+    def store_down(*_: Any) -> int:
+        raise DependencyUnavailable()
+
+    monkeypatch.setattr(sessions, "append", store_down)
+    with pytest.raises(DependencyUnavailable):
+        agent.chat("ana", trip, "and day 3?", RulesProvider(), "rules")
 
 
 def test_a_finished_turn_stores_the_reply_with_model_and_usage(

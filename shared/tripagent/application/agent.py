@@ -161,6 +161,7 @@ class _Turn:
     stopped: str | None = None  # why the turn was cut short: "stop" (a member), "timeout", "length"
     data: dict[str, Any] = field(default_factory=dict)
     proposals: list[dict[str, Any]] = field(default_factory=list)
+    forced: ToolCall | None = None  # the call a clarification's answer resumes, made without the model
 
     def add(self, *messages: Message) -> None:
         self.request = replace(self.request, messages=self.request.messages + messages)
@@ -218,30 +219,28 @@ class TripAgent:
         source: TurnSource = "chat",
         must_stop: Callable[[], str | None] | None = None,
     ) -> Iterator[AgentEvent]:
-        """One turn. The trip's token budget is charged with what the model used, however the turn ends:
-        finished, stopped, failed mid-way, or abandoned by a client that went away. ``must_stop`` says why
-        the turn must end now (``None``: go on); it is asked between the model's events."""
+        """One turn. The member's message is stored before this returns (a store that cannot take it
+        raises here, before any reply is promised, so a reply begun means the message is kept); the reply
+        is the iterator. The trip's token budget is charged with what the model used, however the reply
+        ends: finished, stopped, failed mid-way, or abandoned by a client that went away. ``must_stop``
+        says why the turn must end now (``None``: go on); it is asked between the model's events."""
+        turn = self._begin(caller, trip, text, model, message_id, source)
+        return self._metered(turn, provider, source, must_stop or _no_reason)
+
+    def _metered(
+        self, turn: _Turn, provider: ModelProvider, source: TurnSource, must_stop: Callable[[], str | None]
+    ) -> Iterator[AgentEvent]:
         meter = _Meter()
         try:
-            yield from self._turn(
-                caller, trip, text, provider, model, message_id, source, meter, must_stop or _no_reason
-            )
+            yield from self._reply(turn, provider, source, meter, must_stop)
         finally:
             if self.limits is not None and meter.total:
-                self.limits.budget.spend(self._budget_key(trip.tripId), meter.total)
+                self.limits.budget.spend(self._budget_key(turn.trip.tripId), meter.total)
 
-    def _turn(  # noqa: PLR0917
-        self,
-        caller: str,
-        trip: Trip,
-        text: str,
-        provider: ModelProvider,
-        model: str,
-        message_id: str,
-        source: TurnSource,
-        meter: _Meter,
-        must_stop: Callable[[], str | None],
-    ) -> Iterator[AgentEvent]:
+    def _begin(  # noqa: PLR0917
+        self, caller: str, trip: Trip, text: str, model: str, message_id: str, source: TurnSource
+    ) -> _Turn:
+        """The member's message stored, with what the reply starts from."""
         self._deny_pending(trip, caller)  # a new message answers any open proposal with "no"
         metadata = TurnMetadata(
             actor=caller, at=self.clock.now_iso(), source=source, tripVersion=trip.version
@@ -250,8 +249,7 @@ class TripAgent:
             trip.tripId, Turn(role="user", kind=source, text=text, metadata=metadata)
         )
         state = self.sessions.state(trip.tripId)  # (the user turn is stored first: an honest record)
-        forced = self._resumed_call(trip.tripId, state, text)
-        turn = _Turn(
+        return _Turn(
             caller,
             trip,
             text,
@@ -261,7 +259,18 @@ class TripAgent:
             ),
             model_used=model,
             data={"messageId": message_id} if message_id else {},
+            forced=self._resumed_call(trip.tripId, state, text),
         )
+
+    def _reply(
+        self,
+        turn: _Turn,
+        provider: ModelProvider,
+        source: TurnSource,
+        meter: _Meter,
+        must_stop: Callable[[], str | None],
+    ) -> Iterator[AgentEvent]:
+        forced = turn.forced
         pieces: list[str] = []
         try:
             for step in range(self.max_tool_steps + 1):

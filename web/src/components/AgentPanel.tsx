@@ -150,14 +150,15 @@ function AgentChat({
     transport,
     resume: true, // a reload mid-reply reattaches to it
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
-    onFinish: () => {
+    onFinish: ({ message, isError }) => {
+      // A send that failed before its reply began left the message unsent: the draft comes back, with
+      // Retry. Once the reply began (its stream has an id) the message is stored and shows in the history.
+      if (isError && asking.current && !metadataOf(message).streamId) setText((current) => current || lastSent.current);
       asking.current = false;
       reloadRef.current();
     },
     onError: () => {
-      if (asking.current) setText((current) => current || lastSent.current); // a failed send keeps the draft
-      asking.current = false;
-      reloadRef.current();
+      if (!asking.current) reloadRef.current(); // (a send's failure is handled as it finishes, above)
     },
   });
   const [notice, setNotice] = useState<string | null>(null);

@@ -78,15 +78,19 @@ def chat_stream(caller: str, trip_id: str, raw_body: str | bytes) -> Iterator[by
         agent_turns().store, trip_id, message_id, time.time, deadline_s=agent_settings().turn_limit_s
     )
     recorder.start(caller, text)  # a store that cannot take it: a typed 503 before the first byte
-    events = agent.chat(
-        caller,
-        trip,
-        text,
-        provider,
-        model,
-        message_id=message_id,
-        must_stop=lambda: recorder.stop_reason if recorder.must_stop else None,
-    )
+    try:  # the message is stored before the first byte too: a 200 means it is kept
+        events = agent.chat(
+            caller,
+            trip,
+            text,
+            provider,
+            model,
+            message_id=message_id,
+            must_stop=lambda: recorder.stop_reason if recorder.must_stop else None,
+        )
+    except Exception:
+        _quietly(recorder.finish, "failed")  # (readers attached already see it end, not go stale)
+        raise
     # Who asked what travels with the reply: a member who attaches to it (a reload, a second device, a
     # watcher) shows the question above it, however the attaching raced the question's storing.
     metadata = {"tripVersion": trip.version, "streamId": message_id, "askedBy": caller, "asked": text}
