@@ -9,10 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from tripagent.adapters.aws import dynamodb_client
 from tripagent.application.review import Reviewer
 from tripagent.application.trips import TripWorkspace
 from tripagent.domain.events import TripOperationCommitted
+from tripagent.errors import DependencyUnavailable
 from tripagent_local.queues import LocalQueues
 from tripagent_local.stack import LocalStack
 
@@ -55,6 +57,43 @@ def test_the_same_operation_delivered_100_times_makes_one_suggestion_and_one_cal
         assert queues.queues["ReviewQueue"].sent == 2  # the other 99 were deduplicated on the operation id
         reviewer.enlist(second)  # after its review: not even queued
         assert queues.queues["ReviewQueue"].sent == 2
+    finally:
+        queues.stop()
+
+
+def test_a_review_that_fails_after_its_claim_is_done_by_the_queues_retry(
+    local_stack: LocalStack, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store fails between the claim and the review (CI's soak: one operation left ``reviewing``). The
+    queue's retry, seconds later, takes the claim over: a trip's reviews run one at a time, so the claim
+    was the failed run's. With a lease it would wait 300 s, past every retry, for the trip's next edit."""
+    reviewer, workspace, model, queues = pipeline(local_stack, tmp_path)
+    try:
+        trip_id, (first, second) = lodging_clash(workspace)
+        get, release = reviewer.trips.get, reviewer.ledger.release
+        failures: list[str] = []
+
+        def down_once(trip: str) -> Any:  # the store goes down after the claim...
+            if not failures:
+                failures.append(trip)
+                raise DependencyUnavailable()
+            return get(trip)
+
+        def still_down(trip: str, operation_ids: list[str]) -> None:  # ...and the claim cannot be given back
+            if len(failures) == 1:
+                failures.append("release")
+                raise DependencyUnavailable()
+            release(trip, operation_ids)
+
+        monkeypatch.setattr(reviewer.trips, "get", down_once)
+        monkeypatch.setattr(reviewer.ledger, "release", still_down)
+        reviewer.enlist(first)
+        reviewer.enlist(second)
+        assert queues.wait_idle(30)
+        assert failures == [trip_id, "release"]
+        assert model.calls == 1
+        assert len(reviewer.proposals.visible(trip_id, "ana", "2000-01-01T00:00:00.000Z")) == 1
+        assert reviewer.enlist(first) is False  # reviewed: not queued again
     finally:
         queues.stop()
 

@@ -49,7 +49,7 @@ class MemoryLedger:
         return "new"
 
     def claim(self, trip_id: str) -> list[TripOperationCommitted]:
-        mine = [e for k, e in self.events.items() if e.tripId == trip_id and self.status[k] == "queued"]
+        mine = [e for k, e in self.events.items() if e.tripId == trip_id and self.status[k] != "reviewed"]
         for e in mine:
             self.status[e.operationId] = "reviewing"
         return mine

@@ -59,7 +59,8 @@ class ReviewLedger(Protocol):
         ...
 
     def claim(self, trip_id: str) -> list[TripOperationCommitted]:
-        """Take every operation of the trip awaiting review (or whose reviewer died), oldest first."""
+        """Take every operation of the trip awaiting review, or left claimed by a review that failed (a
+        trip's reviews run one at a time), oldest first."""
         ...
 
     def done(self, trip_id: str, operation_ids: list[str]) -> None: ...
@@ -129,11 +130,11 @@ class Reviewer:
         if not events:
             return ReviewOutcome(trip_id, [], None, None, False)
         ids = [e.operationId for e in events]
-        trip = self.trips.get(trip_id)
-        if trip is None:
-            self.ledger.done(trip_id, ids)
-            return ReviewOutcome(trip_id, ids, None, None, False)
         try:
+            trip = self.trips.get(trip_id)
+            if trip is None:
+                self.ledger.done(trip_id, ids)
+                return ReviewOutcome(trip_id, ids, None, None, False)
             decision = self.decide(trip, events)
             suggestion = None
             if decision.shouldNotify and decision.confidence >= self.threshold:

@@ -1,6 +1,12 @@
 """The reviewer's ledger, in the trip's session partition: one item per reviewed operation
-(``REVIEWOP#<operationId>``): ``queued`` → ``reviewing`` (claimed, with a lease) → ``reviewed``. The
-suggestions it raises are proposals (``adapters/dynamodb/proposals.py``)."""
+(``REVIEWOP#<operationId>``): ``queued`` → ``reviewing`` (claimed) → ``reviewed``. The suggestions it
+raises are proposals (``adapters/dynamodb/proposals.py``).
+
+A trip's reviews run one at a time: they come from its message group of the FIFO queue, which hands out
+nothing more of a group while a message of it is in flight (and its visibility timeout outlasts the
+function's). So a claim a review finds was left by a run that failed or timed out, whatever its age: it is
+taken over at once. A lease would hold those operations past the queue's retries, after which nothing
+would review them until the trip's next operation."""
 
 from __future__ import annotations
 
@@ -20,7 +26,6 @@ if TYPE_CHECKING:
     from tripagent.application.review import Enlisted
 
 LEDGER_RETENTION_S = 7 * 86400
-CLAIM_LEASE_S = 300  # longer than the reviewer's timeout: a claim older than this belonged to a dead run
 
 
 class DynamoReviewLedger:
@@ -58,14 +63,12 @@ class DynamoReviewLedger:
                 self._db,
                 TableName=self._table,
                 KeyConditionExpression="PK = :pk AND begins_with(SK, :op)",
-                FilterExpression="#status = :queued OR (#status = :reviewing AND claimedAt < :lease)",
+                FilterExpression="#status <> :reviewed",  # queued, or left claimed by a run that failed
                 ExpressionAttributeNames={"#status": "status"},
                 ExpressionAttributeValues={
                     ":pk": {"S": session_pk(trip_id)},
                     ":op": {"S": review_op_sk("")},
-                    ":queued": {"S": "queued"},
-                    ":reviewing": {"S": "reviewing"},
-                    ":lease": {"N": str(now - CLAIM_LEASE_S)},
+                    ":reviewed": {"S": "reviewed"},
                 },
                 ConsistentRead=True,
             )
