@@ -74,9 +74,17 @@ def test_the_message_is_stored_before_a_reply_is_promised(
     def store_down(*_: Any) -> int:
         raise DependencyUnavailable()
 
+    # The store failing once the message is kept fails the reply (an error chunk after the 200), not the
+    # request: the member must not send again what is stored.
+    monkeypatch.setattr(sessions, "state", store_down)
+    reply = agent.chat("ana", trip, "and day 3?", RulesProvider(), "rules")
+    assert [t.text for t in sessions.turns(trip_id) if t.role == "user"] == ["is day 2 hard?", "and day 3?"]
+    with pytest.raises(DependencyUnavailable):
+        list(reply)
+
     monkeypatch.setattr(sessions, "append", store_down)
     with pytest.raises(DependencyUnavailable):
-        agent.chat("ana", trip, "and day 3?", RulesProvider(), "rules")
+        agent.chat("ana", trip, "and day 4?", RulesProvider(), "rules")
 
 
 def test_a_finished_turn_stores_the_reply_with_model_and_usage(

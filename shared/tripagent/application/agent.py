@@ -145,6 +145,19 @@ def _no_reason() -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class _Asked:
+    """A member's message, stored: what its reply starts from."""
+
+    caller: str
+    trip: Trip
+    text: str
+    model: str
+    message_id: str
+    source: TurnSource
+    seq: int | None  # (None only when a dedupe key found it stored already: never for a chat)
+
+
 @dataclass
 class _Turn:
     """What one turn has gathered so far, across its steps."""
@@ -161,7 +174,6 @@ class _Turn:
     stopped: str | None = None  # why the turn was cut short: "stop" (a member), "timeout", "length"
     data: dict[str, Any] = field(default_factory=dict)
     proposals: list[dict[str, Any]] = field(default_factory=list)
-    forced: ToolCall | None = None  # the call a clarification's answer resumes, made without the model
 
     def add(self, *messages: Message) -> None:
         self.request = replace(self.request, messages=self.request.messages + messages)
@@ -224,53 +236,48 @@ class TripAgent:
         is the iterator. The trip's token budget is charged with what the model used, however the reply
         ends: finished, stopped, failed mid-way, or abandoned by a client that went away. ``must_stop``
         says why the turn must end now (``None``: go on); it is asked between the model's events."""
-        turn = self._begin(caller, trip, text, model, message_id, source)
-        return self._metered(turn, provider, source, must_stop or _no_reason)
+        asked = self._store_message(caller, trip, text, model, message_id, source)
+        return self._metered(asked, provider, must_stop or _no_reason)
 
     def _metered(
-        self, turn: _Turn, provider: ModelProvider, source: TurnSource, must_stop: Callable[[], str | None]
+        self, asked: _Asked, provider: ModelProvider, must_stop: Callable[[], str | None]
     ) -> Iterator[AgentEvent]:
         meter = _Meter()
         try:
-            yield from self._reply(turn, provider, source, meter, must_stop)
+            yield from self._reply(asked, provider, meter, must_stop)
         finally:
             if self.limits is not None and meter.total:
-                self.limits.budget.spend(self._budget_key(turn.trip.tripId), meter.total)
+                self.limits.budget.spend(self._budget_key(asked.trip.tripId), meter.total)
 
-    def _begin(  # noqa: PLR0917
+    def _store_message(  # noqa: PLR0917
         self, caller: str, trip: Trip, text: str, model: str, message_id: str, source: TurnSource
-    ) -> _Turn:
-        """The member's message stored, with what the reply starts from."""
+    ) -> _Asked:
+        """Only the writes that must precede a promised reply: nothing else may fail after them."""
         self._deny_pending(trip, caller)  # a new message answers any open proposal with "no"
         metadata = TurnMetadata(
             actor=caller, at=self.clock.now_iso(), source=source, tripVersion=trip.version
         )
-        said_at = self.sessions.append(
-            trip.tripId, Turn(role="user", kind=source, text=text, metadata=metadata)
-        )
-        state = self.sessions.state(trip.tripId)  # (the user turn is stored first: an honest record)
-        return _Turn(
-            caller,
-            trip,
-            text,
-            message_id,
-            self._request(
-                trip, caller, model, prompt_history(self.sessions, trip.tripId, state, upto=said_at)
-            ),
-            model_used=model,
-            data={"messageId": message_id} if message_id else {},
-            forced=self._resumed_call(trip.tripId, state, text),
-        )
+        seq = self.sessions.append(trip.tripId, Turn(role="user", kind=source, text=text, metadata=metadata))
+        return _Asked(caller, trip, text, model, message_id, source, seq)
 
     def _reply(
-        self,
-        turn: _Turn,
-        provider: ModelProvider,
-        source: TurnSource,
-        meter: _Meter,
-        must_stop: Callable[[], str | None],
+        self, asked: _Asked, provider: ModelProvider, meter: _Meter, must_stop: Callable[[], str | None]
     ) -> Iterator[AgentEvent]:
-        forced = turn.forced
+        # Read once the reply has begun: a store failing now ends the reply with an error, and the
+        # message stays kept, as its answer said.
+        trip, source = asked.trip, asked.source
+        state = self.sessions.state(trip.tripId)
+        forced = self._resumed_call(trip.tripId, state, asked.text)
+        history = prompt_history(self.sessions, trip.tripId, state, upto=asked.seq)
+        turn = _Turn(
+            asked.caller,
+            trip,
+            asked.text,
+            asked.message_id,
+            self._request(trip, asked.caller, asked.model, history),
+            model_used=asked.model,
+            data={"messageId": asked.message_id} if asked.message_id else {},
+        )
         pieces: list[str] = []
         try:
             for step in range(self.max_tool_steps + 1):

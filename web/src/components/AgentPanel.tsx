@@ -407,13 +407,14 @@ const metadataOf = (message: UIMessage): TurnMetadata => (message.metadata as Tu
 
 /** The messages with each reply being written preceded by its question. A panel that attached to a reply
  * (a reload, a second tab, a watcher) may have read the history before the question was stored; the
- * reply's own metadata says it, and the history read at the reply's end replaces this copy. */
-export function withQuestions(messages: UIMessage[]): UIMessage[] {
+ * reply's own metadata says it, and the history read at the reply's end replaces this copy. The question
+ * is looked for back to the previous reply (events and other members' questions may come between). */
+function withQuestions(messages: UIMessage[]): UIMessage[] {
   const out: UIMessage[] = [];
   for (const message of messages) {
     const { asked, askedBy } = message.role === "assistant" ? metadataOf(message) : {};
-    const before = out.at(-1);
-    if (asked && !(before?.role === "user" && sameQuestion(textOf(before), asked))) {
+    const since = out.slice(out.findLastIndex((m) => m.role === "assistant") + 1);
+    if (asked && !since.some((m) => m.role === "user" && sameQuestion(textOf(m), asked))) {
       out.push({ id: `asked-${message.id}`, role: "user", parts: [{ type: "text", text: asked }], metadata: { actor: askedBy } });
     }
     out.push(message);
@@ -424,7 +425,7 @@ export function withQuestions(messages: UIMessage[]): UIMessage[] {
 /** The same question, though one copy may be cut (the channel's push carries its first 2,000 characters). */
 function sameQuestion(a: string, b: string): boolean {
   const [x, y] = [a.trim(), b.trim()];
-  return x.startsWith(y) || y.startsWith(x);
+  return x !== "" && y !== "" && (x.startsWith(y) || y.startsWith(x));
 }
 
 /** A turn the trip itself wrote (an operation, a decision), not something a member said. */

@@ -5,8 +5,9 @@ raises are proposals (``adapters/dynamodb/proposals.py``).
 A trip's reviews run one at a time: they come from its message group of the FIFO queue, which hands out
 nothing more of a group while a message of it is in flight (and its visibility timeout outlasts the
 function's). So a claim a review finds was left by a run that failed or timed out, whatever its age: it is
-taken over at once. A lease would hold those operations past the queue's retries, after which nothing
-would review them until the trip's next operation."""
+taken over at once. (A 300 s lease did no harm in AWS, whose retry comes after the 360 s visibility
+timeout; the local queue retries within seconds, found the claim held, and nothing reviewed those
+operations until the trip's next one.)"""
 
 from __future__ import annotations
 
