@@ -252,7 +252,8 @@ class TripAgent:
     def _store_message(  # noqa: PLR0917
         self, caller: str, trip: Trip, text: str, model: str, message_id: str, source: TurnSource
     ) -> _Asked:
-        """Only the writes that must precede a promised reply: nothing else may fail after them."""
+        """The writes that come before a reply is promised, and nothing more: once the message is stored,
+        whatever fails is the reply's failure (an error chunk), never the request's."""
         self._deny_pending(trip, caller)  # a new message answers any open proposal with "no"
         metadata = TurnMetadata(
             actor=caller, at=self.clock.now_iso(), source=source, tripVersion=trip.version
