@@ -38,18 +38,23 @@ def reply(page: Page) -> str:
     return page.locator(".message.assistant").last.inner_text()
 
 
-def test_members_watch_a_reply_live_a_reload_reattaches_and_a_stop_ends_it_everywhere(
-    live: tuple[DevServer, str], browser: Browser
-) -> None:
-    server, model_url = live
-    created = httpx.post(f"{server.url}/trips", headers=server.auth("alice"), json={"title": "Pyrenees live"})
-    trip_id = created.json()["tripId"]
+def alices_trip_with_bob(server: DevServer, title: str) -> str:
+    created = httpx.post(f"{server.url}/trips", headers=server.auth("alice"), json={"title": title})
+    trip_id: str = created.json()["tripId"]
     added = httpx.post(
         f"{server.url}/trips/{trip_id}/members",
         headers=server.auth("alice"),
         json={"userId": "bob", "role": "editor"},
     )
     assert added.status_code == 201
+    return trip_id
+
+
+def test_members_watch_a_reply_live_a_reload_reattaches_and_a_stop_ends_it_everywhere(
+    live: tuple[DevServer, str], browser: Browser
+) -> None:
+    server, model_url = live
+    trip_id = alices_trip_with_bob(server, "Pyrenees live")
     with person(browser, server.url, "alice") as alice, person(browser, server.url, "bob") as bob:
         second = alice.context.new_page()  # alice's second tab: signed in already, as the first
         for page in (alice.page, bob.page, second):
@@ -107,14 +112,7 @@ def test_a_panel_that_finds_a_reply_on_its_own_shows_its_question(
     opening found her reply before the channel's news of it came (here: the resume held, the news lost).
     The reply's own metadata says who asked what, so the question is shown above it all the same."""
     server, _ = live
-    created = httpx.post(f"{server.url}/trips", headers=server.auth("alice"), json={"title": "Raced"})
-    trip_id = created.json()["tripId"]
-    added = httpx.post(
-        f"{server.url}/trips/{trip_id}/members",
-        headers=server.auth("alice"),
-        json={"userId": "bob", "role": "editor"},
-    )
-    assert added.status_code == 201
+    trip_id = alices_trip_with_bob(server, "Raced")
     with person(browser, server.url, "bob") as bob:
         page = bob.page
         held: list[Route] = []
@@ -162,6 +160,7 @@ def test_a_panel_that_finds_a_reply_on_its_own_shows_its_question(
         expect(page.locator(".message.assistant").last).to_contain_text("Part 1:")
         expect(page.locator(".message.user").last).to_contain_text("Which pass first?")
         expect(page.get_by_text("alice asked the agent")).to_be_visible()
+        bob.shot("32-agent-reply-found-on-opening-with-its-question")
         stop = httpx.post(
             f"{server.url}/trips/{trip_id}/agent/turns/{start['messageId']}/stop",
             headers=server.auth("alice"),

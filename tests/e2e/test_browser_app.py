@@ -713,6 +713,7 @@ def test_a_denial_says_why_a_failed_send_keeps_the_draft_and_ime_enter_does_not_
         expect(alert).to_contain_text("Le modèle de l'agent n'a pas répondu")
         expect(ask).to_have_value("")
         expect(alert.get_by_role("button", name="Réessayer")).to_have_count(0)
+        alice.shot("33-agent-reply-failed-message-kept")
         page.unroute("**/agent/chat")
         alice.problems = [p for p in alice.problems if "agent/chat" not in p]  # the refused connection
         assert_clean(alice)

@@ -191,8 +191,8 @@ function AgentChat({
       parts: [{ type: "text", text: liveTurn.asked }],
       metadata: { actor: liveTurn.by },
     };
-    const shown = (all: UIMessage[]) => all.at(-1)?.role === "user" && textOf(all.at(-1)!) === liveTurn.asked;
-    setMessages((all) => (shown(all) ? all : [...all, asked]));
+    const shown = (all: UIMessage[]) => all.at(-1)?.role === "user" && sameQuestion(textOf(all.at(-1)!), liveTurn.asked);
+    setMessages((all) => (shown(all) ? all : [...all, asked])); // (shown before the reply's first word)
     void resumeStream().finally(() => {
       watching.current = null;
       setWatcher(null);
